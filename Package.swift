@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "FetchPredictor",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "FetchPredictor", targets: ["FetchPredictor"]),
+        .executable(name: "fetchpredict", targets: ["fetchpredict"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // The pure core: models, learning, planning. No GRDB, no files, no clock.
+        .target(name: "FetchPredictorCore"),
+        // The event store (GRDB) and the importers; re-exports the core.
+        .target(
+            name: "FetchPredictor",
+            dependencies: [
+                "FetchPredictorCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The command-line interface, as a library so that tests can reach its pieces.
+        .target(
+            name: "FetchPredictorCLI",
+            dependencies: [
+                "FetchPredictor",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "fetchpredict", dependencies: ["FetchPredictorCLI"]),
+        .testTarget(name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore"]),
+        .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor"]),
+        .testTarget(
+            name: "FetchPredictCLITests",
+            dependencies: ["FetchPredictorCLI", "fetchpredict"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

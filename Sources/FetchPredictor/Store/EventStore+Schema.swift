@@ -1,0 +1,69 @@
+import GRDB
+
+extension EventStore {
+    /// The store's migrations. Only ever append to this list: a migration that has shipped is
+    /// history, and a database migrated by a newer version is refused rather than misread.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: events, apps, devices, settings, import log") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        timeZone TEXT
+                    );
+                    CREATE TABLE app (
+                        id INTEGER PRIMARY KEY,
+                        deviceId INTEGER NOT NULL REFERENCES device(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        interval TEXT,
+                        enabled INTEGER NOT NULL DEFAULT 1,
+                        UNIQUE (deviceId, name)
+                    );
+                    -- Event tables key on (app, time): the same event recorded twice is stored once.
+                    -- They carry no foreign key, for import speed; EventStore keeps them consistent.
+                    CREATE TABLE launch (
+                        appId INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        utcOffset INTEGER,
+                        duration REAL,
+                        PRIMARY KEY (appId, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE fetch (
+                        appId INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        result TEXT NOT NULL CHECK (result IN ('newData', 'noData', 'failed')),
+                        utcOffset INTEGER,
+                        duration REAL,
+                        bytes INTEGER,
+                        PRIMARY KEY (appId, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE deviceEvent (
+                        deviceId INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        time INTEGER NOT NULL,
+                        utcOffset INTEGER,
+                        PRIMARY KEY (deviceId, kind, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE storeSetting (
+                        key TEXT PRIMARY KEY,
+                        value TEXT NOT NULL
+                    );
+                    CREATE TABLE importLog (
+                        id INTEGER PRIMARY KEY,
+                        path TEXT NOT NULL,
+                        sha256 TEXT NOT NULL,
+                        format TEXT NOT NULL,
+                        device TEXT NOT NULL,
+                        rowsRead INTEGER NOT NULL,
+                        stored INTEGER NOT NULL,
+                        duplicates INTEGER NOT NULL,
+                        rejected INTEGER NOT NULL,
+                        importedAt INTEGER NOT NULL
+                    );
+                    """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+
+/// An app's settings as the store holds them.
+public struct AppSettings: Sendable, Hashable, Codable {
+    /// The device the app is on.
+    public var device: String
+    /// The app's name.
+    public var app: String
+    /// The interval the app set, or `nil` when it set none and the store's default applies.
+    public var interval: FetchInterval?
+    /// Whether background fetch is enabled for the app.
+    public var enabled: Bool
+
+    public init(device: String, app: String, interval: FetchInterval?, enabled: Bool) {
+        self.device = device
+        self.app = app
+        self.interval = interval
+        self.enabled = enabled
+    }
+}
+
+extension EventStore {
+    static let defaultIntervalKey = "defaultInterval"
+
+    /// Records one event: a launch, a fetch result or a device event.
+    ///
+    /// - Returns: `true` when it was stored, `false` when the same event was there already.
+    /// - Throws: ``RecordError`` when the event breaks ``EventLimits``.
+    @discardableResult
+    public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
+        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
+            throw RecordError.invalid(field: "app", reason: problem)
+        }
+        if let problem = EventLimits.problem(withTime: event.time) {
+            throw RecordError.invalid(field: "time", reason: problem)
+        }
+        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
+            throw RecordError.invalid(field: "duration", reason: problem)
+        }
+        if event.kind == .fetch, event.result == nil {
+            throw RecordError.invalid(field: "result", reason: "a fetch needs a result")
+        }
+        return try write { db in
+            try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone?.identifier).insert(event, device: device)
+        }
+    }
+
+    /// Sets an app's fetch interval; `nil` returns it to the store's default.
+    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
+        try updateApp(app, device: device) { db, id in
+            try db.execute(sql: "UPDATE app SET interval = ? WHERE id = ?", arguments: [interval?.text, id])
+        }
+    }
+
+    /// Enables or disables background fetch for an app.
+    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
+        try updateApp(app, device: device) { db, id in
+            try db.execute(sql: "UPDATE app SET enabled = ? WHERE id = ?", arguments: [enabled, id])
+        }
+    }
+
+    private func updateApp(_ app: String, device: String, _ body: (Database, Int64) throws -> Void) throws {
+        if let problem = EventLimits.problem(withAppName: app) {
+            throw RecordError.invalid(field: "app", reason: problem)
+        }
+        try write { db in
+            let writer = try EventWriter(db, newDeviceTimeZone: nil)
+            try body(db, try writer.appID(app, device: writer.deviceID(device)))
+        }
+    }
+
+    /// The settings of one app; an app the store has never seen has the defaults.
+    public func settings(app: String, device: String) throws -> AppSettings {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
+                    WHERE device.name = ? AND app.name = ?
+                    """, arguments: [device, app])
+            let interval = (row?["interval"] as String?).flatMap { try? FetchInterval(parsing: $0) }
+            return AppSettings(device: device, app: app, interval: interval, enabled: row?["enabled"] ?? true)
+        }
+    }
+
+    /// The interval of apps that set none: ``FetchInterval/never`` until changed, as on iOS.
+    public func defaultInterval() throws -> FetchInterval {
+        try read { db in
+            let text = try String.fetchOne(
+                db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [Self.defaultIntervalKey])
+            return text.flatMap { try? FetchInterval(parsing: $0) } ?? .never
+        }
+    }
+
+    /// Changes the interval of apps that set none.
+    public func setDefaultInterval(_ interval: FetchInterval) throws {
+        try write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO storeSetting (key, value) VALUES (?, ?)",
+                arguments: [Self.defaultIntervalKey, interval.text])
+        }
+    }
+
+    /// Sets a device's IANA time zone, creating the device when new.
+    public func setTimeZone(_ zone: TimeZone, device: String) throws {
+        try write { db in
+            let id = try EventWriter(db, newDeviceTimeZone: zone.identifier).deviceID(device)
+            try db.execute(sql: "UPDATE device SET timeZone = ? WHERE id = ?", arguments: [zone.identifier, id])
+        }
+    }
+
+    /// A device's time zone, or `nil` when the device is unknown or has none.
+    public func timeZone(device: String) throws -> TimeZone? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
+                .flatMap(TimeZone.init(identifier:))
+        }
+    }
+
+    /// The names of the devices in the store, sorted.
+    public func devices() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name") }
+    }
+}
+
+/// Why an event or a setting was refused.
+public enum RecordError: Error, Sendable, CustomStringConvertible {
+    case invalid(field: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let field, let reason): "The \(field) was refused: \(reason)."
+        }
+    }
+}

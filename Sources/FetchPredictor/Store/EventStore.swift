@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// The SQLite event store: app launches, background-fetch results, device events, settings and
+/// the import log of one database file.
+///
+/// One value wraps one database: share it between tasks freely. It opens the file in WAL mode
+/// with a busy timeout, so that several processes using the same file wait for each other instead
+/// of failing, and runs the store's migrations when it opens.
+///
+/// ```swift
+/// let store = try EventStore(path: "/tmp/events.sqlite")
+/// try store.record(.launch("com.example.news", at: now.milliseconds), device: "phone")
+/// ```
+///
+/// ## Topics
+/// - ``init(path:busyTimeout:)``
+/// - ``inMemory()``
+/// - ``record(_:device:)``
+/// - ``apps(device:)``
+public final class EventStore: Sendable {
+    /// The database, shared by every task that uses the store.
+    let writer: any DatabaseWriter
+    /// The path of the database file, or `:memory:`.
+    public let path: String
+
+    /// How long a write waits for another process's write to finish before giving up, by default.
+    public static let defaultBusyTimeout: TimeInterval = 300
+
+    /// Opens the store at `path`, creating it (mode 0600, in a folder created with mode 0700)
+    /// when it does not exist yet.
+    ///
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - busyTimeout: how long to wait for another process's write.
+    /// - Throws: ``StoreError`` when the file is not a FetchPredictor database, is damaged, or was
+    ///   written by a newer version. The file is then left as it was.
+    public init(path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout) throws {
+        self.path = path
+        try Self.prepareFile(at: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrate(pool, path: path)
+            writer = pool
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    private init(writer: any DatabaseWriter, path: String) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// A store in memory, for tests and for evaluations that must not touch the disk.
+    public static func inMemory() throws -> EventStore {
+        let queue = try DatabaseQueue()
+        try migrate(queue, path: ":memory:")
+        return EventStore(writer: queue, path: ":memory:")
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
+        let migrator = Self.migrator
+        if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw StoreError.newerSchema(path: path)
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// Creates the folder (0700) and the empty file (0600) when they do not exist, and refuses a
+    /// file that exists and is not SQLite, without writing to it.
+    private static func prepareFile(at path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let manager = FileManager.default
+        if !manager.fileExists(atPath: folder) {
+            do {
+                try manager.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.cannotCreate(path: folder, reason: "the folder cannot be made")
+            }
+        }
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        guard errno == EEXIST else {
+            throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.cannotCreate(path: path, reason: "the file exists but cannot be read")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if header.isEmpty { return }
+        if header != Data("SQLite format 3\0".utf8) {
+            throw StoreError.notADatabase(path: path)
+        }
+    }
+
+    static func storeError(_ error: DatabaseError, path: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB: .notADatabase(path: path)
+        case .SQLITE_CORRUPT: .damaged(path: path, detail: error.message ?? "corrupt")
+        default: .sqlite(path: path, detail: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// Runs `body` in one write transaction, turning SQLite errors into ``StoreError``.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Runs `body` in one read transaction, turning SQLite errors into ``StoreError``.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/// What can go wrong when opening or using the event store.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The file at the path exists and is not an SQLite database.
+    case notADatabase(path: String)
+    /// The database is damaged; SQLite's own message is kept.
+    case damaged(path: String, detail: String)
+    /// The database was written by a newer FetchPredictor, with migrations this one does not know.
+    case newerSchema(path: String)
+    /// The folder or file could not be created.
+    case cannotCreate(path: String, reason: String)
+    /// No device of that name in the store.
+    case unknownDevice(String)
+    /// A time zone name that is not in the IANA database.
+    case unknownTimeZone(String)
+    /// Another error from SQLite, with its message.
+    case sqlite(path: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            "\(path) is not a FetchPredictor database (not SQLite at all); it was left untouched: give another --db path."
+        case .damaged(let path, let detail):
+            "The database \(path) is damaged (\(detail)); it was left untouched: restore it from a backup or give another --db path."
+        case .newerSchema(let path):
+            "The database \(path) was written by a newer version of FetchPredictor; upgrade fetchpredict to use it."
+        case .cannotCreate(let path, let reason):
+            "Cannot create \(path): \(reason)."
+        case .unknownDevice(let name):
+            "There is no device named '\(name)' in the store: import or record events for it first, or check --device."
+        case .unknownTimeZone(let name):
+            "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw or America/New_York."
+        case .sqlite(let path, let detail):
+            "The database \(path) could not be used: \(detail)."
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// An instant, in whole milliseconds since 1970-01-01T00:00:00Z.
+///
+/// Events are stored and compared at millisecond precision: two events of the same kind, app and
+/// device at the same millisecond are the same event.
+public typealias Milliseconds = Int64
+
+extension Date {
+    /// The date at a number of milliseconds since 1970.
+    public init(milliseconds: Milliseconds) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// This date in whole milliseconds since 1970, rounded to the nearest.
+    public var milliseconds: Milliseconds {
+        Milliseconds((timeIntervalSince1970 * 1000).rounded())
+    }
+}
+
+/// The kinds of event the store records.
+public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The user brought an app to the foreground.
+    case launch
+    /// A background fetch of an app started, and ended with a ``FetchResult``.
+    case fetch
+    /// The device was unlocked.
+    case unlock
+    /// The screen was turned on.
+    case screenOn
+    /// The screen was turned off.
+    case screenOff
+
+    /// Whether events of this kind belong to the device rather than to an app.
+    public var isDeviceEvent: Bool {
+        switch self {
+        case .launch, .fetch: false
+        case .unlock, .screenOn, .screenOff: true
+        }
+    }
+}
+
+/// One event as an importer or a recorder hands it to the store.
+///
+/// Device events (``EventKind/isDeviceEvent``) have an empty ``app``.
+public struct Event: Sendable, Hashable {
+    /// What happened.
+    public var kind: EventKind
+    /// The app it happened to; empty for device events.
+    public var app: String
+    /// When it happened (for a fetch, when it started), in UTC.
+    public var time: Milliseconds
+    /// The UTC offset in seconds of the wall clock where it happened, when the source gives one.
+    public var utcOffset: Int?
+    /// For a fetch, how it ended.
+    public var result: FetchResult?
+    /// For a launch, how long the app stayed in the foreground; for a fetch, how long it took.
+    public var duration: Double?
+    /// For a fetch, how many bytes it transferred.
+    public var bytes: Int64?
+    /// The device's name when the source names it per event; else the import's device.
+    public var device: String?
+
+    public init(
+        kind: EventKind, app: String, time: Milliseconds, utcOffset: Int? = nil,
+        result: FetchResult? = nil, duration: Double? = nil, bytes: Int64? = nil,
+        device: String? = nil
+    ) {
+        self.kind = kind
+        self.app = app
+        self.time = time
+        self.utcOffset = utcOffset
+        self.result = result
+        self.duration = duration
+        self.bytes = bytes
+        self.device = device
+    }
+
+    /// A launch of `app` at `time`.
+    public static func launch(_ app: String, at time: Milliseconds, duration: Double? = nil) -> Event {
+        Event(kind: .launch, app: app, time: time, duration: duration)
+    }
+
+    /// A fetch of `app` started at `time` that ended with `result`.
+    public static func fetch(
+        _ app: String, at time: Milliseconds, result: FetchResult, duration: Double? = nil
+    ) -> Event {
+        Event(kind: .fetch, app: app, time: time, result: result, duration: duration)
+    }
+}

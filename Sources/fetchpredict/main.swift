@@ -1,0 +1,3 @@
+import FetchPredictorCLI
+
+FetchPredict.main()
