@@ -5,7 +5,7 @@ import Foundation
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Write a synthetic usage log, in the csv format, from a persona.",
+        abstract: "Write a synthetic usage log, in the csv or jsonl format, from a persona.",
         discussion: """
             Personas:
             \(Persona.all.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n"))
@@ -37,6 +37,13 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The period of the logged fetches, in minutes; 0 for none.", valueName: "minutes"))
     var fetchPeriod: Int = 180
 
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case csv, jsonl
+    }
+
+    @Option(help: "The format of the log: csv or jsonl.")
+    var format: OutputFormat = .csv
+
     func validate() throws {
         guard Persona.named(persona) != nil else {
             throw ValidationError(
@@ -55,6 +62,6 @@ struct GenerateCommand: ParsableCommand {
         let log = SyntheticLog(
             persona: Persona.named(persona)!, start: first, days: days, timeZone: zone, seed: seed,
             fetchPeriodMinutes: fetchPeriod)
-        FileHandle.standardOutput.write(Data(log.csv().utf8))
+        FileHandle.standardOutput.write(Data((format == .csv ? log.csv() : log.jsonLines()).utf8))
     }
 }

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import FetchPredictor
+
+struct EventStoreTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test func secondImportOfTheSameFileStoresNothing() throws {
+        let store = try EventStore.inMemory()
+        let first = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
+        let second = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
+        #expect(first.stored == first.events)
+        #expect(second.stored == 0)
+        #expect(second.duplicates == first.events)
+        #expect(second.sha256 == first.sha256)
+    }
+
+    @Test func importLogRecordsEachImport() throws {
+        let folder = TestFiles.scratchFolder()
+        let store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
+        let report = try store.importFile(TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(), now: now)
+        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM importLog") }
+        #expect(rows.count == 1)
+        #expect(rows[0]["sha256"] == report.sha256)
+        #expect(rows[0]["format"] == "app-usage")
+        #expect(rows[0]["stored"] == report.stored)
+        #expect(rows[0]["importedAt"] == now.milliseconds)
+    }
+
+    @Test func sha256MatchesTheStandard() {
+        var empty = SHA256()
+        #expect(empty.finalizeHex() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var abc = SHA256()
+        abc.update(Array("abc".utf8))
+        #expect(abc.finalizeHex() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var long = SHA256()
+        let million = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        for start in stride(from: 0, to: million.count, by: 777) {
+            long.update(Array(million[start..<min(start + 777, million.count)]))
+        }
+        #expect(long.finalizeHex() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test func storeIsCreatedPrivate() throws {
+        let folder = TestFiles.scratchFolder().appendingPathComponent("nested/fetchpredict")
+        let path = folder.appendingPathComponent("events.sqlite").path
+        _ = try EventStore(path: path)
+        let fileMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? Int
+        #expect(fileMode == 0o600)
+        #expect(folderMode == 0o700)
+    }
+
+    @Test func databaseFromANewerVersionIsRefused() throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path
+        _ = try EventStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from the future')")
+        }
+        try queue.close()
+        let error = try #require(throws: StoreError.self) { try EventStore(path: path) }
+        guard case .newerSchema = error else { Issue.record("\(error)"); return }
+        #expect("\(error)".contains("newer version"))
+    }
+
+    @Test func fileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
+        let path = TestFiles.write("timestamp,app,event\n", name: "notes.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = try #require(throws: StoreError.self) { try EventStore(path: path) }
+        guard case .notADatabase = error else { Issue.record("\(error)"); return }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func recordingTheSameEventTwiceStoresItOnce() throws {
+        let store = try EventStore.inMemory()
+        #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
+        #expect(try !store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
+        #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "tablet"))
+        #expect(try store.record(.fetch("a", at: 1_700_000_000_000, result: .noData), device: "phone"))
+        #expect(try store.eventCounts().launches == 2)
+    }
+
+    @Test func settingsDefaultToNeverAsOnIOS() throws {
+        let store = try EventStore.inMemory()
+        _ = try store.record(.launch("a", at: 1_700_000_000_000), device: "phone")
+        #expect(try store.defaultInterval() == .never)
+        #expect(try store.apps(device: "phone").first?.interval == .never)
+        try store.setDefaultInterval(.minimum)
+        try store.setInterval(.seconds(3600), app: "b", device: "phone")
+        try store.setEnabled(false, app: "b", device: "phone")
+        let apps = try store.apps(device: "phone")
+        #expect(apps.first { $0.app == "a" }?.interval == .minimum)
+        #expect(apps.first { $0.app == "a" }?.intervalIsDefault == true)
+        #expect(apps.first { $0.app == "b" }?.interval == .seconds(3600))
+        #expect(apps.first { $0.app == "b" }?.enabled == false)
+        try store.setInterval(nil, app: "b", device: "phone")
+        #expect(try store.settings(app: "b", device: "phone").interval == nil)
+    }
+
+    @Test func devicesKeepTheirOwnTimeZone() throws {
+        let store = try EventStore.inMemory()
+        try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+        try store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "tablet")
+        #expect(try store.timeZone(device: "phone")?.identifier == "Europe/Warsaw")
+        #expect(try store.timeZone(device: "tablet")?.identifier == "Asia/Tokyo")
+        #expect(try store.timeZone(device: "watch") == nil)
+    }
+}
+
+/// The real logs in ../shared/datasets, read in place, give the counts their README describes.
+@Suite(.enabled(if: TestFiles.datasetsPresent, "needs ../shared/datasets"))
+struct RealLogImportTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func launchesAndApps(_ store: EventStore, _ device: String) throws -> (Int, Int) {
+        let apps = try store.apps(device: device).filter { $0.launches > 0 }
+        return (apps.reduce(0) { $0 + $1.launches }, apps.count)
+    }
+
+    @Test func activityWatchXiaomi() throws {
+        let store = try EventStore.inMemory()
+        let report = try store.importFile(
+            TestFiles.dataset("activitywatch-android-1/export.json"), options: ImportOptions(device: "aw1"), now: now)
+        #expect(report.rowsRead == 18_596 + 3_050)
+        let (launches, apps) = try launchesAndApps(store, "aw1")
+        #expect((6_500...7_500).contains(launches), "about 7,000 launches, got \(launches)")
+        #expect((48...56).contains(apps), "about 53 apps, got \(apps)")
+        #expect(try store.eventCounts().deviceEvents == 3_050)
+        #expect(try !store.apps(device: "aw1").contains { $0.app == "com.miui.home" || $0.app == "net.activitywatch.android" })
+    }
+
+    @Test func activityWatchSamsung() throws {
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(
+            TestFiles.dataset("activitywatch-android-2/export.json"), options: ImportOptions(device: "aw2"), now: now)
+        let (launches, apps) = try launchesAndApps(store, "aw2")
+        #expect((4_500...5_500).contains(launches), "about 5,000 launches, got \(launches)")
+        #expect((60...70).contains(apps), "about 67 apps, got \(apps)")
+        #expect(try !store.apps(device: "aw2").contains { $0.app == "com.sec.android.app.launcher" })
+    }
+
+    @Test func appUsageExport() throws {
+        let store = try EventStore.inMemory()
+        let path = TestFiles.dataset("app-usage-export-2023/Activity_history.csv")
+        // Every date of the file has a day of 12 or less: the order must be given.
+        #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
+        _ = try store.importFile(
+            path, options: ImportOptions(device: "au", timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy), now: now)
+        let (launches, apps) = try launchesAndApps(store, "au")
+        #expect((1_950...2_250).contains(launches), "about 2,100 launches, got \(launches)")
+        #expect((50...56).contains(apps), "about 53 apps, got \(apps)")
+        #expect(try !store.apps(device: "au").contains { ["App Usage", "Screen on (unlocked)", "Screen off (locked)"].contains($0.app) })
+        let events = try store.events(device: "au")
+        let first = try #require(events.first), last = try #require(events.last)
+        #expect(TimestampFormatter.iso(first.time).hasPrefix("2023-08-01"))
+        #expect(TimestampFormatter.iso(last.time).hasPrefix("2023-08-11"))
+    }
+}

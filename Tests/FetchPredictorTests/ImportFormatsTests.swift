@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictor
+
+/// Each format, imported from the project's synthetic fixtures, gives the events a reader of the
+/// file would count by hand.
+struct ImportFormatsTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func importFixture(
+        _ name: String, _ options: ImportOptions = ImportOptions()
+    ) throws -> (EventStore, ImportReport) {
+        let store = try EventStore.inMemory()
+        let report = try store.importFile(TestFiles.fixture(name), options: options, now: now)
+        return (store, report)
+    }
+
+    @Test func csvFixtureStoresEveryRow() throws {
+        let (store, report) = try importFixture("commuter-28d.csv")
+        let lines = try String(contentsOfFile: TestFiles.fixture("commuter-28d.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst()
+        #expect(report.format == .csv)
+        #expect(report.formatDetected)
+        #expect(report.rowsRead == lines.count)
+        #expect(report.stored == lines.count)
+        let counts = try store.eventCounts()
+        #expect(counts.launches == lines.filter { $0.contains(",launch,") }.count)
+        #expect(counts.fetches == lines.filter { $0.contains(",fetch,") }.count)
+    }
+
+    @Test func jsonlFixtureMatchesTheSameLogInCSV() throws {
+        let (jsonlStore, report) = try importFixture("night-owl-14d.jsonl")
+        #expect(report.format == .jsonl)
+        #expect(report.rejected == 0)
+        let csvStore = try EventStore.inMemory()
+        let path = TestFiles.write(
+            SyntheticLog(persona: .nightOwl, days: 14, timeZone: TimeZone(identifier: "America/New_York")!, seed: 3).csv())
+        _ = try csvStore.importFile(path, options: ImportOptions(), now: now)
+        #expect(try jsonlStore.events(device: "default") == csvStore.events(device: "default"))
+    }
+
+    @Test func activityWatchVisitsBecomeLaunches() throws {
+        let (store, report) = try importFixture("activitywatch-small.json")
+        #expect(report.format == .activitywatch)
+        #expect(report.rowsRead == 15)
+        let events = try store.events(device: "default")
+        let launches = events.filter { $0.kind == .launch }
+        // Two chat windows in a row are one visit; launchers, the system UI and ActivityWatch
+        // end visits without being launches.
+        #expect(launches.map(\.app) == [
+            "com.example.chat", "com.example.news", "com.example.video",
+            "com.example.chat", "com.example.news", "com.example.video",
+        ])
+        #expect(launches.first?.duration == 80)
+        #expect(events.filter { $0.kind == .unlock }.count == 3)
+    }
+
+    @Test func activityWatchExtraIgnoredPackagesAreNotLaunches() throws {
+        let (store, _) = try importFixture(
+            "activitywatch-small.json", ImportOptions(extraIgnoredPackages: ["com.example.video"]))
+        let apps = Set(try store.events(device: "default").filter { $0.kind == .launch }.map(\.app))
+        #expect(apps == ["com.example.chat", "com.example.news"])
+    }
+
+    @Test func appUsageQuotedNewestFirstWithFooter() throws {
+        let zone = TimeZone(identifier: "Europe/London")!
+        let (store, report) = try importFixture("app-usage-dmy.csv", ImportOptions(timeZone: zone))
+        #expect(report.format == .appUsage)
+        #expect(report.rowsRead == 10)
+        let events = try store.events(device: "default")
+        let launches = events.filter { $0.kind == .launch }
+        #expect(launches.map(\.app) == ["Mail", "News", "News", "Chat"])
+        // The chat run's launch is its earliest row, 21:00:00 local (UTC in March in London).
+        #expect(launches.last?.time == DateFields(year: 2024, month: 3, day: 13, hour: 21).millisecondsAsIfUTC)
+        #expect(launches.last?.duration == 100)
+        #expect(events.filter { $0.kind == .unlock }.count == 2)
+        #expect(events.filter { $0.kind == .screenOff }.count == 1)
+    }
+
+    @Test func appUsageUnquotedOldestFirstReadsMonthFirst() throws {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let (store, report) = try importFixture("app-usage-mdy.csv", ImportOptions(timeZone: zone))
+        #expect(report.rowsRead == 7)
+        let launches = try store.events(device: "default").filter { $0.kind == .launch }
+        #expect(launches.map(\.app) == ["Mail", "Chat", "Chat", "News"])
+        #expect(launches[0].duration == 180)
+        // 3/31/2024 02:30 does not exist in Warsaw (clocks go forward at 02:00): read as 03:30 CEST.
+        #expect(launches[3].time == DateFields(year: 2024, month: 3, day: 31, hour: 1, minute: 30).millisecondsAsIfUTC)
+    }
+
+    @Test func appUsageDateOrderCanBeGiven() throws {
+        let zone = TimeZone(identifier: "UTC")!
+        let (store, _) = try importFixture("app-usage-ambiguous.csv", ImportOptions(timeZone: zone, dateOrder: .mdy))
+        let first = try #require(try store.events(device: "default").first)
+        #expect(first.time == DateFields(year: 2024, month: 5, day: 6, hour: 8, minute: 45).millisecondsAsIfUTC)
+    }
+
+    @Test func rowsNamingADeviceGoToThatDevice() throws {
+        let store = try EventStore.inMemory()
+        let path = TestFiles.write(
+            "timestamp,app,event,result,device\n2024-01-01T08:00:00Z,a,launch,,tablet\n2024-01-01T08:00:00Z,a,launch,,\n")
+        let report = try store.importFile(path, options: ImportOptions(device: "phone"), now: now)
+        #expect(report.stored == 2)
+        #expect(try store.devices() == ["phone", "tablet"])
+    }
+
+    @Test func offsetsAreKeptAndZIsNot() throws {
+        let store = try EventStore.inMemory()
+        let path = TestFiles.write(
+            "timestamp,app,event\n2024-01-01T08:00:00+02:00,a,launch\n2024-01-01T08:00:00Z,b,launch\n1704096000,c,launch\n")
+        _ = try store.importFile(path, options: ImportOptions(), now: now)
+        let events = try store.events(device: "default")
+        #expect(events.map(\.utcOffset) == [7200, nil, nil])
+        #expect(events.map(\.time) == [1_704_088_800_000, 1_704_096_000_000, 1_704_096_000_000])
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictor
+
+/// Bad input is refused with the file, the line and the field, and nothing of it is stored; what
+/// was stored before stays.
+struct ImportRejectionTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A store that already holds one good file, so that each test can check nothing was lost.
+    func storeWithHistory() throws -> (EventStore, (launches: Int, fetches: Int, deviceEvents: Int)) {
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
+        return (store, try store.eventCounts())
+    }
+
+    /// Imports `text` into a store with history, expects it refused, and returns the error.
+    func refused(_ text: String, name: String = "bad.csv", _ options: ImportOptions = ImportOptions()) throws -> ImportError {
+        let (store, before) = try storeWithHistory()
+        let path = TestFiles.write(text, name: name)
+        let error = try #require(throws: ImportError.self) {
+            try store.importFile(path, options: options, now: now)
+        }
+        #expect(try store.eventCounts() == before, "nothing of a refused file is stored, nothing is lost")
+        #expect("\(error)".contains(path), "the message names the file")
+        return error
+    }
+
+    func firstRejection(_ error: ImportError) -> Rejection? {
+        if case .invalidRows(_, _, let first) = error { return first.first }
+        return nil
+    }
+
+    @Test func missingColumnIsRefusedAtTheHeader() throws {
+        let error = try refused("timestamp,app\n2024-01-01T08:00:00Z,a\n")
+        guard case .unknownFormat(_, let tried) = error else { Issue.record("\(error)"); return }
+        #expect(tried.contains { $0.contains("csv (the header has no 'event' column)") })
+        let given = try refused("timestamp,app\n2024-01-01T08:00:00Z,a\n", ImportOptions(format: .csv))
+        guard case .malformed(_, let line, let reason) = given else { Issue.record("\(given)"); return }
+        #expect(line == 1)
+        #expect(reason.contains("'event'"))
+    }
+
+    @Test func badTimestampNamesLineAndField() throws {
+        let error = try refused("timestamp,app,event\n2024-01-01T08:00:00Z,a,launch\nyesterday,b,launch\n")
+        let rejection = try #require(firstRejection(error))
+        #expect(rejection.line == 3)
+        #expect(rejection.field == "timestamp")
+        #expect("\(error)".contains(":3: field 'timestamp'"))
+    }
+
+    @Test func timestampWithoutOffsetIsRefused() throws {
+        let error = try refused("timestamp,app,event\n2024-01-01T08:00:00,a,launch\n")
+        #expect(firstRejection(error)?.reason.contains("no Z and no UTC offset") == true)
+    }
+
+    @Test func unknownEventIsRefused() throws {
+        let error = try refused("timestamp,app,event\n2024-01-01T08:00:00Z,a,open\n")
+        #expect(firstRejection(error)?.field == "event")
+        #expect(firstRejection(error)?.line == 2)
+    }
+
+    @Test func fetchWithoutResultIsRefused() throws {
+        let error = try refused("timestamp,app,event,result\n2024-01-01T08:00:00Z,a,fetch,\n")
+        #expect(firstRejection(error)?.field == "result")
+        let jsonl = try refused(#"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"fetch"}"# + "\n", name: "bad.jsonl")
+        #expect(firstRejection(jsonl)?.field == "result")
+    }
+
+    @Test func unreadableFileIsRefused() throws {
+        let (store, before) = try storeWithHistory()
+        let missing = TestFiles.scratchFolder().appendingPathComponent("missing.csv").path
+        let error = try #require(throws: ImportError.self) {
+            try store.importFile(missing, options: ImportOptions(format: .csv), now: now)
+        }
+        #expect("\(error)".contains("Cannot read \(missing)"))
+        let folder = TestFiles.scratchFolder().path
+        #expect(throws: ImportError.self) { try store.importFile(folder, options: ImportOptions(), now: now) }
+        #expect(try store.eventCounts() == before)
+    }
+
+    @Test func ambiguousDatesAskForTheOrder() throws {
+        let (store, before) = try storeWithHistory()
+        let error = try #require(throws: ImportError.self) {
+            try store.importFile(TestFiles.fixture("app-usage-ambiguous.csv"), options: ImportOptions(), now: now)
+        }
+        guard case .ambiguousDates(_, let example, let line) = error else { Issue.record("\(error)"); return }
+        #expect(example == "05/06/2024")
+        #expect(line == 2)
+        #expect("\(error)".contains("--date-order"))
+        #expect(try store.eventCounts() == before)
+    }
+
+    @Test func binaryJunkIsRefusedAsNotText() throws {
+        let (store, before) = try storeWithHistory()
+        var random = SeededGenerator(seed: 9)
+        let junk = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) } + [0]
+        let path = TestFiles.write(bytes: junk)
+        let error = try #require(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
+        guard case .notText = error else { Issue.record("\(error)"); return }
+        let asCSV = try #require(throws: ImportError.self) {
+            try store.importFile(path, options: ImportOptions(format: .csv), now: now)
+        }
+        #expect("\(asCSV)".contains(path))
+        #expect(try store.eventCounts() == before)
+    }
+
+    @Test(arguments: ["", "\n\n", "timestamp,app,event\n"])
+    func emptyFileIsRefused(_ text: String) throws {
+        let error = try refused(text)
+        guard case .empty = error else { Issue.record("\(error)"); return }
+    }
+
+    @Test func ambiguousFormatIsRefused() throws {
+        let error = try refused("time,app,event,date\n2024-01-01T08:00:00Z,a,launch,1/1/24\n")
+        guard case .ambiguousFormat(_, let candidates) = error else { Issue.record("\(error)"); return }
+        #expect(Set(candidates) == [.csv, .appUsage])
+    }
+
+    @Test func everyBadRowIsReported() throws {
+        var text = "timestamp,app,event\n"
+        for index in 0..<30 { text += index.isMultiple(of: 2) ? "2024-01-01T08:\(10 + index):00Z,a,launch\n" : "bad,a,launch\n" }
+        let error = try refused(text)
+        guard case .invalidRows(_, let count, _) = error else { Issue.record("\(error)"); return }
+        #expect(count == 15)
+    }
+
+    @Test func skipInvalidStoresTheValidRowsAndReportsTheRest() throws {
+        let store = try EventStore.inMemory()
+        let path = TestFiles.write(
+            "timestamp,app,event,result\n2024-01-01T08:00:00Z,a,launch,\nbad,a,launch,\n2024-01-01T09:00:00Z,a,fetch,maybe\n2024-01-01T10:00:00Z,a,fetch,noData\n")
+        var all: [Rejection] = []
+        let report = try store.importFile(
+            path, options: ImportOptions(skipInvalid: true), now: now, onReject: { all.append($0) })
+        #expect(report.stored == 2)
+        #expect(report.rejected == 2)
+        #expect(all.map(\.line) == [3, 4])
+        #expect(all.map(\.field) == ["timestamp", "result"])
+    }
+
+    @Test func oddAppNamesAreRefusedWithAReason() throws {
+        let long = String(repeating: "x", count: 10_000)
+        for (name, reason) in [("\"\"", "empty"), ("\"a\u{7}b\"", "control character"), (long, "bytes long")] {
+            let error = try refused("timestamp,app,event\n2024-01-01T08:00:00Z,\(name),launch\n")
+            #expect(firstRejection(error)?.field == "app")
+            #expect(firstRejection(error)?.reason.contains(reason) == true, "\(error)")
+        }
+    }
+
+    @Test func namesWithQuotesAndSQLAreStoredAsTheyAre() throws {
+        let store = try EventStore.inMemory()
+        let path = TestFiles.write(
+            "timestamp,app,event\n2024-01-01T08:00:00Z,\"Robert'); DROP TABLE launch;--\",launch\n2024-01-01T08:00:00Z,\"say \"\"hi\"\"\",launch\n")
+        _ = try store.importFile(path, options: ImportOptions(), now: now)
+        #expect(try Set(store.apps().map(\.app)) == ["Robert'); DROP TABLE launch;--", "say \"hi\""])
+    }
+
+    @Test func timesOutside1970To2099AreRefused() throws {
+        let before = try refused("timestamp,app,event\n1969-12-31T23:59:59Z,a,launch\n")
+        #expect(firstRejection(before)?.reason.contains("before 1970") == true)
+        let after = try refused("timestamp,app,event\n2100-01-01T00:00:00Z,a,launch\n")
+        #expect(firstRejection(after)?.reason.contains("after 2099") == true)
+    }
+
+    @Test func lineOverOneMebibyteIsRefused() throws {
+        let error = try refused("timestamp,app,event\n2024-01-01T08:00:00Z," + String(repeating: "a", count: 1_100_000) + ",launch\n")
+        guard case .lineTooLong(_, let line, _) = error else { Issue.record("\(error)"); return }
+        #expect(line == 2)
+    }
+
+    @Test func deeplyNestedJSONIsRefused() throws {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        let jsonl = try refused(#"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"launch","x":"# + deep + "}\n",
+            name: "deep.jsonl", ImportOptions(format: .jsonl))
+        #expect(firstRejection(jsonl)?.reason.contains("nests deeper") == true)
+        let aw = try refused(#"{"buckets":{"b":{"type":"currentwindow","events":["# + deep + "]}}}", name: "deep.json")
+        guard case .malformed(_, _, let reason) = aw else { Issue.record("\(aw)"); return }
+        #expect(reason.contains("nests deeper"))
+    }
+
+    @Test func truncatedActivityWatchExportIsRefused() throws {
+        let text = try String(contentsOfFile: TestFiles.fixture("activitywatch-small.json"), encoding: .utf8)
+        let error = try refused(String(text.prefix(text.count / 2)), name: "cut.json")
+        guard case .malformed(_, let line, _) = error else { Issue.record("\(error)"); return }
+        #expect(line > 1)
+    }
+}
