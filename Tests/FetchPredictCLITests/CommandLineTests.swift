@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The tool end to end: the built binary on fixtures, with --now, compared with what users see.
+struct CommandLineTests {
+    let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+
+    func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try Tool.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout == "0.1.0\n")
+        for command in [[], ["import"], ["record"], ["record", "launch"], ["record", "fetch"], ["config"], ["apps"], ["generate"]] {
+            let help = try Tool.run(command + ["--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("Example"), "fetchpredict \(command.joined(separator: " ")) --help shows an example")
+        }
+    }
+
+    @Test func importThenAppsInJSON() throws {
+        let first = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--json", "--now", "2024-02-01T00:00:00Z"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let report = try #require((try json(first.stdout) as? [String: Any])?["imports"] as? [[String: Any]])
+        #expect(report.first?["stored"] as? Int == 1182)
+        #expect(report.first?["format"] as? String == "csv")
+
+        let again = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
+        #expect(again.stdout.hasSuffix("1182 rows read, 1182 events: 0 stored, 1182 duplicate, 0 rejected.\n"))
+
+        let apps = try Tool.run(["apps", "--db", db, "--json"])
+        let list = try #require(try json(apps.stdout) as? [[String: Any]])
+        #expect(list.map { $0["app"] as? String } == [
+            "com.example.chat", "com.example.news", "com.example.mail", "com.example.podcasts",
+        ])
+        #expect(list.first?["interval"] as? String == "never")
+        #expect(list.first?["launches"] as? Int == 130)
+    }
+
+    @Test func recordConfigAndAppsInText() throws {
+        let env = ["FETCHPREDICT_DB": db]
+        try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--device", "phone"], environment: env)
+        let launch = try Tool.run(
+            ["record", "launch", "com.example.news", "--at", "2024-05-01 08:30", "--device", "phone"], environment: env)
+        #expect(launch.stdout == "Recorded launch of com.example.news at 2024-05-01T06:30:00Z on phone.\n")
+        let fetch = try Tool.run(
+            ["record", "fetch", "com.example.news", "--result", "noData", "--at", "1714545000", "--device", "phone"],
+            environment: env)
+        #expect(fetch.status == 0)
+        let config = try Tool.run(["config", "com.example.news", "--interval", "3600", "--device", "phone"], environment: env)
+        #expect(config.stdout.contains("com.example.news: interval 3600, background fetch enabled"))
+        let apps = try Tool.run(["apps", "--device", "phone"], environment: env)
+        #expect(
+            apps.stdout == """
+                DEVICE  APP               INTERVAL  ENABLED  LAUNCHES  NEWDATA  NODATA  FAILED  FIRST SEEN        LAST SEEN
+                phone   com.example.news  3600      yes             1        0       1       0  2024-05-01 08:30  2024-05-01 08:30
+
+                """)
+    }
+
+    @Test func errorsAreOneSentenceAndNonZero() throws {
+        let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("Cannot read /nonexistent/log.csv"))
+        let interval = try Tool.run(["config", "a", "--interval=-5", "--db", db])
+        #expect(interval.status != 0)
+        #expect(interval.stderr.contains("positive number of seconds"))
+        let zone = try Tool.run(["config", "--time-zone", "Mars/Olympus", "--db", db])
+        #expect(zone.status != 0)
+        #expect(zone.stderr.contains("not a known time zone"))
+        let result = try Tool.run(["record", "fetch", "a", "--result", "maybe", "--db", db])
+        #expect(result.status != 0)
+    }
+
+    @Test func badFileLeavesTheStoreAsItWas() throws {
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
+        let bad = Tool.scratch().appendingPathComponent("bad.csv")
+        try Data("timestamp,app,event\n2024-01-01T08:00:00Z,a,launch\nnot-a-time,b,launch\n".utf8).write(to: bad)
+        let refused = try Tool.run(["import", bad.path, "--db", db])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("\(bad.path):3: field 'timestamp'"))
+        let apps = try Tool.run(["apps", "--db", db, "--json"])
+        let list = try #require(try json(apps.stdout) as? [[String: Any]])
+        #expect(list.count == 4)
+        let skipped = try Tool.run(["import", bad.path, "--db", db, "--skip-invalid", "--rejects", bad.path + ".rejects"])
+        #expect(skipped.status == 0)
+        #expect(try String(contentsOfFile: bad.path + ".rejects", encoding: .utf8).hasPrefix("\(bad.path):3: field 'timestamp'"))
+    }
+
+    @Test func databasePathFollowsTheEnvironment() throws {
+        let home = Tool.scratch()
+        try Tool.run(["record", "launch", "a", "--at", "now"], environment: ["HOME": home.path, "XDG_DATA_HOME": ""])
+        #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/fetchpredict/events.sqlite"))
+        let xdg = Tool.scratch()
+        try Tool.run(["record", "launch", "a"], environment: ["XDG_DATA_HOME": xdg.path])
+        let path = xdg.path + "/fetchpredict/events.sqlite"
+        #expect(FileManager.default.fileExists(atPath: path))
+        let mode = try FileManager.default.attributesOfItem(atPath: xdg.path + "/fetchpredict")[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+    }
+
+    @Test func generateIsDeterministicAndMadeTheFixture() throws {
+        let made = try Tool.run(["generate", "--persona", "commuter", "--days", "28", "--seed", "1", "--time-zone", "Europe/Warsaw"])
+        #expect(made.stdout == (try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)))
+        let unknown = try Tool.run(["generate", "--persona", "astronaut"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("commuter, night-owl, irregular, shifting"))
+    }
+
+    @Test func processesRecordingAtTheSameMomentAllSucceed() throws {
+        try Tool.run(["record", "launch", "warmup", "--db", db])
+        let processes = try (0..<8).map { index in
+            try Tool.start(["record", "launch", "app\(index)", "--at", "2024-01-01T08:00:00Z", "--db", db])
+        }
+        for (process, out, _) in processes {
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        let apps = try Tool.run(["apps", "--db", db, "--json"])
+        let list = try #require(try json(apps.stdout) as? [[String: Any]])
+        #expect(list.count == 9)
+        #expect(list.allSatisfy { $0["launches"] as? Int == 1 })
+    }
+}
