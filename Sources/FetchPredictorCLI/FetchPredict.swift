@@ -18,7 +18,8 @@ public struct FetchPredict: ParsableCommand {
             """,
         version: version,
         subcommands: [
-            ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, GenerateCommand.self,
+            ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
+            NextCommand.self, ScheduleCommand.self, GenerateCommand.self,
         ]
     )
 

@@ -60,6 +60,7 @@ extension EventStore {
                 throw ImportError.invalidRows(file: path, rejected: session.rejected, first: session.firstRejections)
             }
             if session.rowsRead == 0 { throw ImportError.empty(file: path) }
+            try writer.invalidateLearnedModels()
             try file.finishHashing()
             let report = ImportReport(
                 file: path, format: format, formatDetected: options.format == nil, sha256: file.digest(),

@@ -64,6 +64,19 @@ extension EventStore {
                     );
                     """)
         }
+        migrator.registerMigration("v2: learned model cache") { db in
+            try db.execute(
+                sql: """
+                    -- What the predictor learned of a device from its events up to asOf, so that a
+                    -- query learns only from newer events. Removed when older events arrive.
+                    CREATE TABLE modelCache (
+                        deviceId INTEGER PRIMARY KEY REFERENCES device(id) ON DELETE CASCADE,
+                        asOf INTEGER NOT NULL,
+                        configuration TEXT NOT NULL,
+                        model BLOB NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -42,7 +42,10 @@ extension EventStore {
             throw RecordError.invalid(field: "result", reason: "a fetch needs a result")
         }
         return try write { db in
-            try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone?.identifier).insert(event, device: device)
+            let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone?.identifier)
+            let stored = try writer.insert(event, device: device)
+            try writer.invalidateLearnedModels()
+            return stored
         }
     }
 

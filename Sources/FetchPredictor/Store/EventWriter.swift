@@ -12,6 +12,8 @@ final class EventWriter {
     private let insertDeviceEvent: Statement
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
+    /// The earliest event stored per device, to drop learned models that missed it.
+    private(set) var earliestStored: [Int64: Milliseconds] = [:]
     /// The time zone given to devices this writer creates.
     private let newDeviceTimeZone: String?
 
@@ -103,7 +105,18 @@ final class EventWriter {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
-        return sqlite3_changes(db.sqliteConnection) > 0
+        guard sqlite3_changes(db.sqliteConnection) > 0 else { return false }
+        if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {
+            earliestStored[device] = event.time
+        }
+        return true
+    }
+
+    /// Drops the learned models that did not see the events this writer stored.
+    func invalidateLearnedModels() throws {
+        for (device, time) in earliestStored {
+            try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?", arguments: [device, time])
+        }
     }
 
     private func bind(_ handle: OpaquePointer, _ index: Int32, _ value: Int?) {

@@ -1,0 +1,165 @@
+/// What the predictor has learned of one app on one device: when its cold launches come, by
+/// time of day, and what its fetches bring.
+///
+/// Counts decay by day, so that recent days weigh more than old ones. The model is updated one
+/// event at a time, in time order, and never needs the events again.
+public struct AppModel: Sendable, Hashable, Codable {
+    /// Bins of the daily profile: 5 minutes each, 288 a day.
+    public static let binsPerDay = 288
+    /// The length of a bin in minutes.
+    public static let binMinutes = 5
+
+    /// Decayed cold launches per bin, all days, with the fast ``PredictorConfiguration/dailyDecay``.
+    var recent: [Double] = Array(repeating: 0, count: binsPerDay)
+    /// Decayed cold launches per bin, on weekdays and on weekends, with a slower decay.
+    var weekday: [Double] = Array(repeating: 0, count: binsPerDay)
+    var weekend: [Double] = Array(repeating: 0, count: binsPerDay)
+    /// Decayed fetch results per local hour.
+    var fetchNew: [Double] = Array(repeating: 0, count: 24)
+    var fetchNo: [Double] = Array(repeating: 0, count: 24)
+    var fetchFailed: [Double] = Array(repeating: 0, count: 24)
+    /// What fetch results tell of how often new content appears, per local hour: publications
+    /// attributed to the hour, and hours of exposure between a refresh and the fetch after it.
+    var publications: [Double] = Array(repeating: 0, count: 24)
+    var exposure: [Double] = Array(repeating: 0, count: 24)
+
+    /// Every launch and every cold launch seen, undecayed.
+    public internal(set) var launches = 0
+    public internal(set) var coldLaunches = 0
+    /// The local day of the app's first event.
+    public internal(set) var firstDay: Int?
+    public internal(set) var lastLaunch: Milliseconds?
+    public internal(set) var lastFetch: Milliseconds?
+    /// Failed fetches since the last fetch that worked or the last launch.
+    public internal(set) var consecutiveFailures = 0
+    public internal(set) var lastFailure: Milliseconds?
+    /// A moving average of fetch durations, in seconds.
+    public internal(set) var meanFetchDuration: Double?
+    /// Bumped by every change, so that plans made from the model know when they are stale.
+    public internal(set) var version = 0
+
+    public init() {}
+
+    mutating func decay(launchFactor: Double, slowFactor: Double, fetchFactor: Double) {
+        for index in 0..<Self.binsPerDay {
+            recent[index] *= launchFactor
+            weekday[index] *= slowFactor
+            weekend[index] *= slowFactor
+        }
+        for hour in 0..<24 {
+            fetchNew[hour] *= fetchFactor
+            fetchNo[hour] *= fetchFactor
+            fetchFailed[hour] *= fetchFactor
+            publications[hour] *= fetchFactor
+            exposure[hour] *= fetchFactor
+        }
+        version += 1
+    }
+
+    /// Counts a launch at a local minute of a local day.
+    mutating func observeLaunch(at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds) {
+        if firstDay == nil { firstDay = day }
+        let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
+        launches += 1
+        if cold {
+            coldLaunches += 1
+            let bin = minuteOfDay / Self.binMinutes
+            recent[bin] += 1
+            if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
+        }
+        lastLaunch = max(lastLaunch ?? time, time)
+        lastRefresh = max(lastRefresh ?? time, time)
+        // Opening the app ends a backoff, as on iOS.
+        consecutiveFailures = 0
+        version += 1
+    }
+
+    /// The last refresh of the app's content: a fetch that did not fail, or a launch.
+    public internal(set) var lastRefresh: Milliseconds?
+
+    /// Prior publications per hour and hours of exposure: before any fetch result, content is
+    /// taken to change about four times an hour, so that every fetch is expected to bring news.
+    static let priorPublications = 2.0, priorExposure = 0.5
+
+    /// New content expected per hour at a local hour of the day.
+    public func publicationRate(hour: Int) -> Double {
+        (publications[hour] + Self.priorPublications) / (exposure[hour] + Self.priorExposure)
+    }
+
+    /// Learns from a fetch that did not fail how often content appears: the time since the last
+    /// refresh is exposure, and new data is one publication or more within it, spread over its
+    /// hours in proportion to the rates believed so far.
+    mutating func learnPublications(at time: Milliseconds, minuteOfDay: Int, newData: Bool) {
+        guard let refresh = lastRefresh, refresh < time else { return }
+        let gapMinutes = min(Int((time - refresh) / 60_000), 24 * 60)
+        guard gapMinutes > 0 else { return }
+        var overlap = [Double](repeating: 0, count: 24)
+        var minute = minuteOfDay
+        var left = gapMinutes
+        while left > 0 {
+            let hour = ((minute - 1) % 1440 + 1440) % 1440 / 60
+            let intoHour = ((minute - 1) % 60 + 60) % 60 + 1
+            let step = min(left, intoHour)
+            overlap[hour] += Double(step) / 60
+            minute -= step
+            left -= step
+        }
+        var expected = 0.0
+        for hour in 0..<24 where overlap[hour] > 0 {
+            exposure[hour] += overlap[hour]
+            expected += overlap[hour] * publicationRate(hour: hour)
+        }
+        guard newData, expected > 0 else { return }
+        // At least one publication; attribute the expected count (never less than one).
+        let count = max(1, expected)
+        for hour in 0..<24 where overlap[hour] > 0 {
+            publications[hour] += count * overlap[hour] * publicationRate(hour: hour) / expected
+        }
+    }
+
+    /// Counts a fetch result at a local time.
+    mutating func observeFetch(at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?) {
+        let hour = minuteOfDay / 60
+        if firstDay == nil { firstDay = day }
+        if result != .failed {
+            learnPublications(at: time, minuteOfDay: minuteOfDay, newData: result == .newData)
+            lastRefresh = max(lastRefresh ?? time, time)
+        }
+        switch result {
+        case .newData: fetchNew[hour] += 1
+        case .noData: fetchNo[hour] += 1
+        case .failed: fetchFailed[hour] += 1
+        }
+        if result == .failed {
+            consecutiveFailures += 1
+            lastFailure = time
+        } else {
+            consecutiveFailures = 0
+        }
+        lastFetch = max(lastFetch ?? time, time)
+        if let duration, duration.isFinite, duration >= 0 {
+            meanFetchDuration = meanFetchDuration.map { 0.8 * $0 + 0.2 * duration } ?? duration
+        }
+        version += 1
+    }
+
+    /// The share of fetches at a local hour that bring new data, among those that did not fail,
+    /// shrunk toward the app's overall share when the hour has few fetches.
+    public func newDataRate(hour: Int) -> Double {
+        let allNew = fetchNew.reduce(0, +), allNo = fetchNo.reduce(0, +)
+        let overall = (allNew + 1) / (allNew + allNo + 1.25)
+        return (fetchNew[hour] + 2 * overall) / (fetchNew[hour] + fetchNo[hour] + 2)
+    }
+
+    /// The share of fetches at a local hour that fail, shrunk toward the app's overall share.
+    public func failureRate(hour: Int) -> Double {
+        let allFailed = fetchFailed.reduce(0, +)
+        let all = allFailed + fetchNew.reduce(0, +) + fetchNo.reduce(0, +)
+        let overall = (allFailed + 0.1) / (all + 2)
+        let atHour = fetchFailed[hour] + fetchNew[hour] + fetchNo[hour]
+        return (fetchFailed[hour] + 2 * overall) / (atHour + 2)
+    }
+
+    /// How many fetches the app has had, decayed.
+    var fetchWeight: Double { fetchNew.reduce(0, +) + fetchNo.reduce(0, +) + fetchFailed.reduce(0, +) }
+}

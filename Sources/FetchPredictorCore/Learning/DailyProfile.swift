@@ -1,0 +1,155 @@
+import Foundation
+
+/// A time of day around which an app's cold launches gather.
+public struct Peak: Sendable, Hashable, Codable {
+    /// The peak's local time, in minutes after midnight.
+    public var minute: Int
+    /// How widely launches spread around it: a standard deviation, in minutes.
+    public var spreadMinutes: Double
+    /// Cold launches expected around it per day.
+    public var launchesPerDay: Double
+    /// From 0 to 1: how sure the predictor is that the peak is real, from how much history
+    /// supports it.
+    public var confidence: Double
+
+    /// `HH:MM`.
+    public var timeText: String { String(format: "%02d:%02d", minute / 60, minute % 60) }
+}
+
+/// Which days a profile describes.
+public enum DayKind: String, Sendable, Hashable, Codable {
+    case all, weekday, weekend
+}
+
+/// An app's learned daily profile: expected cold launches through the local day, and its peaks.
+public struct DailyProfile: Sendable, Hashable, Codable {
+    /// Which days it describes.
+    public var days: DayKind
+    /// Expected cold launches per day in each 5-minute bin from midnight, smoothed.
+    public var rates: [Double]
+    /// The peaks, by time of day.
+    public var peaks: [Peak]
+    /// The weight of history behind the profile, in days (decayed).
+    public var effectiveDays: Double
+
+    /// Expected cold launches per day.
+    public var launchesPerDay: Double { rates.reduce(0, +) }
+
+    /// The expected cold launches per minute at a minute of the day.
+    @inline(__always) public func rate(minute: Int) -> Double {
+        rates[((minute % 1440 + 1440) % 1440) / AppModel.binMinutes] / Double(AppModel.binMinutes)
+    }
+
+    /// Builds a profile from decayed bin counts over a decayed number of days.
+    static func make(bins: [Double], days: Double, kind: DayKind, smoothingMinutes: Double) -> DailyProfile {
+        let count = AppModel.binsPerDay
+        guard days > 0 else {
+            return DailyProfile(days: kind, rates: Array(repeating: 0, count: count), peaks: [], effectiveDays: 0)
+        }
+        let sigma = max(0.5, smoothingMinutes / Double(AppModel.binMinutes))
+        let radius = Int((3 * sigma).rounded(.up))
+        var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        kernel = kernel.map { $0 / total }
+        var rates = Array(repeating: 0.0, count: count)
+        for bin in 0..<count where bins[bin] > 0 {
+            let value = bins[bin] / days
+            for (offset, weight) in kernel.enumerated() {
+                rates[(bin + offset - radius + count) % count] += value * weight
+            }
+        }
+        let peaks = findPeaks(rates, days: days, smoothingBins: sigma)
+        return DailyProfile(days: kind, rates: rates, peaks: peaks, effectiveDays: days)
+    }
+
+    /// Local maxima of the rates, each with the basin of bins around it that descend from it.
+    static func findPeaks(_ rates: [Double], days: Double, smoothingBins: Double) -> [Peak] {
+        let count = rates.count
+        var peaks: [Peak] = []
+        let binMinutes = Double(AppModel.binMinutes)
+        for bin in 0..<count {
+            let value = rates[bin]
+            let previous = rates[(bin - 1 + count) % count], next = rates[(bin + 1) % count]
+            guard value > 0, value > previous, value >= next else { continue }
+            // Walk down both sides to the basin's edges.
+            var left = bin, right = bin
+            var steps = 0
+            while steps < count / 2, rates[(left - 1 + count) % count] <= rates[left],
+                rates[(left - 1 + count) % count] > value * 0.05
+            {
+                left -= 1
+                steps += 1
+            }
+            steps = 0
+            while steps < count / 2, rates[(right + 1) % count] <= rates[(right + count) % count],
+                rates[(right + 1) % count] > value * 0.05
+            {
+                right += 1
+                steps += 1
+            }
+            var mass = 0.0, weightedOffset = 0.0
+            for index in left...right {
+                mass += rates[(index + count) % count]
+                weightedOffset += rates[(index + count) % count] * Double(index - bin)
+            }
+            guard mass >= 0.15 else { continue }
+            let centre = Double(bin) + weightedOffset / mass
+            var variance = 0.0
+            for index in left...right {
+                let distance = Double(index) - centre
+                variance += rates[(index + count) % count] * distance * distance
+            }
+            variance = max(0, variance / mass - smoothingBins * smoothingBins)
+            let minute = Int(((centre + 0.5) * binMinutes).rounded()) % 1440
+            // Confidence grows with the launches seen around the peak and with the days behind them.
+            let support = mass * days
+            let confidence = (1 - exp(-support / 2.5)) * min(1, days / 3)
+            peaks.append(
+                Peak(
+                    minute: (minute + 1440) % 1440, spreadMinutes: variance.squareRoot() * binMinutes,
+                    launchesPerDay: mass, confidence: confidence))
+        }
+        return peaks.sorted { $0.minute < $1.minute }
+    }
+}
+
+extension DeviceModel {
+    /// The profile that applies to a day of the given kind for an app: the weekday or weekend
+    /// profile when the app's history shows that the two differ, else the recent all-days one.
+    public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
+        guard let model = apps[app] else {
+            return DailyProfile.make(bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
+        }
+        if kind != .all, configuration.splitsWeekends, weekendsDiffer(model, configuration) {
+            return DailyProfile.make(
+                bins: kind == .weekend ? model.weekend : model.weekday, days: kind == .weekend ? weekendDays : weekdayDays,
+                kind: kind, smoothingMinutes: configuration.smoothingMinutes)
+        }
+        return DailyProfile.make(
+            bins: model.recent, days: recentDays, kind: .all, smoothingMinutes: configuration.smoothingMinutes)
+    }
+
+    /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.
+    func weekendsDiffer(_ model: AppModel, _ configuration: PredictorConfiguration) -> Bool {
+        guard weekdayDays >= 3, weekendDays >= 1.5 else { return false }
+        let weekdayTotal = model.weekday.reduce(0, +), weekendTotal = model.weekend.reduce(0, +)
+        guard weekdayTotal >= 4 || weekendTotal >= 4 else { return false }
+        let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
+        if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
+            return true
+        }
+        guard weekdayTotal > 0, weekendTotal > 0 else { return true }
+        // Compare the shapes, smoothed over an hour, by their total variation distance.
+        let smoothing = 30.0
+        let a = DailyProfile.make(bins: model.weekday, days: weekdayTotal, kind: .weekday, smoothingMinutes: smoothing).rates
+        let b = DailyProfile.make(bins: model.weekend, days: weekendTotal, kind: .weekend, smoothingMinutes: smoothing).rates
+        let distance = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / 2
+        return distance > 0.45
+    }
+
+    /// Whether an app has too little history to learn from.
+    public func isColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
+        guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return true }
+        return Double(current - first) < configuration.coldStartDays || model.coldLaunches < configuration.coldStartLaunches
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// What the predictor has learned of one device: its apps' models, and the days it has seen.
+///
+/// Events must arrive in time order. Each event's local wall-clock time comes from its own UTC
+/// offset when it has one, else from the device's time zone.
+public struct DeviceModel: Sendable, Hashable, Codable {
+    /// The device's time zone, used for events without an offset and for planning.
+    public var timeZone: TimeZone
+    /// The apps, by name.
+    public internal(set) var apps: [String: AppModel] = [:]
+    /// The local day of the latest event (days since 1970-01-01 in local time).
+    public internal(set) var currentDay: Int?
+    /// The local day of the first event.
+    public internal(set) var firstDay: Int?
+    /// Decayed counts of days seen: all days (fast decay), weekdays and weekend days (slow decay).
+    var recentDays = 0.0
+    var weekdayDays = 0.0
+    var weekendDays = 0.0
+    /// The time of the latest event.
+    public internal(set) var lastEventTime: Milliseconds?
+
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// The slower decay of the weekday and weekend profiles.
+    static func slowDecay(_ configuration: PredictorConfiguration) -> Double {
+        min(0.97, configuration.dailyDecay + (1 - configuration.dailyDecay) * 0.7)
+    }
+
+    /// Whether a local day (days since 1970) is a Saturday or a Sunday.
+    static func isWeekend(day: Int) -> Bool {
+        let weekday = CivilDate.weekday(days: day)
+        return weekday == 1 || weekday == 7
+    }
+
+    /// The local time of an instant: its day and its minute of the day.
+    func local(_ time: Milliseconds, utcOffset: Int?) -> (day: Int, minute: Int) {
+        let offset = utcOffset ?? timeZone.secondsFromGMT(for: Date(milliseconds: time))
+        let local = time + Milliseconds(offset) * 1000
+        let day = Int((local - ((local % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000)
+        let minute = Int((local - Milliseconds(day) * 86_400_000) / 60_000)
+        return (day, minute)
+    }
+
+    /// Moves the model's clock to a local day, decaying what came before.
+    mutating func advance(to day: Int, _ configuration: PredictorConfiguration) {
+        guard let current = currentDay else {
+            currentDay = day
+            firstDay = day
+            recentDays = 1
+            if Self.isWeekend(day: day) { weekendDays = 1 } else { weekdayDays = 1 }
+            return
+        }
+        guard day > current else { return }
+        let steps = min(day - current, 120)
+        let fast = configuration.dailyDecay, slow = Self.slowDecay(configuration)
+        for step in 1...steps {
+            let newDay = day - steps + step
+            recentDays = recentDays * fast + 1
+            weekdayDays *= slow
+            weekendDays *= slow
+            if Self.isWeekend(day: newDay) { weekendDays += 1 } else { weekdayDays += 1 }
+        }
+        let launchFactor = pow(fast, Double(steps)), slowFactor = pow(slow, Double(steps))
+        let fetchFactor = pow(configuration.fetchDecay, Double(steps))
+        for name in apps.keys {
+            apps[name]!.decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
+        }
+        currentDay = day
+    }
+
+    /// Learns from one event. Device events are ignored for now.
+    public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+        guard event.kind == .launch || event.kind == .fetch else { return }
+        let (day, minute) = local(event.time, utcOffset: event.utcOffset)
+        advance(to: day, configuration)
+        lastEventTime = max(lastEventTime ?? event.time, event.time)
+        var app = apps[event.app] ?? AppModel()
+        switch event.kind {
+        case .launch:
+            app.observeLaunch(
+                at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
+                coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+        case .fetch:
+            app.observeFetch(
+                at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration)
+        default:
+            break
+        }
+        apps[event.app] = app
+    }
+
+    /// Days of history the device has, counting the current one.
+    public var daysOfHistory: Int {
+        guard let firstDay, let currentDay else { return 0 }
+        return currentDay - firstDay + 1
+    }
+}

@@ -1,0 +1,56 @@
+/// The settings of the predictor and the planner, with their documented defaults.
+///
+/// The one setting meant to be turned is ``budget``: how eager the planner is to spend a wake.
+/// The others describe the system being modelled (the freshness window, the lead) or bound it.
+public struct PredictorConfiguration: Sendable, Hashable, Codable {
+    /// How eager the planner is to spend a wake, from 0 (never) to 1 (whenever any launch may
+    /// follow). A wake is planned when it is expected to find at least `1 - budget` cold launches
+    /// that no other wake serves, after weighing its chance of bringing new content.
+    public var budget: Double = 0.6
+    /// A fetch serves launches from ``lead`` to ``freshnessWindow`` after it starts, in seconds.
+    public var freshnessWindow: Double = 30 * 60
+    /// A fetch needs this long before a launch to have finished, in seconds.
+    public var lead: Double = 60
+    /// A launch is cold when the app was not launched in this many seconds before it.
+    public var coldLaunchGap: Double = 30 * 60
+    /// How much a day's launches still weigh a day later: 0.75 halves their weight in about
+    /// 2.4 days, so that a moved habit is followed within about four days.
+    public var dailyDecay: Double = 0.75
+    /// How much a fetch result still weighs a day later.
+    public var fetchDecay: Double = 0.9
+    /// The standard deviation, in minutes, of the kernel that smooths the daily profile.
+    public var smoothingMinutes: Double = 10
+    /// The floor of apps with the `minimum` interval, in seconds: the planner never fetches such
+    /// an app twice within it.
+    public var minimumIntervalFloor: Double = 15 * 60
+    /// At most this many planned wakes per app and local day.
+    public var perAppDailyCap: Int = 24
+    /// At most this many device wakes per local day.
+    public var perDeviceDailyCap: Int = 96
+    /// App wakes within this many seconds after a device wake may join it.
+    public var coalescingWindow: Double = 10 * 60
+    /// An app wake joins an earlier device wake only if that keeps at least this share of its
+    /// expected value.
+    public var coalescingMinimumValue: Double = 0.8
+    /// An app has too little history to learn from below this many days ...
+    public var coldStartDays: Double = 3
+    /// ... or this many cold launches.
+    public var coldStartLaunches: Int = 5
+    /// The local times, in minutes after midnight, of the conservative plan of an app in cold start:
+    /// 07:00, 11:00, 15:00 and 19:00.
+    public var coldStartMinutes: [Int] = [7 * 60, 11 * 60, 15 * 60, 19 * 60]
+    /// After consecutive failures an app waits this long (seconds) before the next fetch,
+    /// doubling with each further failure ...
+    public var backoffBase: Double = 15 * 60
+    /// ... up to this long.
+    public var backoffCap: Double = 8 * 3600
+    /// Whether fetch results steer the plan (`false` plans from launches alone, for comparison).
+    public var usesFetchResults: Bool = true
+    /// Whether weekdays and weekends are learned apart when the history shows that they differ.
+    public var splitsWeekends: Bool = true
+
+    public init() {}
+
+    /// The least expected value a wake must buy, from ``budget``.
+    public var threshold: Double { max(0, 1 - min(1, max(0, budget))) }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// Learns when each app of each device gets opened and what its fetches bring, and plans
+/// background-fetch wakes just before the launches it expects.
+///
+/// A value type with no I/O and no clock: feed it events in time order with ``observe(_:device:)``,
+/// tell it each app's interval with ``setPolicy(_:app:device:)``, and ask ``nextWake(after:device:)``
+/// or ``schedule(from:to:device:)`` with the time passed in.
+///
+/// ```swift
+/// var predictor = Predictor()
+/// predictor.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+/// predictor.setPolicy(AppPolicy(interval: .minimum), app: "com.example.news", device: "phone")
+/// for event in history { predictor.observe(event, device: "phone") }
+/// if let wake = predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
+/// ```
+///
+/// ## Topics
+/// - ``observe(_:device:)``
+/// - ``nextWake(after:device:)``
+/// - ``schedule(from:to:device:)``
+/// - ``profile(app:device:days:)``
+public struct Predictor: Sendable {
+    /// The settings of learning and planning.
+    public var configuration: PredictorConfiguration {
+        didSet { caches.removeAll() }
+    }
+    /// The learned model of each device.
+    public private(set) var devices: [String: DeviceModel] = [:]
+    /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
+    public var defaultInterval: FetchInterval = .never
+    private var policies: [String: [String: AppPolicy]] = [:]
+    private var caches: [String: DeviceCache] = [:]
+
+    /// How far ahead ``nextWake(after:device:)`` looks.
+    public static let lookAhead: TimeInterval = 24 * 3600
+    /// How long a cached planning horizon is reused before a new one is laid.
+    static let horizonReuse: Milliseconds = 12 * 3_600_000
+
+    private struct CachedPlan {
+        var version: Int
+        var policy: AppPolicy
+        var plan: AppPlan?
+    }
+
+    private struct DeviceCache {
+        var clock: HorizonClock
+        var plans: [String: CachedPlan] = [:]
+    }
+
+    public init(configuration: PredictorConfiguration = PredictorConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Creates a predictor from models learned before, such as a store's cache.
+    public init(configuration: PredictorConfiguration, devices: [String: DeviceModel]) {
+        self.configuration = configuration
+        self.devices = devices
+    }
+
+    /// The model of a device, created with the zone when new.
+    private mutating func model(_ device: String, zone: TimeZone? = nil) -> DeviceModel {
+        devices[device] ?? DeviceModel(timeZone: zone ?? TimeZone(identifier: "UTC")!)
+    }
+
+    /// Replaces a device's learned model, such as with one loaded from a cache.
+    public mutating func setModel(_ model: DeviceModel, device: String) {
+        devices[device] = model
+        caches[device] = nil
+    }
+
+    /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
+    public mutating func setTimeZone(_ zone: TimeZone, device: String) {
+        if devices[device]?.timeZone == zone { return }
+        var model = model(device, zone: zone)
+        model.timeZone = zone
+        devices[device] = model
+        caches[device] = nil
+    }
+
+    /// Sets an app's interval and whether it is enabled; `nil` returns it to the default interval.
+    public mutating func setPolicy(_ policy: AppPolicy?, app: String, device: String) {
+        policies[device, default: [:]][app] = policy
+    }
+
+    /// The policy that applies to an app.
+    public func policy(app: String, device: String) -> AppPolicy {
+        policies[device]?[app] ?? AppPolicy(interval: defaultInterval)
+    }
+
+    /// Learns from one event. Events of a device must come in time order.
+    ///
+    /// - Complexity: O(1), and O(apps) on the first event of a new local day.
+    public mutating func observe(_ event: Event, device: String) {
+        var model = model(device)
+        model.observe(event, configuration)
+        devices[device] = model
+    }
+
+    /// The apps the predictor knows on a device: seen in events or given a policy.
+    public func apps(device: String) -> [String] {
+        Set(devices[device]?.apps.keys.map { $0 } ?? []).union(policies[device]?.keys.map { $0 } ?? []).sorted()
+    }
+
+    /// The next device wake strictly after `time`, within a day, or `nil` when none is planned.
+    ///
+    /// Plans are cached per app and made again only for apps whose model or policy changed, so
+    /// that a scheduler can ask after every event.
+    ///
+    /// - Complexity: O(apps × log apps) when nothing changed; O(minutes of the horizon) for each
+    ///   app that changed.
+    public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
+        let start = (time.milliseconds / 60_000 + 1) * 60_000
+        guard let model = devices[device] ?? (policies[device] != nil ? DeviceModel(timeZone: TimeZone(identifier: "UTC")!) : nil) else {
+            return nil
+        }
+        var cache: DeviceCache
+        if let existing = caches[device], existing.clock.start <= start, start - existing.clock.start <= Self.horizonReuse {
+            cache = existing
+        } else {
+            let minutes = Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60) + Int(configuration.freshnessWindow / 60) + 2
+            cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
+        }
+        let startIndex = Int((start - cache.clock.start) / 60_000)
+        var plans: [String: AppPlan] = [:]
+        for app in apps(device: device) {
+            let policy = policy(app: app, device: device)
+            let version = model.apps[app]?.version ?? -1
+            if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
+                if let plan = cached.plan { plans[app] = plan }
+                continue
+            }
+            let plan = Planner.planApp(
+                app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
+                planMinutes: cache.clock.count - Int(configuration.freshnessWindow / 60) - 2, configuration)
+            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan)
+            if let plan { plans[app] = plan }
+        }
+        caches[device] = cache
+        let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
+        return Planner.coalesce(plans, device: device, clock: cache.clock, from: time, to: end, configuration).first
+    }
+
+    /// The planned device wakes from `start` to `end`, each with the apps it fetches for and the
+    /// reasons of each.
+    ///
+    /// - Complexity: O(apps × minutes in the span × wakes per app).
+    public func schedule(from start: Date, to end: Date, device: String) -> Schedule {
+        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+        let first = (start.milliseconds + 59_999) / 60_000 * 60_000
+        let minutes = max(1, Int((end.milliseconds - first) / 60_000)) + Int(configuration.freshnessWindow / 60) + 2
+        let clock = HorizonClock(start: first, minutes: minutes, zone: model.timeZone)
+        var plans: [String: AppPlan] = [:]
+        var coldStart: [String] = []
+        for app in apps(device: device) {
+            let policy = policy(app: app, device: device)
+            guard
+                let plan = Planner.planApp(
+                    app, device: model, policy: policy, clock: clock, startIndex: 0,
+                    planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+            else { continue }
+            if plan.coldStart { coldStart.append(app) }
+            plans[app] = plan
+        }
+        let wakes = Planner.coalesce(
+            plans, device: device, clock: clock, from: Date(milliseconds: first - 1), to: end, configuration)
+        return Schedule(device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart)
+    }
+
+    /// What was learned of an app: its daily profile for a kind of day, with its peaks.
+    public func profile(app: String, device: String, days: DayKind = .all) -> DailyProfile {
+        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).profile(app: app, for: days, configuration)
+    }
+
+    /// Whether an app has too little history to learn from yet.
+    public func isColdStart(app: String, device: String) -> Bool {
+        devices[device]?.isColdStart(app: app, configuration) ?? true
+    }
+}
