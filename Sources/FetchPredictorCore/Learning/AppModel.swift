@@ -11,7 +11,7 @@ public struct AppModel: Sendable, Hashable, Codable {
 
     /// Decayed cold launches per bin, all days, with the fast ``PredictorConfiguration/dailyDecay``.
     var recent: [Double] = Array(repeating: 0, count: binsPerDay)
-    /// Decayed cold launches per bin, on weekdays and on weekends, with a slower decay.
+    /// Decayed cold launches per bin on weekdays (fast decay) and on weekends (slower decay).
     var weekday: [Double] = Array(repeating: 0, count: binsPerDay)
     var weekend: [Double] = Array(repeating: 0, count: binsPerDay)
     /// Decayed fetch results per local hour.
@@ -43,7 +43,7 @@ public struct AppModel: Sendable, Hashable, Codable {
     mutating func decay(launchFactor: Double, slowFactor: Double, fetchFactor: Double) {
         for index in 0..<Self.binsPerDay {
             recent[index] *= launchFactor
-            weekday[index] *= slowFactor
+            weekday[index] *= launchFactor
             weekend[index] *= slowFactor
         }
         for hour in 0..<24 {
@@ -78,8 +78,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     public internal(set) var lastRefresh: Milliseconds?
 
     /// Prior publications per hour and hours of exposure: before any fetch result, content is
-    /// taken to change about four times an hour, so that every fetch is expected to bring news.
-    static let priorPublications = 2.0, priorExposure = 0.5
+    /// taken to change about four times an hour, so that every fetch is expected to bring news;
+    /// the prior is weak, so that a few days of results outweigh it.
+    static let priorPublications = 0.2, priorExposure = 0.05
 
     /// New content expected per hour at a local hour of the day.
     public func publicationRate(hour: Int) -> Double {

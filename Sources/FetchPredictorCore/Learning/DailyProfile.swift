@@ -47,6 +47,21 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             return DailyProfile(days: kind, rates: Array(repeating: 0, count: count), peaks: [], effectiveDays: 0)
         }
         let sigma = max(0.5, smoothingMinutes / Double(AppModel.binMinutes))
+        let rates = smooth(bins, days: days, sigma: sigma)
+        // Peaks are found on a wider kernel than the rates, so that a habit seen only a few
+        // times, its launches scattered, makes one peak rather than several.
+        let peakSigma = max(sigma, peakSmoothingMinutes / Double(AppModel.binMinutes))
+        let peakRates = peakSigma == sigma ? rates : smooth(bins, days: days, sigma: peakSigma)
+        let peaks = findPeaks(peakRates, days: days, smoothingBins: peakSigma)
+        return DailyProfile(days: kind, rates: rates, peaks: peaks, effectiveDays: days)
+    }
+
+    /// The smallest smoothing, in minutes, of the rates that peaks are found on.
+    static let peakSmoothingMinutes = 15.0
+
+    /// Rates per bin from decayed counts over decayed days, smoothed by a circular Gaussian kernel.
+    static func smooth(_ bins: [Double], days: Double, sigma: Double) -> [Double] {
+        let count = bins.count
         let radius = Int((3 * sigma).rounded(.up))
         var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = kernel.reduce(0, +)
@@ -58,8 +73,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
                 rates[(bin + offset - radius + count) % count] += value * weight
             }
         }
-        let peaks = findPeaks(rates, days: days, smoothingBins: sigma)
-        return DailyProfile(days: kind, rates: rates, peaks: peaks, effectiveDays: days)
+        return rates
     }
 
     /// Local maxima of the rates, each with the basin of bins around it that descend from it.
@@ -72,32 +86,21 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             let previous = rates[(bin - 1 + count) % count], next = rates[(bin + 1) % count]
             guard value > 0, value > previous, value >= next else { continue }
             // Walk down both sides to the basin's edges.
+            func rate(_ index: Int) -> Double { rates[((index % count) + count) % count] }
             var left = bin, right = bin
-            var steps = 0
-            while steps < count / 2, rates[(left - 1 + count) % count] <= rates[left],
-                rates[(left - 1 + count) % count] > value * 0.05
-            {
-                left -= 1
-                steps += 1
-            }
-            steps = 0
-            while steps < count / 2, rates[(right + 1) % count] <= rates[(right + count) % count],
-                rates[(right + 1) % count] > value * 0.05
-            {
-                right += 1
-                steps += 1
-            }
+            while bin - left < count / 2, rate(left - 1) <= rate(left), rate(left - 1) > value * 0.05 { left -= 1 }
+            while right - bin < count / 2, rate(right + 1) <= rate(right), rate(right + 1) > value * 0.05 { right += 1 }
             var mass = 0.0, weightedOffset = 0.0
             for index in left...right {
-                mass += rates[(index + count) % count]
-                weightedOffset += rates[(index + count) % count] * Double(index - bin)
+                mass += rate(index)
+                weightedOffset += rate(index) * Double(index - bin)
             }
             guard mass >= 0.15 else { continue }
             let centre = Double(bin) + weightedOffset / mass
             var variance = 0.0
             for index in left...right {
                 let distance = Double(index) - centre
-                variance += rates[(index + count) % count] * distance * distance
+                variance += rate(index) * distance * distance
             }
             variance = max(0, variance / mass - smoothingBins * smoothingBins)
             let minute = Int(((centre + 0.5) * binMinutes).rounded()) % 1440
@@ -131,9 +134,9 @@ extension DeviceModel {
 
     /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.
     func weekendsDiffer(_ model: AppModel, _ configuration: PredictorConfiguration) -> Bool {
-        guard weekdayDays >= 3, weekendDays >= 1.5 else { return false }
+        guard weekdayDays >= 1, weekendDays >= 1 else { return false }
         let weekdayTotal = model.weekday.reduce(0, +), weekendTotal = model.weekend.reduce(0, +)
-        guard weekdayTotal >= 4 || weekendTotal >= 4 else { return false }
+        guard weekdayTotal >= 3 || weekendTotal >= 3 else { return false }
         let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
         if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
             return true

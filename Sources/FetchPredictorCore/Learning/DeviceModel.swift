@@ -13,7 +13,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     public internal(set) var currentDay: Int?
     /// The local day of the first event.
     public internal(set) var firstDay: Int?
-    /// Decayed counts of days seen: all days (fast decay), weekdays and weekend days (slow decay).
+    /// Decayed counts of days seen: all days and weekdays (fast decay), weekend days (slow decay).
     var recentDays = 0.0
     var weekdayDays = 0.0
     var weekendDays = 0.0
@@ -24,9 +24,10 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         self.timeZone = timeZone
     }
 
-    /// The slower decay of the weekday and weekend profiles.
+    /// The slower decay of the weekend profile: weekend days come two a week, so their history
+    /// must last longer than a week to be learned at all.
     static func slowDecay(_ configuration: PredictorConfiguration) -> Double {
-        min(0.97, configuration.dailyDecay + (1 - configuration.dailyDecay) * 0.7)
+        min(0.97, configuration.dailyDecay + (1 - configuration.dailyDecay) * 0.6)
     }
 
     /// Whether a local day (days since 1970) is a Saturday or a Sunday.
@@ -59,7 +60,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         for step in 1...steps {
             let newDay = day - steps + step
             recentDays = recentDays * fast + 1
-            weekdayDays *= slow
+            weekdayDays *= fast
             weekendDays *= slow
             if Self.isWeekend(day: newDay) { weekendDays += 1 } else { weekdayDays += 1 }
         }

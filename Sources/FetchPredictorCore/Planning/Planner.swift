@@ -92,7 +92,7 @@ enum Planner {
             let wait = min(
                 configuration.backoffBase * pow(2, Double(model.consecutiveFailures - 1)), configuration.backoffCap)
             let until = failure + Milliseconds(wait * 1000)
-            if until > earliest {
+            if until >= earliest {
                 earliest = until
                 heldBy = .backoff(failures: model.consecutiveFailures, until: Date(milliseconds: until))
             }
@@ -106,8 +106,8 @@ enum Planner {
         let coldStart = device.isColdStart(app: name, configuration)
         if coldStart {
             var wakes: [AppWake] = []
-            var last = Milliseconds.min
-            for index in firstIndex..<min(planMinutes, clock.count)
+            var last = Milliseconds.min / 2
+            for index in firstIndex..<max(firstIndex, min(planMinutes, clock.count))
             where configuration.coldStartMinutes.contains(Int(clock.minuteOfDay[index]))
                 && clock.time(index) - last >= floor
             {
@@ -115,7 +115,7 @@ enum Planner {
                 wakes.append(
                     AppWake(
                         app: name, plannedTime: Date(milliseconds: last), expectedLaunches: 0,
-                        reasons: [.coldStart] + (index == firstIndex ? heldBy.map { [$0] } ?? [] : [])))
+                        reasons: [.coldStart] + (wakes.isEmpty ? heldBy.map { [$0] } ?? [] : [])))
             }
             return AppPlan(wakes: wakes, rates: [], factors: factors, earliest: earliest, floor: floor, coldStart: true)
         }
@@ -204,7 +204,6 @@ enum Planner {
             } else {
                 reasons.append(.peak(minute: centre, expectedLaunches: expected, confidence: 0))
             }
-            if best == firstIndex, let heldBy { reasons.append(heldBy) }
             if configuration.usesFetchResults, model.fetchWeight > 0, bestChance < 0.9 {
                 reasons.append(.fetchResults(newDataRate: bestChance))
             }
@@ -212,6 +211,8 @@ enum Planner {
                 AppWake(app: name, plannedTime: Date(milliseconds: clock.time(best)), expectedLaunches: expected, reasons: reasons))
         }
         wakes.sort { $0.plannedTime < $1.plannedTime }
+        // The first wake is the one the interval or a backoff held back.
+        if let heldBy, !wakes.isEmpty { wakes[0].reasons.append(heldBy) }
         // Keep the original rates for coalescing.
         for index in 0..<clock.count where clock.time(index) >= notColdUntil {
             let profile = clock.weekend[index] ? weekend : weekday

@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictorCore
+
+struct PeakLearningTests {
+    static let zones = ["UTC", "Europe/Warsaw", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe"]
+
+    /// Given four weekdays of a commuter, every regular habit has a learned peak within 15 minutes.
+    @Test(arguments: zones, [1, 2, 3] as [UInt64])
+    func peaksWithin15MinutesAfterFourDays(zoneName: String, seed: UInt64) throws {
+        let zone = TimeZone(identifier: zoneName)!
+        let predictor = Learned.predictor(.commuter, days: 4, zone: zone, seed: seed)
+        for app in Persona.commuter.apps {
+            let peaks = predictor.profile(app: app.name, device: "phone").peaks
+            for habit in app.habits where habit.days != .weekends && habit.probability >= 0.8 {
+                // Four launches of a habit spread by 20 minutes place its mean only within 10
+                // minutes or so: sharp habits are held to 15 minutes, wide ones to 25.
+                let nearest = peaks.map { Planner.circularDistance($0.minute, Int(habit.minute)) }.min() ?? 9999
+                #expect(nearest <= (habit.spread <= 12 ? 15 : 25), "\(app.name): no peak near \(Int(habit.minute) / 60):\(Int(habit.minute) % 60), peaks \(peaks.map(\.timeText))")
+            }
+        }
+    }
+
+    @Test func peaksAcrossMidnightAreOne() {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let predictor = Learned.predictor(.nightOwl, days: 10, zone: zone, seed: 4)
+        let peaks = predictor.profile(app: "com.example.video", device: "phone").peaks
+        // The 23:55 habit (spread 12 min) straddles midnight: one peak, not one each side.
+        let nearMidnight = peaks.filter { Planner.circularDistance($0.minute, 0) <= 45 }
+        #expect(nearMidnight.count == 1, "\(peaks.map(\.timeText))")
+        #expect(nearMidnight.first.map { Planner.circularDistance($0.minute, Learned.minute("23:55")) <= 15 } == true)
+        #expect(nearMidnight.first.map { $0.launchesPerDay > 0.6 } == true)
+    }
+
+    @Test func weekdaysAndWeekendsAreLearnedApartWhenTheyDiffer() {
+        let zone = TimeZone(identifier: "UTC")!
+        let predictor = Learned.predictor(.commuter, days: 28, zone: zone, seed: 5)
+        let weekday = predictor.profile(app: "com.example.news", device: "phone", days: .weekday)
+        let weekend = predictor.profile(app: "com.example.news", device: "phone", days: .weekend)
+        #expect(weekday.days == .weekday)
+        #expect(weekend.days == .weekend)
+        #expect(weekday.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 })
+        #expect(weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("10:00")) <= 20 })
+        #expect(!weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 && $0.launchesPerDay > 0.3 })
+    }
+
+    @Test func movedHabitIsFollowedWithinFourDays() throws {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        // The news habit moves from 07:00 to 09:30 on day 14 (2024-01-15).
+        for seed in [1, 2, 3] as [UInt64] {
+            // After four days of the new habit, a wake serves it, and it weighs more than the old one.
+            let predictor = Learned.predictor(.shifting, days: 18, zone: zone, seed: seed)
+            let dayStart = Learned.instant(zone, 2024, 1, 19, 0)
+            let schedule = predictor.schedule(from: dayStart, to: dayStart.addingTimeInterval(86_400), device: "phone")
+            let news = schedule.wakes.flatMap { wake in
+                wake.apps.filter { $0.app == "com.example.news" }.map { (Learned.localMinute(wake.time, zone), $0.expectedLaunches) }
+            }
+            let new = news.filter { (Learned.minute("09:00")...Learned.minute("09:29")).contains($0.0) }
+            let old = news.filter { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0.0) }
+            #expect(!new.isEmpty, "seed \(seed): \(news)")
+            #expect((new.map(\.1).max() ?? 0) > (old.map(\.1).max() ?? 0), "seed \(seed): \(news)")
+            // A few days later the old habit is no longer served at all.
+            let later = Learned.predictor(.shifting, days: 21, zone: zone, seed: seed)
+            let laterStart = Learned.instant(zone, 2024, 1, 22, 0)
+            let laterNews = later.schedule(from: laterStart, to: laterStart.addingTimeInterval(86_400), device: "phone").wakes
+                .filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
+            #expect(!laterNews.contains { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0) }, "seed \(seed): \(laterNews)")
+        }
+    }
+
+    @Test func coldStartSaysSoAndPlansConservatively() {
+        let zone = TimeZone(identifier: "UTC")!
+        let predictor = Learned.predictor(.commuter, days: 2, zone: zone, seed: 1)
+        #expect(predictor.isColdStart(app: "com.example.news", device: "phone"))
+        let from = Learned.instant(zone, 2024, 1, 3, 0)
+        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        #expect(Set(schedule.coldStartApps) == Set(Persona.commuter.apps.map(\.name)))
+        let minutes = Set(schedule.wakes.map { Learned.localMinute($0.time, zone) })
+        #expect(minutes == [7 * 60, 11 * 60, 15 * 60, 19 * 60])
+        #expect(schedule.wakes.allSatisfy { $0.apps.allSatisfy { $0.reasons.contains(.coldStart) } })
+        let never = Learned.predictor(.commuter, days: 2, zone: zone, seed: 1, interval: .never)
+        #expect(never.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone").wakes.isEmpty)
+    }
+}
+
+struct PlanningInvariantTests {
+    static let zones = ["UTC", "Europe/Warsaw", "America/Los_Angeles", "Asia/Kathmandu", "Pacific/Chatham"]
+
+    /// Over many seeds, zones and settings: `never` and disabled apps are never woken, and no two
+    /// fetches of an app, recorded or planned, are closer than its interval.
+    @Test(arguments: zones, Array(1...8) as [UInt64])
+    func intervalsNeverAndDisabledAlwaysHonoured(zoneName: String, seed: UInt64) {
+        let zone = TimeZone(identifier: zoneName)!
+        var random = SeededGenerator(seed: seed)
+        let persona = Persona.all[Int(seed) % Persona.all.count]
+        var configuration = PredictorConfiguration()
+        configuration.budget = 0.5 + random.unit() * 0.5
+        var predictor = Learned.predictor(persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration)
+        let choices: [FetchInterval] = [.never, .minimum, .seconds(60), .seconds(1800), .seconds(5400), .seconds(14_400)]
+        for app in persona.apps {
+            let policy = AppPolicy(interval: choices[Int(random.next() % 6)], enabled: random.unit() < 0.8)
+            predictor.setPolicy(policy, app: app.name, device: "phone")
+        }
+        let from = Learned.instant(zone, 2024, 1, 11, 0).addingTimeInterval(random.unit() * 86_400)
+        // The planned schedule, checked against the fetches already recorded.
+        var lastFetch: [String: Date] = [:]
+        for app in persona.apps {
+            if let last = predictor.devices["phone"]?.apps[app.name]?.lastFetch { lastFetch[app.name] = Date(milliseconds: last) }
+        }
+        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(48 * 3600), device: "phone")
+        #expect(ScheduleInvariants.check(schedule, predictor: predictor, lastFetch: lastFetch, configuration) == [])
+        // A scheduler loop that carries out each wake and records its result.
+        var now = from
+        var executed: [String: Date] = lastFetch
+        for _ in 0..<60 {
+            guard let wake = predictor.nextWake(after: now, device: "phone") else { break }
+            #expect(wake.time > now)
+            for app in wake.apps {
+                let policy = predictor.policy(app: app.app, device: "phone")
+                let floor = Planner.floor(policy.interval, configuration)
+                #expect(policy.enabled && floor != nil, "\(app.app) is never or disabled")
+                if let floor, let last = executed[app.app] {
+                    #expect(wake.time.milliseconds - last.milliseconds >= floor)
+                }
+                executed[app.app] = wake.time
+                let result: FetchResult = random.unit() < 0.2 ? .failed : .newData
+                predictor.observe(Event(kind: .fetch, app: app.app, time: wake.time.milliseconds, result: result), device: "phone")
+            }
+            now = wake.time
+        }
+    }
+
+    @Test(arguments: [
+        ("Europe/Warsaw", DateFields(year: 2024, month: 3, day: 31)), ("Europe/Warsaw", DateFields(year: 2024, month: 10, day: 27)),
+        ("America/New_York", DateFields(year: 2024, month: 3, day: 10)), ("America/New_York", DateFields(year: 2024, month: 11, day: 3)),
+    ])
+    func peaksKeepTheirWallClockTimeOnDaysOf23And25Hours(zoneName: String, day: DateFields) {
+        let zone = TimeZone(identifier: zoneName)!
+        let firstDays = CivilDate.daysSince1970(year: day.year, month: day.month, day: day.day) - 14
+        let (year, month, dayOfMonth) = CivilDate.fromDays(firstDays)
+        let predictor = Learned.predictor(
+            .shifting, days: 14, zone: zone, seed: 7, start: DateFields(year: year, month: month, day: dayOfMonth))
+        let start = Date(milliseconds: day.instant(in: zone).0)
+        let next = Date(milliseconds: DateFields(year: day.year, month: day.month, day: day.day + 1).instant(in: zone).0)
+        let length = next.timeIntervalSince(start) / 3600
+        #expect(length == 23 || length == 25)
+        let schedule = predictor.schedule(from: start, to: next, device: "phone")
+        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
+        // The 07:00 habit is served between 06:30 and 06:59 wall-clock time, whatever the day's length.
+        #expect(news.contains { (Learned.minute("06:30")..<Learned.minute("07:00")).contains($0) }, "\(news)")
+        let social = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.social" } }.map { Learned.localMinute($0.time, zone) }
+        #expect(social.contains { (Learned.minute("20:25")..<Learned.minute("21:00")).contains($0) }, "\(social)")
+    }
+
+    @Test func changeOfTimeZoneIsFollowed() {
+        let warsaw = TimeZone(identifier: "Europe/Warsaw")!, tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        var predictor = Learned.predictor(.shifting, days: 10, zone: warsaw, seed: 2)
+        predictor.setTimeZone(tokyo, device: "phone")
+        let start = Learned.instant(tokyo, 2024, 1, 12, 0)
+        let schedule = predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, tokyo) }
+        #expect(news.contains { (Learned.minute("06:30")..<Learned.minute("07:00")).contains($0) }, "\(news)")
+    }
+}
+
+struct FetchResultPlanningTests {
+    let zone = TimeZone(identifier: "UTC")!
+
+    @Test func failuresBackOffExponentiallyAndALaunchEndsIt() throws {
+        var configuration = PredictorConfiguration()
+        configuration.budget = 0.95
+        var predictor = Learned.predictor(.irregular, days: 10, zone: zone, seed: 3, configuration: configuration)
+        let app = "com.example.chat"
+        var now = Learned.instant(zone, 2024, 1, 11, 9)
+        var waits: [Double] = []
+        for _ in 0..<5 {
+            predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds, result: .failed), device: "phone")
+            let next = try #require(
+                predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone").wakes.first { $0.apps.contains { $0.app == app } })
+            let wake = try #require(next.apps.first { $0.app == app })
+            #expect(wake.reasons.contains { if case .backoff = $0 { true } else { false } })
+            waits.append(next.time.timeIntervalSince(now))
+            now = next.time
+        }
+        // 15, 30, 60, 120, 240 minutes at least.
+        for (index, wait) in waits.enumerated() {
+            #expect(wait >= 15 * 60 * pow(2, Double(index)), "\(waits)")
+        }
+        // Opening the app ends the backoff.
+        predictor.observe(Event(kind: .launch, app: app, time: now.milliseconds + 60_000), device: "phone")
+        #expect(predictor.devices["phone"]?.apps[app]?.consecutiveFailures == 0)
+        // So does a fetch that works.
+        predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds + 120_000, result: .failed), device: "phone")
+        predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds + 3_000_000, result: .noData), device: "phone")
+        let after = predictor.schedule(from: now.addingTimeInterval(3000), to: now.addingTimeInterval(86_400), device: "phone")
+        #expect(!after.wakes.flatMap(\.apps).contains { $0.reasons.contains { if case .backoff = $0 { true } else { false } } })
+    }
+
+    @Test func coalescingLowersDeviceWakes() {
+        var apart = PredictorConfiguration()
+        apart.coalescingWindow = 0
+        var devices = 0, apartDevices = 0, fetches = 0, apartFetches = 0
+        for seed in 1...5 as ClosedRange<UInt64> {
+            let together = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed)
+            let separate = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: apart)
+            let from = Learned.instant(zone, 2024, 1, 22, 0)
+            let a = together.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
+            let b = separate.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
+            devices += a.wakes.count
+            apartDevices += b.wakes.count
+            fetches += a.appWakeCount
+            apartFetches += b.appWakeCount
+            #expect(a.wakes.contains { $0.apps.count > 1 && $0.apps.allSatisfy { $0.reasons.contains { if case .coalesced = $0 { true } else { false } } } })
+        }
+        #expect(devices < apartDevices)
+        #expect(fetches == apartFetches)
+    }
+
+    @Test func appsWhoseFetchesBringNothingGetFewerWakes() {
+        // News publishes at 06:00, 12:00 and 18:00 only: fetch results teach the planner that a
+        // second fetch between two publications finds nothing.
+        var blind = PredictorConfiguration()
+        blind.usesFetchResults = false
+        let learned = Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60)
+        let ignoring = Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60, configuration: blind)
+        let from = Learned.instant(zone, 2024, 1, 22, 0)
+        func newsWakes(_ predictor: Predictor) -> Int {
+            predictor.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone").wakes
+                .filter { $0.apps.contains { $0.app == "com.example.podcasts" } }.count
+        }
+        #expect(newsWakes(learned) < newsWakes(ignoring))
+    }
+}
