@@ -125,3 +125,54 @@ struct CommandLineTests {
         #expect(list.allSatisfy { $0["launches"] as? Int == 1 })
     }
 }
+
+/// The planning commands end to end.
+struct PlanningCommandTests {
+    let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+
+    func prepared() throws {
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"])
+    }
+
+    @Test func neverByDefaultSaysWhatToDo() throws {
+        try prepared()
+        let schedule = try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T00:00:00+01:00"])
+        #expect(schedule.status == 0)
+        #expect(schedule.stdout.contains("0 device wakes"))
+        #expect(schedule.stdout.contains("--default-interval minimum"))
+    }
+
+    @Test func scheduleAndNextInTextAndJSON() throws {
+        try prepared()
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let text = try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T00:00:00+01:00"])
+        #expect(text.stdout.hasPrefix("Schedule of device default (Europe/Warsaw) from 2024-01-29 00:00 for 24 h: "))
+        #expect(text.stdout.contains("serves the 07:2"))
+        let json = try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T00:00:00+01:00", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let wakes = try #require(object["wakes"] as? [[String: Any]])
+        #expect(wakes.count >= 4)
+        let times = wakes.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted())
+        let next = try Tool.run(["next", "com.example.mail", "--db", db, "--now", "2024-01-29T00:00:00+01:00", "--json"])
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
+        let wake = try #require(answer["wake"] as? [String: Any])
+        let apps = try #require(wake["apps"] as? [[String: Any]])
+        #expect(apps.contains { $0["app"] as? String == "com.example.mail" })
+        // The same command prints the same thing every time.
+        #expect(try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T00:00:00+01:00"]).stdout == text.stdout)
+    }
+
+    @Test func peaksShowsTheChartAndPeaks() throws {
+        try prepared()
+        let peaks = try Tool.run(["peaks", "com.example.news", "--db", db])
+        #expect(peaks.stdout.hasPrefix("com.example.news\n  weekdays, "))
+        #expect(peaks.stdout.contains("peak 07:2"))
+        #expect(peaks.stdout.contains("   0     3     6     9     12    15    18    21    24"))
+        let json = try Tool.run(["peaks", "--db", db, "--json"])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(list.count == 4)
+        let profiles = try #require(list.first?["profiles"] as? [[String: Any]])
+        #expect((profiles.first?["halfHourly"] as? [Double])?.count == 48)
+    }
+}

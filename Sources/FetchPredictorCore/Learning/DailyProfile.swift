@@ -106,7 +106,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             let minute = Int(((centre + 0.5) * binMinutes).rounded()) % 1440
             // Confidence grows with the launches seen around the peak and with the days behind them.
             let support = mass * days
-            let confidence = (1 - exp(-support / 2.5)) * min(1, days / 3)
+            let confidence = (1 - exp(-support / 1.5)) * min(1, days / 2)
             peaks.append(
                 Peak(
                     minute: (minute + 1440) % 1440, spreadMinutes: variance.squareRoot() * binMinutes,
@@ -136,7 +136,7 @@ extension DeviceModel {
     func weekendsDiffer(_ model: AppModel, _ configuration: PredictorConfiguration) -> Bool {
         guard weekdayDays >= 1, weekendDays >= 1 else { return false }
         let weekdayTotal = model.weekday.reduce(0, +), weekendTotal = model.weekend.reduce(0, +)
-        guard weekdayTotal >= 3 || weekendTotal >= 3 else { return false }
+        guard weekdayTotal + weekendTotal >= 2 else { return false }
         let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
         if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
             return true

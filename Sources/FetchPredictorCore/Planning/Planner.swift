@@ -211,8 +211,31 @@ enum Planner {
                 AppWake(app: name, plannedTime: Date(milliseconds: clock.time(best)), expectedLaunches: expected, reasons: reasons))
         }
         wakes.sort { $0.plannedTime < $1.plannedTime }
-        // The first wake is the one the interval or a backoff held back.
-        if let heldBy, !wakes.isEmpty { wakes[0].reasons.append(heldBy) }
+        // Greedy picks are made out of time order, so a pick may have counted on new content
+        // that an earlier pick, made after it, will already have fetched. Walk the picks in time
+        // order with the refresh before each, and drop those no longer worth a wake.
+        if configuration.usesFetchResults {
+            var kept: [AppWake] = []
+            var previous: Int?
+            for wake in wakes {
+                let index = Int((wake.plannedTime.milliseconds - clock.start) / 60_000)
+                let chance = newContentChance(index, lastSelectedBefore: previous)
+                let value = wake.expectedLaunches * factors[Int(clock.minuteOfDay[index]) / 60] * chance
+                guard value >= threshold else { continue }
+                var updated = wake
+                updated.reasons.removeAll { if case .fetchResults = $0 { true } else { false } }
+                if model.fetchWeight > 0, chance < 0.9 { updated.reasons.append(.fetchResults(newDataRate: chance)) }
+                kept.append(updated)
+                previous = index
+            }
+            wakes = kept
+        }
+        // The first wake is the one the interval or a backoff held back, if it comes soon after.
+        if let heldBy, let first = wakes.first,
+            first.plannedTime.milliseconds - earliest <= Milliseconds(configuration.freshnessWindow * 1000)
+        {
+            wakes[0].reasons.append(heldBy)
+        }
         // Keep the original rates for coalescing.
         for index in 0..<clock.count where clock.time(index) >= notColdUntil {
             let profile = clock.weekend[index] ? weekend : weekday

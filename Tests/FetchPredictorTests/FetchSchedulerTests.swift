@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import FetchPredictor
+
+struct FetchSchedulerTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    /// A store on disk holding 21 days of the commuter, every app on `minimum`.
+    func commuterStore() throws -> EventStore {
+        let store = try EventStore(path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path)
+        let log = SyntheticLog(persona: .commuter, days: 21, timeZone: zone, seed: 4)
+        let path = TestFiles.write(log.csv())
+        _ = try store.importFile(path, options: ImportOptions(device: "phone", timeZone: zone), now: now)
+        try store.setDefaultInterval(.minimum)
+        return store
+    }
+
+    @Test func scheduleMatchesThePurePredictor() throws {
+        let store = try commuterStore()
+        let scheduler = FetchScheduler(store: store)
+        var predictor = Predictor()
+        predictor.setTimeZone(zone, device: "phone")
+        predictor.defaultInterval = .minimum
+        for event in try store.events(device: "phone") { predictor.observe(event, device: "phone") }
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let expected = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let actual = try scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        #expect(actual == expected)
+        #expect(actual.wakes.count >= 4)
+    }
+
+    @Test func learnedModelIsCachedAndOnlyNewEventsAreLearned() throws {
+        let store = try commuterStore()
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let first = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let cached = try store.read { db in try Row.fetchOne(db, sql: "SELECT asOf FROM modelCache") }
+        let lastEvent = try #require(try store.events(device: "phone").filter { $0.kind == .launch || $0.kind == .fetch }.last)
+        #expect(cached?["asOf"] == lastEvent.time)
+        // A second scheduler starts from the cache and gives the same answer.
+        let second = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        #expect(second == first)
+        // An event older than the cache drops it; the next scheduler learns again and sees it.
+        try store.record(.launch("com.example.news", at: lastEvent.time - 86_400_000), device: "phone")
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 0)
+        _ = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(3600), device: "phone")
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 1)
+    }
+
+    @Test func schedulerLoopRecordsAndAsksAgain() throws {
+        let store = try commuterStore()
+        let scheduler = FetchScheduler(store: store)
+        var clock = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        var fetched: [String: Date] = [:]
+        for _ in 0..<10 {
+            guard let wake = try scheduler.nextWake(after: clock, device: "phone") else { break }
+            #expect(wake.time > clock)
+            clock = wake.time
+            for app in wake.apps {
+                if let last = fetched[app.app] { #expect(clock.timeIntervalSince(last) >= 15 * 60) }
+                try scheduler.recordFetch(app.app, at: clock, result: .newData, duration: 2, device: "phone")
+                fetched[app.app] = clock
+            }
+        }
+        #expect(fetched.count >= 3)
+        let summary = try store.apps(device: "phone")
+        #expect(summary.reduce(0) { $0 + $1.fetchesNewData } > 0)
+    }
+
+    @Test func neverAndDisabledAppsAreNotWoken() throws {
+        let store = try commuterStore()
+        try store.setInterval(.never, app: "com.example.news", device: "phone")
+        try store.setEnabled(false, app: "com.example.chat", device: "phone")
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let schedule = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(3 * 86_400), device: "phone")
+        let apps = Set(schedule.wakes.flatMap(\.apps).map(\.app))
+        #expect(!apps.contains("com.example.news"))
+        #expect(!apps.contains("com.example.chat"))
+        #expect(apps.contains("com.example.mail"))
+    }
+}
