@@ -95,7 +95,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
                 mass += rate(index)
                 weightedOffset += rate(index) * Double(index - bin)
             }
-            guard mass >= 0.15 else { continue }
+            guard mass >= 0.15, mass * days >= 1.2 else { continue }
             let centre = Double(bin) + weightedOffset / mass
             var variance = 0.0
             for index in left...right {

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds fetchpredict and runs its main job on a synthetic fixture, in a fresh SQLite store:
+# import four weeks of a commuter's launches and fetch results, show what was learned, and plan
+# the next day's background-fetch wakes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product fetchpredict
+bin="$(swift build --show-bin-path)/fetchpredict"
+db="$(mktemp -d)/events.sqlite"
+now=2024-01-29T00:00:00+01:00
+set -x
+"$bin" import fixtures/commuter-28d.csv --db "$db" --device phone --time-zone Europe/Warsaw
+"$bin" config --default-interval minimum --db "$db" --device phone
+"$bin" apps --db "$db" --device phone
+"$bin" peaks com.example.news --db "$db" --device phone
+"$bin" schedule --db "$db" --device phone --now "$now"
