@@ -46,7 +46,9 @@ enum Output {
 }
 
 /// A progress bar on standard error, drawn only on a terminal and at most a hundred times.
-final class ProgressBar {
+/// It may be updated from any thread.
+final class ProgressBar: @unchecked Sendable {
+    private let lock = NSLock()
     private let label: String
     private var lastPercent = -1
     private let enabled: Bool
@@ -58,6 +60,8 @@ final class ProgressBar {
 
     func update(_ done: Int64, _ total: Int64) {
         guard enabled, total > 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let percent = Int(done * 100 / total)
         guard percent != lastPercent else { return }
         lastPercent = percent

@@ -32,6 +32,13 @@ struct StoreOptions: ParsableArguments {
         try EventStore(path: databasePath())
     }
 
+    /// Opens the store at a path, or at the default one when `nil`.
+    static func open(path: String?) throws -> EventStore {
+        var options = StoreOptions()
+        options.db = path
+        return try options.openStore()
+    }
+
     func validate() throws {
         if let problem = EventLimits.problem(withAppName: device) {
             throw ValidationError("The device name was refused: \(problem.replacingOccurrences(of: "app name", with: "device name")).")

@@ -23,6 +23,12 @@ public struct AppModel: Sendable, Hashable, Codable {
     var publications: [Double] = Array(repeating: 0, count: 24)
     var exposure: [Double] = Array(repeating: 0, count: 24)
 
+    /// Gaps from a launch to the next cold launch: 10-minute bins from 30 minutes to a day, and
+    /// a last bin for longer gaps. Decayed slowly: how soon an app is opened again is a lasting trait.
+    var gaps: [Double] = Array(repeating: 0, count: AppModel.gapBins + 1)
+    /// The bins of ``gaps`` below a day.
+    static let gapBins = (24 * 60 - 30) / 10
+
     /// Every launch and every cold launch seen, undecayed.
     public internal(set) var launches = 0
     public internal(set) var coldLaunches = 0
@@ -46,6 +52,7 @@ public struct AppModel: Sendable, Hashable, Codable {
             weekday[index] *= launchFactor
             weekend[index] *= slowFactor
         }
+        for index in gaps.indices { gaps[index] *= slowFactor }
         for hour in 0..<24 {
             fetchNew[hour] *= fetchFactor
             fetchNo[hour] *= fetchFactor
@@ -65,6 +72,10 @@ public struct AppModel: Sendable, Hashable, Codable {
             coldLaunches += 1
             let bin = minuteOfDay / Self.binMinutes
             recent[bin] += 1
+            if let last = lastLaunch {
+                let minutes = Int((time - last) / 60_000)
+                gaps[min(Self.gapBins, max(0, (minutes - 30) / 10))] += 1
+            }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
         }
         lastLaunch = max(lastLaunch ?? time, time)
@@ -142,6 +153,18 @@ public struct AppModel: Sendable, Hashable, Codable {
             meanFetchDuration = meanFetchDuration.map { 0.8 * $0 + 0.2 * duration } ?? duration
         }
         version += 1
+    }
+
+    /// For each 10-minute bin of time since the last launch, the chance per minute that the next
+    /// cold launch comes then, given that none came in the first `minutesWaited`; `nil` without
+    /// enough history.
+    public func nextLaunchDensities(minutesWaited: Int) -> [Double]? {
+        let total = gaps.reduce(0, +)
+        guard total >= 5 else { return nil }
+        let waitedBin = min(Self.gapBins, max(0, (minutesWaited - 30) / 10))
+        let surviving = gaps[waitedBin...].reduce(0, +)
+        guard surviving > 0 else { return nil }
+        return gaps.map { $0 / 10 / surviving }
     }
 
     /// The share of fetches at a local hour that bring new data, among those that did not fail,

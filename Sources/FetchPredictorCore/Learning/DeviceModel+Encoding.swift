@@ -4,7 +4,7 @@ import Foundation
 /// not a parse, so that a query never has to learn from all events again.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 2
+    static let encodingVersion: UInt32 = 3
 
     /// The model as bytes.
     public func encoded() -> [UInt8] {
@@ -22,7 +22,7 @@ extension DeviceModel {
             writer.put(name)
             for array in [
                 app.recent, app.weekday, app.weekend, app.fetchNew, app.fetchNo, app.fetchFailed, app.publications,
-                app.exposure,
+                app.exposure, app.gaps,
             ] {
                 writer.put(array)
             }
@@ -62,14 +62,14 @@ extension DeviceModel {
             guard let recent = reader.doubles(), let weekday = reader.doubles(), let weekend = reader.doubles(),
                 let new = reader.doubles(), let no = reader.doubles(), let failed = reader.doubles(),
                 let publications = reader.doubles(), let exposure = reader.doubles(), publications.count == 24,
-                exposure.count == 24,
+                exposure.count == 24, let gaps = reader.doubles(), gaps.count == AppModel.gapBins + 1,
                 recent.count == AppModel.binsPerDay, weekday.count == AppModel.binsPerDay,
                 weekend.count == AppModel.binsPerDay, new.count == 24, no.count == 24, failed.count == 24
             else { return nil }
             (app.recent, app.weekday, app.weekend, app.fetchNew, app.fetchNo, app.fetchFailed) = (
                 recent, weekday, weekend, new, no, failed
             )
-            (app.publications, app.exposure) = (publications, exposure)
+            (app.publications, app.exposure, app.gaps) = (publications, exposure, gaps)
             guard let launches = reader.int64(), let cold = reader.int64() else { return nil }
             app.launches = Int(launches)
             app.coldLaunches = Int(cold)

@@ -124,10 +124,8 @@ enum Planner {
         let weekend = device.profile(app: name, for: .weekend, configuration)
         var rates = [Double](repeating: 0, count: clock.count)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
-        for index in 0..<clock.count where clock.time(index) >= notColdUntil {
-            let profile = clock.weekend[index] ? weekend : weekday
-            rates[index] = profile.rate(minute: Int(clock.minuteOfDay[index]))
-        }
+        fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
+            notColdUntil: notColdUntil, configuration)
         // New content expected per minute of the horizon, and its running sum.
         var contentPrefix = [Double](repeating: 0, count: clock.count + 1)
         for index in 0..<clock.count {
@@ -237,11 +235,35 @@ enum Planner {
             wakes[0].reasons.append(heldBy)
         }
         // Keep the original rates for coalescing.
-        for index in 0..<clock.count where clock.time(index) >= notColdUntil {
-            let profile = clock.weekend[index] ? weekend : weekday
-            rates[index] = profile.rate(minute: Int(clock.minuteOfDay[index]))
-        }
+        fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
+            notColdUntil: notColdUntil, configuration)
         return AppPlan(wakes: wakes, rates: rates, factors: factors, earliest: earliest, floor: floor, coldStart: false)
+    }
+
+    /// Expected cold launches per minute over the horizon: the daily profile, raised where the
+    /// time since the app's last launch makes the next launch likely (people often come back
+    /// to an app within an hour or two).
+    static func fillRates(
+        _ rates: inout [Double], model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile,
+        weekend: DailyProfile, notColdUntil: Milliseconds, _ configuration: PredictorConfiguration
+    ) {
+        let now = clock.time(startIndex)
+        let densities = configuration.usesRecency
+            ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
+        for index in 0..<clock.count {
+            let time = clock.time(index)
+            guard time >= notColdUntil else {
+                rates[index] = 0
+                continue
+            }
+            let profile = clock.weekend[index] ? weekend : weekday
+            var rate = profile.rate(minute: Int(clock.minuteOfDay[index]))
+            if let densities, let last = model.lastLaunch {
+                let since = Int((time - last) / 60_000)
+                if since >= 30, since < 24 * 60 { rate = max(rate, densities[(since - 30) / 10]) }
+            }
+            rates[index] = rate
+        }
     }
 
     @inline(__always) static func circularDistance(_ a: Int, _ b: Int) -> Int {

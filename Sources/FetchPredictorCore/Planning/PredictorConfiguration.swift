@@ -46,6 +46,9 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var backoffCap: Double = 8 * 3600
     /// Whether fetch results steer the plan (`false` plans from launches alone, for comparison).
     public var usesFetchResults: Bool = true
+    /// Whether the time since an app's last launch raises the expected launches (people often
+    /// come back to an app within an hour or two).
+    public var usesRecency: Bool = true
     /// Whether weekdays and weekends are learned apart when the history shows that they differ.
     public var splitsWeekends: Bool = true
 

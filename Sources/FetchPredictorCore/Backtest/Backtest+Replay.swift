@@ -1,0 +1,234 @@
+import Foundation
+
+/// One device's log, ready to be replayed by each strategy.
+struct PreparedDevice: Sendable {
+    let name: String
+    let zone: TimeZone
+    /// All launches, in time order.
+    let launches: [Event]
+    /// Launch times of each app, in order.
+    let appLaunches: [String: [Milliseconds]]
+    /// The apps in scope and their intervals.
+    let scope: [String: FetchInterval]
+    /// The first and last scored local days, and their number.
+    let firstScoredDay: Int
+    let lastDay: Int
+    var scoredDays: Int { max(0, lastDay - firstScoredDay + 1) }
+    /// The end of the log's last local day.
+    let end: Milliseconds
+    let seeds: [String: UInt64]
+
+    init(_ device: BacktestDevice, _ settings: BacktestSettings) {
+        name = device.name
+        zone = device.timeZone
+        launches = device.launches.filter { $0.kind == .launch }.sorted { ($0.time, $0.app) < ($1.time, $1.app) }
+        var byApp: [String: [Milliseconds]] = [:]
+        for launch in launches { byApp[launch.app, default: []].append(launch.time) }
+        appLaunches = byApp
+        let window = Milliseconds(settings.window * 1000)
+        if let apps = settings.apps {
+            scope = apps
+        } else {
+            var chosen: [String: FetchInterval] = [:]
+            for (app, times) in byApp {
+                var cold = 0
+                for (index, time) in times.enumerated() where index == 0 || times[index - 1] < time - window { cold += 1 }
+                if cold >= settings.minimumColdLaunches { chosen[app] = .minimum }
+            }
+            scope = chosen
+        }
+        let model = DeviceModel(timeZone: device.timeZone)
+        let firstDay = launches.first.map { model.local($0.time, utcOffset: nil).day } ?? 0
+        lastDay = launches.last.map { model.local($0.time, utcOffset: nil).day } ?? -1
+        firstScoredDay = firstDay + settings.warmupDays
+        let (year, month, day) = CivilDate.fromDays(lastDay + 1)
+        end = DateFields(year: year, month: month, day: day).instant(in: device.timeZone).0
+        var seeds: [String: UInt64] = [:]
+        for app in scope.keys {
+            // FNV-1a: a hash that is the same in every process, unlike Hasher.
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in (device.name + "/" + app).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            seeds[app] = hash ^ (settings.scenario?.seed ?? 0)
+        }
+        self.seeds = seeds
+    }
+
+    func timeline(_ app: String, _ settings: BacktestSettings) -> ContentTimeline {
+        ContentTimeline(
+            scenario: settings.scenario, app: app, zone: zone, from: launches.first?.time ?? 0, to: end,
+            seed: seeds[app] ?? 0)
+    }
+
+    func isScored(_ time: Milliseconds) -> Bool {
+        let day = DeviceModel(timeZone: zone).local(time, utcOffset: nil).day
+        return day >= firstScoredDay && day <= lastDay
+    }
+
+    func run(_ strategy: Backtest.Strategy, _ settings: BacktestSettings) -> Backtest.Outcome {
+        let fetches: [SimulatedFetch]
+        let budget: Double?
+        switch strategy {
+        case .predictor(let level):
+            budget = level
+            fetches = replay(budget: level, settings)
+        case .periodic(let period):
+            budget = nil
+            var starts: [Milliseconds] = []
+            let firstDay = DeviceModel(timeZone: zone).local(launches.first?.time ?? 0, utcOffset: nil).day
+            if lastDay >= firstDay {
+                for day in firstDay...lastDay {
+                    let (year, month, dayOfMonth) = CivilDate.fromDays(day)
+                    for minute in stride(from: 0, to: 1440, by: period) {
+                        let fields = DateFields(year: year, month: month, day: dayOfMonth, hour: minute / 60, minute: minute % 60)
+                        let (time, resolution) = fields.instant(in: zone)
+                        if resolution != .skipped { starts.append(time) }
+                    }
+                }
+            }
+            fetches = simulateResults(scope.keys.sorted().map { ($0, starts) }, settings)
+        case .oracle:
+            budget = nil
+            let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+            let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
+                let times = appLaunches[app] ?? []
+                return (app, times.enumerated().filter { $0.offset == 0 || times[$0.offset - 1] < $0.element - window }.map { $0.element - lead })
+            }
+            fetches = simulateResults(starts, settings)
+        }
+        return score(fetches, strategy: strategy, budget: budget, settings)
+    }
+
+    /// Gives each planned fetch its result, in time order with the app's launches.
+    func simulateResults(_ starts: [(String, [Milliseconds])], _ settings: BacktestSettings) -> [SimulatedFetch] {
+        var fetches: [SimulatedFetch] = []
+        for (app, times) in starts {
+            var timeline = timeline(app, settings)
+            let launchTimes = appLaunches[app] ?? []
+            var launchIndex = 0
+            var lastRefresh: Milliseconds?
+            for start in times.sorted() {
+                while launchIndex < launchTimes.count, launchTimes[launchIndex] <= start {
+                    lastRefresh = launchTimes[launchIndex]
+                    launchIndex += 1
+                }
+                let result = timeline.result(at: start, lastRefresh: lastRefresh)
+                if result != .failed { lastRefresh = start }
+                fetches.append(SimulatedFetch(device: name, app: app, start: start, result: result))
+            }
+        }
+        return fetches
+    }
+
+    /// The replay of the protocol: launches reach the predictor when the clock reaches them,
+    /// fetch results when the fetch ends; the clock moves to the next wake or launch, whichever
+    /// comes first, and every app due at a wake fetches.
+    func replay(budget: Double, _ settings: BacktestSettings) -> [SimulatedFetch] {
+        var configuration = settings.configuration
+        configuration.budget = budget
+        configuration.freshnessWindow = settings.window
+        configuration.lead = settings.lead
+        var predictor = Predictor(configuration: configuration)
+        predictor.setTimeZone(zone, device: name)
+        predictor.defaultInterval = .never
+        for (app, interval) in scope { predictor.setPolicy(AppPolicy(interval: interval), app: app, device: name) }
+        var timelines: [String: ContentTimeline] = [:]
+        for app in scope.keys { timelines[app] = timeline(app, settings) }
+        var lastRefresh: [String: Milliseconds] = [:]
+        var fetches: [SimulatedFetch] = []
+        var pending: [Event] = []
+        let duration = Milliseconds(settings.fetchDuration * 1000)
+        guard var now = launches.first.map({ $0.time - 1 }) else { return [] }
+        var index = 0
+        while true {
+            // Results of fetches that have ended come first: wakes fall on whole minutes, after them.
+            if !pending.isEmpty {
+                let event = pending.removeFirst()
+                now = max(now, event.time + duration)
+                predictor.observe(event, device: name)
+                continue
+            }
+            let nextLaunch = index < launches.count ? launches[index].time : nil
+            let wake = now < end ? predictor.nextWake(after: Date(milliseconds: now), device: name) : nil
+            let wakeTime = wake.map { $0.time.milliseconds }.flatMap { $0 < end ? $0 : nil }
+            if let launchTime = nextLaunch, wakeTime.map({ launchTime <= $0 }) ?? true {
+                let launch = launches[index]
+                index += 1
+                now = max(now, launchTime)
+                if scope[launch.app] != nil { lastRefresh[launch.app] = launchTime }
+                predictor.observe(launch, device: name)
+                continue
+            }
+            guard let wake, let wakeTime else { break }
+            now = wakeTime
+            for app in wake.apps {
+                guard var timeline = timelines[app.app] else { continue }
+                let result = timeline.result(at: wakeTime, lastRefresh: lastRefresh[app.app])
+                timelines[app.app] = timeline
+                if result != .failed { lastRefresh[app.app] = wakeTime }
+                fetches.append(SimulatedFetch(device: name, app: app.app, start: wakeTime, result: result))
+                pending.append(
+                    Event(kind: .fetch, app: app.app, time: wakeTime, result: result, duration: settings.fetchDuration))
+            }
+        }
+        return fetches
+    }
+
+    /// Scores fetches against the cold launches of the apps in scope, as the protocol defines.
+    func score(
+        _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, budget: Double?, _ settings: BacktestSettings
+    ) -> Backtest.Outcome {
+        var figures = StrategyFigures(
+            strategy: { if case .predictor = strategy { return "predictor" } else { return strategy.key } }(), budget: budget)
+        figures.scoredDays = scoredDays
+        figures.appDays = scope.count * scoredDays
+        let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+        var byApp: [String: [SimulatedFetch]] = [:]
+        for fetch in fetches { byApp[fetch.app, default: []].append(fetch) }
+        var scored: [ScoredLaunch] = []
+        var ages: [Double] = []
+        var wakeInstants = Set<Milliseconds>()
+        for app in scope.keys.sorted() {
+            let appFetches = (byApp[app] ?? []).sorted { $0.start < $1.start }
+            let launchTimes = appLaunches[app] ?? []
+            let timeline = timeline(app, settings)
+            let refreshes = appFetches.filter { $0.result != .failed }.map(\.start)
+            // Cold launches and their freshness.
+            var refreshIndex = 0
+            for (index, time) in launchTimes.enumerated() {
+                let cold = index == 0 || launchTimes[index - 1] < time - window
+                guard cold, isScored(time) else { continue }
+                while refreshIndex < refreshes.count, refreshes[refreshIndex] <= time - lead { refreshIndex += 1 }
+                let lastFetch = refreshIndex > 0 ? refreshes[refreshIndex - 1] : nil
+                let lastLaunch = index > 0 ? launchTimes[index - 1] : nil
+                let refresh = [lastFetch, lastLaunch].compactMap { $0 }.max()
+                let fresh = refresh.map { !timeline.published(after: $0, upTo: time - window) } ?? false
+                figures.coldLaunches += 1
+                if fresh { figures.freshLaunches += 1 }
+                if let refresh { ages.append(Double(time - refresh) / 60_000) }
+                scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
+            }
+            // Fetches on scored days and the waste among them.
+            var launchIndex = 0
+            for (index, fetch) in appFetches.enumerated() where isScored(fetch.start) {
+                figures.fetches += 1
+                wakeInstants.insert(fetch.start)
+                switch fetch.result {
+                case .noData: figures.wastedNoData += 1
+                case .failed: figures.wastedFailed += 1
+                case .newData:
+                    while launchIndex < launchTimes.count, launchTimes[launchIndex] <= fetch.start { launchIndex += 1 }
+                    let nextLaunch = launchIndex < launchTimes.count ? launchTimes[launchIndex] : nil
+                    let nextRefresh = appFetches[(index + 1)...].first { $0.result != .failed }?.start
+                    if let nextRefresh, nextLaunch.map({ nextRefresh < $0 }) ?? true { figures.wastedSuperseded += 1 }
+                }
+            }
+        }
+        figures.deviceWakes = wakeInstants.count
+        ages.sort()
+        if !ages.isEmpty {
+            figures.medianContentAgeMinutes = ages.count % 2 == 1
+                ? ages[ages.count / 2] : (ages[ages.count / 2 - 1] + ages[ages.count / 2]) / 2
+        }
+        return Backtest.Outcome(figures: figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) }, launches: scored)
+    }
+}
