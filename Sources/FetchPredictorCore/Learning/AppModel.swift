@@ -63,8 +63,9 @@ public struct AppModel: Sendable, Hashable, Codable {
         version += 1
     }
 
-    /// Counts a launch at a local minute of a local day.
-    mutating func observeLaunch(at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds) {
+    /// Counts a launch at a local minute of a local day; returns whether it was cold.
+    @discardableResult
+    mutating func observeLaunch(at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds) -> Bool {
         if firstDay == nil { firstDay = day }
         let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
         launches += 1
@@ -83,6 +84,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         // Opening the app ends a backoff, as on iOS.
         consecutiveFailures = 0
         version += 1
+        return cold
     }
 
     /// The last refresh of the app's content: a fetch that did not fail, or a launch.

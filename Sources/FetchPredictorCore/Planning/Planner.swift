@@ -243,6 +243,13 @@ enum Planner {
     /// Expected cold launches per minute over the horizon: the daily profile, raised where the
     /// time since the app's last launch makes the next launch likely (people often come back
     /// to an app within an hour or two).
+    /// How long after a launch the time since it says more than the time of day, in minutes.
+    static let recencyHorizon = 4 * 60
+    /// After how many minutes without a launch an app counts as dormant, and how much that
+    /// lowers its expected launches.
+    static let dormantAfter = 24 * 60
+    static let dormantFactor = 0.3
+
     static func fillRates(
         _ rates: inout [Double], model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile,
         weekend: DailyProfile, notColdUntil: Milliseconds, _ configuration: PredictorConfiguration
@@ -258,9 +265,15 @@ enum Planner {
             }
             let profile = clock.weekend[index] ? weekend : weekday
             var rate = profile.rate(minute: Int(clock.minuteOfDay[index]))
-            if let densities, let last = model.lastLaunch {
+            if let last = model.lastLaunch {
                 let since = Int((time - last) / 60_000)
-                if since >= 30, since < 24 * 60 { rate = max(rate, densities[(since - 30) / 10]) }
+                if let densities, since >= 30, since < recencyHorizon {
+                    rate = max(rate, densities[(since - 30) / 10])
+                } else if since >= dormantAfter {
+                    // An app left alone for a day is less likely to be opened than its profile
+                    // says: the profile remembers the days when it was in use.
+                    rate *= dormantFactor
+                }
             }
             rates[index] = rate
         }
