@@ -171,7 +171,7 @@ struct FetchResultPlanningTests {
     @Test func failuresBackOffExponentiallyAndALaunchEndsIt() throws {
         var configuration = PredictorConfiguration()
         configuration.budget = 0.95
-        var predictor = Learned.predictor(.irregular, days: 10, zone: zone, seed: 3, configuration: configuration)
+        var predictor = Learned.predictor(.commuter, days: 10, zone: zone, seed: 3, configuration: configuration)
         let app = "com.example.chat"
         var now = Learned.instant(zone, 2024, 1, 11, 9)
         var waits: [Double] = []

@@ -125,7 +125,7 @@ enum Planner {
         var rates = [Double](repeating: 0, count: clock.count)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
         fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
-            notColdUntil: notColdUntil, configuration)
+            notColdUntil: notColdUntil, device: device, configuration)
         // New content expected per minute of the horizon, and its running sum.
         var contentPrefix = [Double](repeating: 0, count: clock.count + 1)
         for index in 0..<clock.count {
@@ -236,7 +236,7 @@ enum Planner {
         }
         // Keep the original rates for coalescing.
         fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
-            notColdUntil: notColdUntil, configuration)
+            notColdUntil: notColdUntil, device: device, configuration)
         return AppPlan(wakes: wakes, rates: rates, factors: factors, earliest: earliest, floor: floor, coldStart: false)
     }
 
@@ -245,34 +245,50 @@ enum Planner {
     /// to an app within an hour or two).
     /// How long after a launch the time since it says more than the time of day, in minutes.
     static let recencyHorizon = 4 * 60
-    /// After how many minutes without a launch an app counts as dormant, and how much that
-    /// lowers its expected launches.
-    static let dormantAfter = 24 * 60
-    static let dormantFactor = 0.3
+    /// Expected launches an app may miss before it counts as in a quiet spell, and how much
+    /// each further missed launch lowers its expected launches.
+    static let quietSpellAllowance = 1.5
+    static let quietSpellWeight = 0.5
 
     static func fillRates(
         _ rates: inout [Double], model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile,
-        weekend: DailyProfile, notColdUntil: Milliseconds, _ configuration: PredictorConfiguration
+        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
     ) {
         let now = clock.time(startIndex)
         let densities = configuration.usesRecency
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
+        // Launches the profile expected since the app's last launch, up to the horizon's start,
+        // counted minute by minute over at most a week.
+        var missed = 0.0
+        if let last = model.lastLaunch, last < clock.start {
+            var (day, minute) = device.local(last, utcOffset: nil)
+            for _ in 0..<min(7 * 1440, Int((clock.start - last) / 60_000)) {
+                missed += (DeviceModel.isWeekend(day: day) ? weekend : weekday).rate(minute: minute)
+                minute += 1
+                if minute == 1440 {
+                    minute = 0
+                    day += 1
+                }
+            }
+        }
         for index in 0..<clock.count {
             let time = clock.time(index)
+            let profile = clock.weekend[index] ? weekend : weekday
+            let profileRate = profile.rate(minute: Int(clock.minuteOfDay[index]))
+            defer { if model.lastLaunch.map({ time > $0 }) ?? false { missed += profileRate } }
             guard time >= notColdUntil else {
                 rates[index] = 0
                 continue
             }
-            let profile = clock.weekend[index] ? weekend : weekday
-            var rate = profile.rate(minute: Int(clock.minuteOfDay[index]))
+            var rate = profileRate
             if let last = model.lastLaunch {
                 let since = Int((time - last) / 60_000)
                 if let densities, since >= 30, since < recencyHorizon {
                     rate = max(rate, densities[(since - 30) / 10])
-                } else if since >= dormantAfter {
-                    // An app left alone for a day is less likely to be opened than its profile
-                    // says: the profile remembers the days when it was in use.
-                    rate *= dormantFactor
+                } else if since >= recencyHorizon {
+                    // An app not opened although its profile expected it is likely in a quiet
+                    // spell: the profile remembers the days when it was in use.
+                    rate /= 1 + quietSpellWeight * max(0, missed - quietSpellAllowance)
                 }
             }
             rates[index] = rate

@@ -6,7 +6,7 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// How eager the planner is to spend a wake, from 0 (never) to 1 (whenever any launch may
     /// follow). A wake is planned when it is expected to find at least `1 - budget` cold launches
     /// that no other wake serves, after weighing its chance of bringing new content.
-    public var budget: Double = 0.75
+    public var budget: Double = 0.85
     /// A fetch serves launches from ``lead`` to ``freshnessWindow`` after it starts, in seconds.
     public var freshnessWindow: Double = 30 * 60
     /// A fetch needs this long before a launch to have finished, in seconds.
