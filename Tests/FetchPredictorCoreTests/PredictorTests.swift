@@ -178,8 +178,11 @@ struct FetchResultPlanningTests {
         var explained = 0
         for _ in 0..<5 {
             predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds, result: .failed), device: "phone")
-            let next = try #require(
-                predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone").wakes.first { $0.apps.contains { $0.app == app } })
+            // An app that keeps failing may get no wake at all within the day: that ends the loop.
+            guard
+                let next = predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone").wakes
+                    .first(where: { $0.apps.contains { $0.app == app } })
+            else { break }
             let wake = try #require(next.apps.first { $0.app == app })
             let backoff = 15 * 60 * pow(2, Double(waits.count))
             if next.time.timeIntervalSince(now) <= backoff + 30 * 60 {
@@ -191,6 +194,7 @@ struct FetchResultPlanningTests {
             now = next.time
         }
         #expect(explained > 0)
+        #expect(waits.count >= 3)
         // 15, 30, 60, 120, 240 minutes at least.
         for (index, wait) in waits.enumerated() {
             #expect(wait >= 15 * 60 * pow(2, Double(index)), "\(waits)")
@@ -206,11 +210,13 @@ struct FetchResultPlanningTests {
     }
 
     @Test func coalescingLowersDeviceWakes() {
-        var apart = PredictorConfiguration()
+        var eager = PredictorConfiguration()
+        eager.coalescingMinimumValue = 0.8
+        var apart = eager
         apart.coalescingWindow = 0
         var devices = 0, apartDevices = 0, fetches = 0, apartFetches = 0
         for seed in 1...5 as ClosedRange<UInt64> {
-            let together = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed)
+            let together = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: eager)
             let separate = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: apart)
             let from = Learned.instant(zone, 2024, 1, 22, 0)
             let a = together.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")

@@ -9,7 +9,7 @@ public struct BacktestSettings: Sendable {
     /// Days of each device learned but not scored.
     public var warmupDays = 7
     /// The predictor's budget levels, which trace the frontier.
-    public var budgets: [Double] = [0.2, 0.4, 0.55, 0.65, 0.75, 0.82, 0.88, 0.92, 0.95, 0.97]
+    public var budgets: [Double] = [0.5, 0.7, 0.8, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98]
     /// The budget of the run whose wakes and launches are written out.
     public var reportedBudget: Double = PredictorConfiguration().budget
     /// The periods of the periodic baselines, in minutes.

@@ -47,7 +47,10 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             return DailyProfile(days: kind, rates: Array(repeating: 0, count: count), peaks: [], effectiveDays: 0)
         }
         let sigma = max(0.5, smoothingMinutes / Double(AppModel.binMinutes))
-        let rates = smooth(bins, days: days, sigma: sigma)
+        // Half the mass on a narrow kernel, half on one three times wider: sharp habits keep a
+        // sharp peak, and scattered use still spreads to the hours around it.
+        let narrow = smooth(bins, days: days, sigma: sigma), wide = smooth(bins, days: days, sigma: sigma * 3)
+        let rates = zip(narrow, wide).map { ($0 + $1) / 2 }
         // Peaks are found on a wider kernel than the rates, so that a habit seen only a few
         // times, its launches scattered, makes one peak rather than several.
         let peakSigma = max(sigma, peakSmoothingMinutes / Double(AppModel.binMinutes))

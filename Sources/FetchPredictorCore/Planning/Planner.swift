@@ -284,7 +284,9 @@ enum Planner {
             if let last = model.lastLaunch {
                 let since = Int((time - last) / 60_000)
                 if let densities, since >= 30, since < recencyHorizon {
-                    rate = max(rate, densities[(since - 30) / 10])
+                    // Both signals add: the profile's launches at this hour, and the chance of
+                    // coming back so soon after the last launch.
+                    rate += densities[(since - 30) / 10]
                 } else if since >= recencyHorizon {
                     // An app not opened although its profile expected it is likely in a quiet
                     // spell: the profile remembers the days when it was in use.
@@ -369,3 +371,4 @@ enum Planner {
         return wakes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
     }
 }
+

@@ -31,7 +31,7 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var coalescingWindow: Double = 10 * 60
     /// An app wake joins an earlier device wake only if that keeps at least this share of its
     /// expected value.
-    public var coalescingMinimumValue: Double = 0.8
+    public var coalescingMinimumValue: Double = 0.9
     /// An app has too little history to learn from below this many days ...
     public var coldStartDays: Double = 3
     /// ... or this many cold launches.
