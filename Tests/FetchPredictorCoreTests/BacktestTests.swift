@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictorCore
+
+struct BacktestTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    func device(_ persona: Persona, days: Int = 28, seed: UInt64) -> BacktestDevice {
+        let log = SyntheticLog(persona: persona, days: days, timeZone: zone, seed: seed, fetchPeriodMinutes: 0)
+        return BacktestDevice(name: "phone", timeZone: zone, launches: log.events())
+    }
+
+    func settings(_ budgets: [Double], scenario: ContentScenario? = nil, warmup: Int = 7, baselines: Bool = false) -> BacktestSettings {
+        var settings = BacktestSettings()
+        if !baselines { settings.periods = [] }
+        settings.budgets = budgets
+        settings.reportedBudget = budgets[0]
+        settings.scenario = scenario
+        settings.warmupDays = warmup
+        settings.minimumColdLaunches = 5
+        return settings
+    }
+
+    /// Changing the events after an instant leaves every wake before it unchanged.
+    @Test(arguments: [1, 2] as [UInt64])
+    func noLookAhead(seed: UInt64) {
+        let original = device(.commuter, days: 21, seed: seed)
+        let cut = original.launches[original.launches.count / 2].time
+        var changed = original
+        var random = SeededGenerator(seed: seed)
+        changed.launches = original.launches.filter { $0.time < cut || random.unit() < 0.5 }
+        for _ in 0..<30 {
+            changed.launches.append(.launch("com.example.news", at: cut + Milliseconds(random.unit() * 7 * 86_400_000)))
+        }
+        let before = Backtest.run([original], settings: settings([0.85])).fetches.filter { $0.start < cut }
+        let after = Backtest.run([changed], settings: settings([0.85])).fetches.filter { $0.start < cut }
+        #expect(before.count > 20)
+        #expect(before == after)
+    }
+
+    @Test func baselinesScoreAsTheProtocolSays() {
+        let report = Backtest.run([device(.commuter, seed: 3)], settings: settings([0.85], baselines: true))
+        let figures = Dictionary(uniqueKeysWithValues: report.overall.map { ($0.strategy, $0) })
+        // The oracle fetches a minute before every cold launch: all fresh, one wake per launch.
+        let oracle = figures["oracle"]!
+        #expect(oracle.freshRate == 1)
+        #expect(oracle.fetches == oracle.coldLaunches)
+        // Periodic-P fetches 1440 / P times a day and finds about W / P fresh.
+        for period in [30, 60, 120, 240, 480] {
+            let periodic = figures["periodic-\(period)"]!
+            #expect(abs(periodic.wakesPerAppDay - 1440 / Double(period)) < 0.01)
+            #expect(abs(periodic.freshRate - min(1, 29 / Double(period))) < 0.15, "periodic-\(period): \(periodic.freshRate)")
+        }
+        // The predictor beats periodic fetching at the same cost.
+        let predictor = figures["predictor"]!
+        let periodicAtCost = Frontier.fresh(
+            at: predictor.wakesPerAppDay, [30, 60, 120, 240, 480].map { (1440 / Double($0), figures["periodic-\($0)"]!.freshRate) }
+                + [(0, 0)])
+        #expect(predictor.freshRate > 2 * (periodicAtCost ?? 0))
+    }
+
+    @Test func frontierIsReadByInterpolation() {
+        let points = [(1.0, 0.2), (3.0, 0.4), (5.0, 0.6)]
+        #expect(abs(Frontier.fresh(at: 4, points)! - 0.5) < 1e-9)
+        #expect(abs(Frontier.wakes(forFresh: 0.5, points)! - 4) < 1e-9)
+        #expect(Frontier.fresh(at: 6, points) == nil)
+        #expect(Frontier.wakes(forFresh: 0.7, points) == nil)
+    }
+
+    /// With content that is published at fixed hours and outages at night, learning from fetch
+    /// results at least halves the wasted fetches, for at most 2 points less fresh rate.
+    @Test(arguments: ["commuter", "night-owl"])
+    func fetchResultsHalveWastedFetches(persona: String) throws {
+        let scenario = try ContentScenario.parse(
+            Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("fixtures/scenarios/\(persona).json")))
+        let budgets = [0.75, 0.8, 0.85, 0.9]
+        let devices = ([1, 2] as [UInt64]).map { device(Persona.named(persona)!, seed: $0) }
+        let learned = Backtest.run(devices, settings: settings(budgets, scenario: scenario)).overall.filter { $0.strategy == "predictor" }
+        var blind = settings(budgets, scenario: scenario)
+        blind.configuration.usesFetchResults = false
+        let ignoring = Backtest.run(devices, settings: blind).overall.filter { $0.strategy == "predictor" }
+        // At the default budget, the predictor that learns from results, against the blind one
+        // at its level with the nearest fresh rate not above it + 2 points.
+        let point = try #require(learned.first { $0.budget == 0.85 })
+        let match = try #require(ignoring.filter { $0.freshRate <= point.freshRate + 0.02 }.max { $0.freshRate < $1.freshRate })
+        #expect(match.freshRate >= point.freshRate - 0.1, "no comparable blind level: \(ignoring.map(\.freshRate))")
+        #expect(2 * point.wasted <= match.wasted, "learned \(point.wasted) at \(point.freshRate), blind \(match.wasted) at \(match.freshRate)")
+    }
+
+    /// On a persona with steady habits, day 5 is already at least 80% as fresh as days 15 to 28.
+    @Test func learnsWithinFiveDays() {
+        let devices = (1...5 as ClosedRange<UInt64>).map { seed in
+            var device = device(.nightOwl, seed: seed)
+            device.name = "phone-\(seed)"
+            return device
+        }
+        let report = Backtest.run(devices, settings: settings([0.9], warmup: 0))
+        var day5 = (0, 0), late = (0, 0)
+        for launch in report.launches {
+            let day = DeviceModel(timeZone: zone).local(launch.time, utcOffset: nil).day
+                - CivilDate.daysSince1970(year: 2024, month: 1, day: 1) + 1
+            if day == 5 { day5 = (day5.0 + 1, day5.1 + (launch.fresh ? 1 : 0)) }
+            if (15...28).contains(day) { late = (late.0 + 1, late.1 + (launch.fresh ? 1 : 0)) }
+        }
+        let early = Double(day5.1) / Double(day5.0), steady = Double(late.1) / Double(late.0)
+        #expect(day5.0 >= 20)
+        #expect(early >= 0.8 * steady, "day 5: \(early), days 15-28: \(steady)")
+    }
+}
