@@ -33,6 +33,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "fetchpredict", dependencies: ["FetchPredictorCLI"]),
+        // Speed figures of the library, run in a release build by scripts/bench-predictor.sh.
+        .executableTarget(name: "fetchpredict-bench", dependencies: ["FetchPredictor"]),
         .testTarget(name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore"]),
         .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor"]),
         .testTarget(

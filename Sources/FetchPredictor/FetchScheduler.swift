@@ -27,6 +27,8 @@ public final class FetchScheduler: @unchecked Sendable {
     private var predictor: Predictor
     /// The devices whose model and settings are loaded, with the time of the last event learned.
     private var loaded: [String: Milliseconds] = [:]
+    /// Devices loaded with only some of their apps, for a query about one app.
+    private var partial: Set<String> = []
 
     /// - Parameters:
     ///   - store: the event store.
@@ -48,10 +50,26 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// Loads a device's settings and model, learning from the events the cached model has not seen.
-    private func prepare(_ device: String) throws {
-        let defaultInterval = try store.defaultInterval()
+    ///
+    /// With `app`, and a cached model that has seen every event, only that app's model is read.
+    private func prepare(_ device: String, app: String? = nil) throws {
+        let settings = try store.planningSettings(device: device)
+        let defaultInterval = settings.defaultInterval
         if predictor.defaultInterval != defaultInterval { predictor.defaultInterval = defaultInterval }
-        let zone = try store.timeZone(device: device) ?? TimeZone(identifier: "UTC")!
+        let zone = settings.timeZone ?? TimeZone(identifier: "UTC")!
+        if app == nil, partial.contains(device) {
+            loaded[device] = nil
+            partial.remove(device)
+        }
+        if loaded[device] == nil, let app,
+            var cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+            try !store.hasEvents(device: device, after: cached.asOf)
+        {
+            cached.model.timeZone = zone
+            predictor.setModel(cached.model, device: device)
+            loaded[device] = cached.asOf
+            partial.insert(device)
+        }
         if loaded[device] == nil {
             var asOf = Milliseconds.min
             var model = DeviceModel(timeZone: zone)
@@ -71,7 +89,7 @@ public final class FetchScheduler: @unchecked Sendable {
             loaded[device] = asOf
         }
         predictor.setTimeZone(zone, device: device)
-        let policies = try store.policies(device: device)
+        let policies = settings.policies
         for app in predictor.apps(device: device) where policies[app] == nil {
             predictor.setPolicy(nil, app: app, device: device)
         }
@@ -114,6 +132,14 @@ public final class FetchScheduler: @unchecked Sendable {
         try lock.withLock {
             try prepare(device)
             return predictor.nextWake(after: time, device: device)
+        }
+    }
+
+    /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
+    public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
+        try lock.withLock {
+            try prepare(device, app: app)
+            return predictor.nextWake(after: time, device: device, app: app)
         }
     }
 

@@ -39,9 +39,10 @@ enum WakeText {
 
     /// Why a schedule may be empty, when the settings explain it.
     static func emptyHint(_ store: EventStore, device: String) throws -> String? {
-        let apps = try store.apps(device: device)
+        let apps = try store.appSettings(device: device)
         if apps.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
-        if apps.allSatisfy({ $0.interval == .never || !$0.enabled }) {
+        let defaultInterval = try store.defaultInterval()
+        if apps.allSatisfy({ ($0.interval ?? defaultInterval) == .never || !$0.enabled }) {
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
         }
@@ -55,7 +56,8 @@ struct NextCommand: ParsableCommand {
         abstract: "Show the next planned background-fetch wake, of the device or of one app.",
         discussion: """
             Looks a day ahead. Without an app, prints the next device wake and every app it \
-            fetches for; with one, the next wake that fetches for that app.
+            fetches for; with one, that app's next planned wake, which coalescing may move up to \
+            10 minutes earlier to share a device wake (see schedule).
 
             Example:
               fetchpredict next
@@ -80,9 +82,9 @@ struct NextCommand: ParsableCommand {
         let scheduler = try plan.scheduler(store)
         let wake: DeviceWake?
         if let app {
-            let schedule = try scheduler.schedule(
-                from: now, to: now.addingTimeInterval(Predictor.lookAhead), device: store.device)
-            wake = schedule.wakes.first { $0.apps.contains { $0.app == app } }
+            wake = try scheduler.nextWake(after: now, device: store.device, app: app).map {
+                DeviceWake(device: store.device, time: $0.plannedTime, apps: [$0])
+            }
         } else {
             wake = try scheduler.nextWake(after: now, device: store.device)
         }

@@ -29,7 +29,8 @@ struct StoreOptions: ParsableArguments {
     }
 
     func openStore() throws -> EventStore {
-        try EventStore(path: databasePath())
+        // One connection: a command is a short-lived process that never reads beside its own writes.
+        try EventStore(path: databasePath(), concurrentReads: false)
     }
 
     /// Opens the store at a path, or at the default one when `nil`.

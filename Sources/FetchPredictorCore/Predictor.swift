@@ -138,7 +138,23 @@ public struct Predictor: Sendable {
         }
         caches[device] = cache
         let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        return Planner.coalesce(plans, device: device, clock: cache.clock, from: time, to: end, configuration).first
+        return Planner.firstDeviceWake(plans, device: device, clock: cache.clock, after: time, before: end, configuration)
+    }
+
+    /// The next planned wake of one app strictly after `time`, within a day, before coalescing
+    /// (which may move it up to ``PredictorConfiguration/coalescingWindow`` earlier to share a
+    /// device wake); `nil` when none is planned.
+    ///
+    /// - Complexity: O(minutes of the day × the app's wakes): only this app is planned.
+    public func nextWake(after time: Date, device: String, app: String) -> AppWake? {
+        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+        let start = (time.milliseconds / 60_000 + 1) * 60_000
+        let minutes = Int(Self.lookAhead / 60) + Int(configuration.freshnessWindow / 60) + 2
+        let clock = HorizonClock(start: start, minutes: minutes, zone: model.timeZone)
+        let plan = Planner.planApp(
+            app, device: model, policy: policy(app: app, device: device), clock: clock, startIndex: 0,
+            planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+        return plan?.wakes.first { $0.plannedTime > time }
     }
 
     /// The planned device wakes from `start` to `end`, each with the apps it fetches for and the

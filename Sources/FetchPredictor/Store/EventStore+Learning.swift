@@ -2,33 +2,71 @@ import Foundation
 import GRDB
 
 extension EventStore {
-    /// The learned model of a device cached in the store, and the time of the last event it
-    /// learned from; `nil` when there is none for this configuration.
-    func cachedModel(device: String, configuration key: String) throws -> (asOf: Milliseconds, model: DeviceModel)? {
+    /// The learned model of a device cached in the store, with all its apps or only those named,
+    /// and the time of the last event it learned from; `nil` when there is none for this
+    /// configuration.
+    func cachedModel(
+        device: String, configuration key: String, apps only: [String]? = nil
+    ) throws -> (asOf: Milliseconds, model: DeviceModel)? {
         try read { db in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT modelCache.asOf, modelCache.model FROM modelCache
+                        SELECT modelCache.deviceId, modelCache.asOf, modelCache.model FROM modelCache
                         JOIN device ON device.id = modelCache.deviceId
                         WHERE device.name = ? AND modelCache.configuration = ?
-                        """, arguments: [device, key]),
-                let model = DeviceModel(encoded: [UInt8](row["model"] as Data))
+                        """, arguments: [device, key])
             else { return nil }
-            return (row["asOf"], model)
+            let deviceID: Int64 = row[0]
+            var apps: [String: AppModel] = [:]
+            let rows: [Row]
+            if let only {
+                rows = try only.compactMap {
+                    try Row.fetchOne(
+                        db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ? AND app = ?",
+                        arguments: [deviceID, $0])
+                }
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ?", arguments: [deviceID])
+            }
+            for appRow in rows {
+                guard let model = AppModel(encoded: [UInt8](appRow[1] as Data)) else { return nil }
+                apps[appRow[0]] = model
+            }
+            guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps) else { return nil }
+            return (row[1], model)
         }
     }
 
-    /// Caches a device's learned model, unless events older than `asOf` arrived meanwhile.
+    /// Caches a device's learned model.
     func cacheModel(_ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String) throws {
         try write { db in
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device]) else {
                 return
             }
+            try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",
-                arguments: [id, asOf, key, Data(model.encoded())])
+                arguments: [id, asOf, key, Data(model.encodedHeader())])
+            let insert = try db.makeStatement(sql: "INSERT INTO appModelCache (deviceId, app, model) VALUES (?, ?, ?)")
+            for (app, appModel) in model.apps {
+                try insert.execute(arguments: [id, app, Data(appModel.encoded())])
+            }
+        }
+    }
+
+    /// Whether a device has a launch or fetch after `time`.
+    func hasEvents(device: String, after time: Milliseconds) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
+                    OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
+                    """, arguments: [device, time]) ?? false
         }
     }
 
@@ -59,24 +97,45 @@ extension EventStore {
             }
         }
     }
+}
 
-    /// The policies of a device's apps that set their own interval or were disabled.
-    func policies(device: String) throws -> [String: AppSettings] {
+extension EventStore {
+    /// Forgets every cached learned model: the next scheduler learns from all events again.
+    public func dropLearnedModels() throws {
+        try write { db in try db.execute(sql: "DELETE FROM modelCache") }
+    }
+}
+
+extension EventStore {
+    /// What planning needs to know of a device's settings, read in one transaction.
+    struct PlanningSettings {
+        var defaultInterval: FetchInterval
+        var timeZone: TimeZone?
+        var policies: [String: AppSettings]
+    }
+
+    func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
+            let defaultInterval =
+                try String.fetchOne(
+                    db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [Self.defaultIntervalKey]
+                ).flatMap { try? FetchInterval(parsing: $0) } ?? .never
+            let zone = try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
+                .flatMap(TimeZone.init(identifier:))
+            var policies: [String: AppSettings] = [:]
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
                     WHERE device.name = ? AND (app.interval IS NOT NULL OR app.enabled = 0)
                     """, arguments: [device])
-            var result: [String: AppSettings] = [:]
             for row in rows {
                 let name: String = row[0]
-                result[name] = AppSettings(
+                policies[name] = AppSettings(
                     device: device, app: name, interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
                     enabled: row[2])
             }
-            return result
+            return PlanningSettings(defaultInterval: defaultInterval, timeZone: zone, policies: policies)
         }
     }
 }

@@ -56,6 +56,25 @@ extension EventStore {
         }
     }
 
+    /// The settings of every app of a device, without counting its events.
+    ///
+    /// - Complexity: O(apps).
+    public func appSettings(device: String) throws -> [AppSettings] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
+                    WHERE device.name = ? ORDER BY app.name
+                    """, arguments: [device]
+            ).map { row in
+                AppSettings(
+                    device: device, app: row[0], interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
+                    enabled: row[2])
+            }
+        }
+    }
+
     /// The number of launches, fetches and device events stored, for checks and summaries.
     public func eventCounts() throws -> (launches: Int, fetches: Int, deviceEvents: Int) {
         try read { db in

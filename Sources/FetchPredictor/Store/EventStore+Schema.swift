@@ -77,6 +77,20 @@ extension EventStore {
                     );
                     """)
         }
+        migrator.registerMigration("v3: learned models per app") { db in
+            try db.execute(
+                sql: """
+                    -- modelCache.model now holds the device's own state; each app's model is a row
+                    -- here, so that a query about one app reads one app.
+                    DELETE FROM modelCache;
+                    CREATE TABLE appModelCache (
+                        deviceId INTEGER NOT NULL REFERENCES modelCache(deviceId) ON DELETE CASCADE,
+                        app TEXT NOT NULL,
+                        model BLOB NOT NULL,
+                        PRIMARY KEY (deviceId, app)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -33,20 +33,33 @@ public final class EventStore: Sendable {
     /// - Parameters:
     ///   - path: the database file.
     ///   - busyTimeout: how long to wait for another process's write.
+    ///   - concurrentReads: whether reads in this process may run beside a write (a pool of
+    ///     connections, for long-lived schedulers); `false` opens one connection, which is
+    ///     quicker to open, for short-lived processes such as the command-line tool.
     /// - Throws: ``StoreError`` when the file is not a FetchPredictor database, is damaged, or was
     ///   written by a newer version. The file is then left as it was.
-    public init(path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout) throws {
+    public init(
+        path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout, concurrentReads: Bool = true
+    ) throws {
         self.path = path
-        try Self.prepareFile(at: path)
+        let isNew = try Self.prepareFile(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Read through memory mapping: a learned model of a few MB costs no read calls.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(pool, path: path)
-            writer = pool
+            if concurrentReads {
+                writer = try DatabasePool(path: path, configuration: configuration)
+            } else {
+                // WAL mode is stored in the file: set it once, when the file is new.
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                if isNew { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
+                writer = queue
+            }
+            try Self.migrate(writer, path: path)
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path)
         }
@@ -66,15 +79,19 @@ public final class EventStore: Sendable {
 
     private static func migrate(_ writer: any DatabaseWriter, path: String) throws {
         let migrator = Self.migrator
-        if try writer.read({ try migrator.hasBeenSuperseded($0) }) {
-            throw StoreError.newerSchema(path: path)
+        let (superseded, complete) = try writer.read { db in
+            (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
         }
-        try migrator.migrate(writer)
+        if superseded { throw StoreError.newerSchema(path: path) }
+        // Only a store that needs it pays for a write transaction: queries stay read-only.
+        if !complete { try migrator.migrate(writer) }
     }
 
     /// Creates the folder (0700) and the empty file (0600) when they do not exist, and refuses a
     /// file that exists and is not SQLite, without writing to it.
-    private static func prepareFile(at path: String) throws {
+    /// - Returns: whether the file was created.
+    @discardableResult
+    private static func prepareFile(at path: String) throws -> Bool {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let manager = FileManager.default
@@ -90,7 +107,7 @@ public final class EventStore: Sendable {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
             close(descriptor)
-            return
+            return true
         }
         guard errno == EEXIST else {
             throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
@@ -100,10 +117,11 @@ public final class EventStore: Sendable {
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if header.isEmpty { return }
+        if header.isEmpty { return true }
         if header != Data("SQLite format 3\0".utf8) {
             throw StoreError.notADatabase(path: path)
         }
+        return false
     }
 
     static func storeError(_ error: DatabaseError, path: String) -> StoreError {

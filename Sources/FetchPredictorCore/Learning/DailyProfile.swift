@@ -146,9 +146,9 @@ extension DeviceModel {
         }
         guard weekdayTotal > 0, weekendTotal > 0 else { return true }
         // Compare the shapes, smoothed over an hour, by their total variation distance.
-        let smoothing = 30.0
-        let a = DailyProfile.make(bins: model.weekday, days: weekdayTotal, kind: .weekday, smoothingMinutes: smoothing).rates
-        let b = DailyProfile.make(bins: model.weekend, days: weekendTotal, kind: .weekend, smoothingMinutes: smoothing).rates
+        let sigma = 30.0 / Double(AppModel.binMinutes)
+        let a = DailyProfile.smooth(model.weekday, days: weekdayTotal, sigma: sigma)
+        let b = DailyProfile.smooth(model.weekend, days: weekendTotal, sigma: sigma)
         let distance = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / 2
         return distance > 0.45
     }

@@ -1,13 +1,14 @@
 import Foundation
 
 /// A compact binary form of a device's model, for the store's cache: loading it costs a copy,
-/// not a parse, so that a query never has to learn from all events again.
+/// not a parse, so that a query never has to learn from all events again. The device's own
+/// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 3
+    static let encodingVersion: UInt32 = 6
 
-    /// The model as bytes.
-    public func encoded() -> [UInt8] {
+    /// The device's own state, without its apps, as bytes.
+    public func encodedHeader() -> [UInt8] {
         var writer = ByteWriter()
         writer.put(Self.encodingVersion)
         writer.put(timeZone.identifier)
@@ -17,72 +18,75 @@ extension DeviceModel {
         writer.put(weekdayDays)
         writer.put(weekendDays)
         writer.put(lastEventTime ?? .min)
-        writer.put(UInt32(apps.count))
-        for (name, app) in apps.sorted(by: { $0.key < $1.key }) {
-            writer.put(name)
-            for array in [
-                app.recent, app.weekday, app.weekend, app.fetchNew, app.fetchNo, app.fetchFailed, app.publications,
-                app.exposure, app.gaps,
-            ] {
-                writer.put(array)
-            }
-            writer.put(Int64(app.launches))
-            writer.put(Int64(app.coldLaunches))
-            writer.put(Int64(app.firstDay ?? Int.min))
-            writer.put(app.lastLaunch ?? .min)
-            writer.put(app.lastFetch ?? .min)
-            writer.put(Int64(app.consecutiveFailures))
-            writer.put(app.lastFailure ?? .min)
-            writer.put(app.meanFetchDuration ?? -1)
-            writer.put(app.lastRefresh ?? .min)
+        return writer.bytes
+    }
+
+    /// Reads a device written by ``encodedHeader()`` with the apps given, or returns `nil` when
+    /// the bytes are not one.
+    public init?(encodedHeader bytes: [UInt8], apps: [String: AppModel]) {
+        var reader = ByteReader(bytes)
+        guard reader.uint32() == Self.encodingVersion, let zoneName = reader.string(),
+            let zone = TimeZone(identifier: zoneName)
+        else { return nil }
+        self.init(timeZone: zone)
+        currentDay = ByteReader.optional(reader.int64())
+        firstDay = ByteReader.optional(reader.int64())
+        guard let recent = reader.double(), let weekday = reader.double(), let weekend = reader.double() else { return nil }
+        recentDays = recent
+        weekdayDays = weekday
+        weekendDays = weekend
+        lastEventTime = ByteReader.optionalTime(reader.int64())
+        guard reader.atEnd else { return nil }
+        self.apps = apps
+    }
+}
+
+extension AppModel {
+    /// The app's model as bytes.
+    public func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.put(DeviceModel.encodingVersion)
+        for array in [recent, weekday, weekend, fetchNew, fetchNo, fetchFailed, publications, exposure, gaps] {
+            writer.put(array)
         }
+        writer.put(Int64(launches))
+        writer.put(Int64(coldLaunches))
+        writer.put(Int64(firstDay ?? Int.min))
+        writer.put(lastLaunch ?? .min)
+        writer.put(lastFetch ?? .min)
+        writer.put(Int64(consecutiveFailures))
+        writer.put(lastFailure ?? .min)
+        writer.put(meanFetchDuration ?? -1)
+        writer.put(lastRefresh ?? .min)
         return writer.bytes
     }
 
     /// Reads a model written by ``encoded()``, or returns `nil` when the bytes are not one.
     public init?(encoded bytes: [UInt8]) {
         var reader = ByteReader(bytes)
-        guard reader.uint32() == Self.encodingVersion, let zoneName = reader.string(),
-            let zone = TimeZone(identifier: zoneName)
+        guard reader.uint32() == DeviceModel.encodingVersion else { return nil }
+        self.init()
+        let day = AppModel.binsPerDay
+        guard let recent = reader.doubles(), let weekday = reader.doubles(), let weekend = reader.doubles(),
+            let new = reader.doubles(), let no = reader.doubles(), let failed = reader.doubles(),
+            let publications = reader.doubles(), let exposure = reader.doubles(), let gaps = reader.doubles(),
+            recent.count == day, weekday.count == day, weekend.count == day, new.count == 24, no.count == 24,
+            failed.count == 24, publications.count == 24, exposure.count == 24, gaps.count == Self.gapBins + 1,
+            let launches = reader.int64(), let cold = reader.int64()
         else { return nil }
-        self.init(timeZone: zone)
-        func optional(_ value: Int64?) -> Int? { value.flatMap { $0 == Int64(Int.min) ? nil : Int($0) } }
-        func optionalTime(_ value: Int64?) -> Milliseconds? { value.flatMap { $0 == .min ? nil : $0 } }
-        currentDay = optional(reader.int64())
-        firstDay = optional(reader.int64())
-        guard let recent = reader.double(), let weekday = reader.double(), let weekend = reader.double() else { return nil }
-        recentDays = recent
-        weekdayDays = weekday
-        weekendDays = weekend
-        lastEventTime = optionalTime(reader.int64())
-        guard let count = reader.uint32() else { return nil }
-        for _ in 0..<count {
-            guard let name = reader.string() else { return nil }
-            var app = AppModel()
-            guard let recent = reader.doubles(), let weekday = reader.doubles(), let weekend = reader.doubles(),
-                let new = reader.doubles(), let no = reader.doubles(), let failed = reader.doubles(),
-                let publications = reader.doubles(), let exposure = reader.doubles(), publications.count == 24,
-                exposure.count == 24, let gaps = reader.doubles(), gaps.count == AppModel.gapBins + 1,
-                recent.count == AppModel.binsPerDay, weekday.count == AppModel.binsPerDay,
-                weekend.count == AppModel.binsPerDay, new.count == 24, no.count == 24, failed.count == 24
-            else { return nil }
-            (app.recent, app.weekday, app.weekend, app.fetchNew, app.fetchNo, app.fetchFailed) = (
-                recent, weekday, weekend, new, no, failed
-            )
-            (app.publications, app.exposure, app.gaps) = (publications, exposure, gaps)
-            guard let launches = reader.int64(), let cold = reader.int64() else { return nil }
-            app.launches = Int(launches)
-            app.coldLaunches = Int(cold)
-            app.firstDay = optional(reader.int64())
-            app.lastLaunch = optionalTime(reader.int64())
-            app.lastFetch = optionalTime(reader.int64())
-            app.consecutiveFailures = Int(reader.int64() ?? 0)
-            app.lastFailure = optionalTime(reader.int64())
-            guard let duration = reader.double() else { return nil }
-            app.meanFetchDuration = duration < 0 ? nil : duration
-            app.lastRefresh = optionalTime(reader.int64())
-            apps[name] = app
-        }
+        (self.recent, self.weekday, self.weekend) = (recent, weekday, weekend)
+        (fetchNew, fetchNo, fetchFailed) = (new, no, failed)
+        (self.publications, self.exposure, self.gaps) = (publications, exposure, gaps)
+        self.launches = Int(launches)
+        coldLaunches = Int(cold)
+        firstDay = ByteReader.optional(reader.int64())
+        lastLaunch = ByteReader.optionalTime(reader.int64())
+        lastFetch = ByteReader.optionalTime(reader.int64())
+        consecutiveFailures = Int(reader.int64() ?? 0)
+        lastFailure = ByteReader.optionalTime(reader.int64())
+        guard let duration = reader.double() else { return nil }
+        meanFetchDuration = duration < 0 ? nil : duration
+        lastRefresh = ByteReader.optionalTime(reader.int64())
         guard reader.atEnd else { return nil }
     }
 }
@@ -116,13 +120,15 @@ struct ByteReader {
 
     var atEnd: Bool { offset == bytes.count }
 
+    static func optional(_ value: Int64?) -> Int? { value.flatMap { $0 == Int64(Int.min) ? nil : Int($0) } }
+    static func optionalTime(_ value: Int64?) -> Milliseconds? { value.flatMap { $0 == .min ? nil : $0 } }
+
     mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T? {
         let size = MemoryLayout<T>.size
         guard offset + size <= bytes.count else { return nil }
-        var value: T = 0
-        for index in 0..<size { value |= T(bytes[offset + index]) << (8 * index) }
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
         offset += size
-        return value
+        return T(littleEndian: value)
     }
 
     mutating func uint32() -> UInt32? { integer(UInt32.self) }
@@ -136,13 +142,11 @@ struct ByteReader {
     }
 
     mutating func doubles() -> [Double]? {
-        guard let count = uint32(), count <= 4096 else { return nil }
-        var values: [Double] = []
-        values.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let value = double() else { return nil }
-            values.append(value)
+        guard let count = uint32(), count <= 4096, offset + Int(count) * 8 <= bytes.count else { return nil }
+        let start = offset
+        offset += Int(count) * 8
+        return bytes.withUnsafeBytes { raw in
+            (0..<Int(count)).map { Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + $0 * 8, as: UInt64.self))) }
         }
-        return values
     }
 }

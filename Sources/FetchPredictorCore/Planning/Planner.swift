@@ -126,6 +126,7 @@ enum Planner {
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
         fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
             notColdUntil: notColdUntil, device: device, configuration)
+        let originalRates = rates
         // New content expected per minute of the horizon, and its running sum.
         var contentPrefix = [Double](repeating: 0, count: clock.count + 1)
         for index in 0..<clock.count {
@@ -234,10 +235,7 @@ enum Planner {
         {
             wakes[0].reasons.append(heldBy)
         }
-        // Keep the original rates for coalescing.
-        fillRates(&rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
-            notColdUntil: notColdUntil, device: device, configuration)
-        return AppPlan(wakes: wakes, rates: rates, factors: factors, earliest: earliest, floor: floor, coldStart: false)
+        return AppPlan(wakes: wakes, rates: originalRates, factors: factors, earliest: earliest, floor: floor, coldStart: false)
     }
 
     /// Expected cold launches per minute over the horizon: the daily profile, raised where the
@@ -262,8 +260,17 @@ enum Planner {
         var missed = 0.0
         if let last = model.lastLaunch, last < clock.start {
             var (day, minute) = device.local(last, utcOffset: nil)
-            for _ in 0..<min(7 * 1440, Int((clock.start - last) / 60_000)) {
-                missed += (DeviceModel.isWeekend(day: day) ? weekend : weekday).rate(minute: minute)
+            var left = min(7 * 1440, Int((clock.start - last) / 60_000))
+            while left > 0 {
+                let profile = DeviceModel.isWeekend(day: day) ? weekend : weekday
+                if minute == 0, left >= 1440 {
+                    missed += profile.launchesPerDay
+                    left -= 1440
+                    day += 1
+                    continue
+                }
+                missed += profile.rate(minute: minute)
+                left -= 1
                 minute += 1
                 if minute == 1440 {
                     minute = 0
@@ -351,6 +358,37 @@ enum Planner {
             }
         }
         return capPerDay(deviceWakes, clock: clock, configuration)
+    }
+
+    /// The first device wake after `from`: coalescing needs only the app wakes within the
+    /// coalescing window of the earliest one, so this costs O(apps), not a whole schedule.
+    static func firstDeviceWake(
+        _ plans: [String: AppPlan], device: String, clock: HorizonClock, after from: Date, before end: Date,
+        _ configuration: PredictorConfiguration
+    ) -> DeviceWake? {
+        var firsts: [String: AppPlan] = [:]
+        var earliest: Date?
+        for (app, plan) in plans {
+            guard let index = firstIndex(plan.wakes, after: from), plan.wakes[index].plannedTime < end else { continue }
+            var trimmed = plan
+            trimmed.wakes = [plan.wakes[index]]
+            firsts[app] = trimmed
+            earliest = min(earliest ?? plan.wakes[index].plannedTime, plan.wakes[index].plannedTime)
+        }
+        guard let earliest else { return nil }
+        let limit = earliest.addingTimeInterval(configuration.coalescingWindow)
+        let near = firsts.filter { $0.value.wakes[0].plannedTime <= limit }
+        return coalesce(near, device: device, clock: clock, from: from, to: end, configuration).first
+    }
+
+    /// The index of the first wake after a time, in wakes sorted by time.
+    static func firstIndex(_ wakes: [AppWake], after time: Date) -> Int? {
+        var low = 0, high = wakes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wakes[middle].plannedTime <= time { low = middle + 1 } else { high = middle }
+        }
+        return low < wakes.count ? low : nil
     }
 
     /// Drops the least valuable device wakes of any local day over the device's daily cap.
