@@ -19,7 +19,7 @@ public struct FetchPredict: ParsableCommand {
         version: version,
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
-            NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, GenerateCommand.self,
+            NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, GenerateCommand.self, PruneCommand.self,
         ]
     )
 

@@ -1,0 +1,136 @@
+import Foundation
+import FetchPredictor
+import Testing
+
+/// What must survive bad files, killed processes and many writers at once, end to end.
+struct RobustnessTests {
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    func launches(_ db: String, device: String = "default") throws -> Int {
+        let apps = try Tool.run(["apps", "--db", db, "--device", device, "--json"])
+        return (try json(apps.stdout) as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["launches"] as? Int ?? 0) }
+    }
+
+    /// A csv of `count` launches of 50 apps, one every 30 seconds from 2024-01-01.
+    static func bigLog(_ count: Int) -> String {
+        let path = Tool.scratch().appendingPathComponent("big.csv").path
+        var text = "timestamp,app,event\n"
+        text.reserveCapacity(count * 45)
+        let start = 1_704_067_200
+        for index in 0..<count {
+            text += "\(start + index * 30),com.example.app\(index % 50),launch\n"
+        }
+        try! text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func damagedDatabasesAreRefusedAndLeftAsTheyWere() throws {
+        let folder = Tool.scratch()
+        let good = folder.appendingPathComponent("good.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", good])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        var random = SeededGenerator(seed: 3)
+        let cases: [(String, Data)] = [
+            ("truncated", bytes.prefix(bytes.count / 3)),
+            ("header only", bytes.prefix(100)),
+            ("random bytes", Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: random.next()) })),
+            ("text", Data("timestamp,app,event\n".utf8)),
+        ]
+        for (name, content) in cases {
+            let path = folder.appendingPathComponent("\(name).sqlite").path
+            try content.write(to: URL(fileURLWithPath: path))
+            let result = try Tool.run(["apps", "--db", path])
+            #expect(result.status != 0, "\(name)")
+            #expect(result.stderr.contains(path), "\(name): \(result.stderr)")
+            #expect(
+                result.stderr.contains("damaged") || result.stderr.contains("not a FetchPredictor database")
+                    || result.stderr.contains("could not be used"), "\(name): \(result.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == content, "\(name) was changed")
+            let imported = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", path])
+            #expect(imported.status != 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == content, "\(name) was changed by an import")
+        }
+    }
+
+    /// An import killed at random moments leaves the database whole, holding exactly what the
+    /// committed imports stored; the import run again completes it.
+    @Test func killedImportsLeaveTheDatabaseWhole() throws {
+        let log = Self.bigLog(150_000)
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
+        let committed = try launches(db)
+        var random = SeededGenerator(seed: 5)
+        for _ in 0..<4 {
+            let (process, _, _) = try Tool.start(["import", log, "--db", db])
+            usleep(UInt32(50_000 + random.next() % 400_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let check = try Tool.run(["apps", "--db", db, "--json"])
+            #expect(check.status == 0, "\(check.stderr)")
+            let count = try launches(db)
+            #expect(count == committed || count == committed + 150_000, "a killed import left \(count - committed) launches")
+            let integrity = Process()
+            integrity.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+            integrity.arguments = [db, "PRAGMA integrity_check"]
+            let out = Pipe()
+            integrity.standardOutput = out
+            if (try? integrity.run()) != nil {
+                integrity.waitUntilExit()
+                #expect(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "ok\n")
+            }
+        }
+        let finish = try Tool.run(["import", log, "--db", db])
+        #expect(finish.status == 0)
+        #expect(try launches(db) == committed + 150_000)
+    }
+
+    /// Processes recording at once, beside an import and schedule queries: every event stored
+    /// exactly once, and no "database is locked" reaches a user.
+    @Test func concurrentWritersLoseNothing() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let log = Self.bigLog(60_000)
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db, "--device", "phone"])
+        let writers = 6, eventsEach = 15
+        var processes: [(Process, Pipe, Pipe)] = [try Tool.start(["import", log, "--db", db, "--device", "bulk"])]
+        for writer in 0..<writers {
+            let script = (0..<eventsEach).map { index in
+                "\(Tool.path) record launch app\(writer) --at \(1_704_067_200 + index * 60) --db \(db) --device phone || exit 1"
+            }.joined(separator: "\n") + "\n\(Tool.path) schedule --db \(db) --device phone --now 2024-01-02T00:00:00Z > /dev/null || exit 1"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", script]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            processes.append((process, out, err))
+        }
+        for (process, out, err) in processes {
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(errors)")
+            #expect(!errors.contains("locked"))
+        }
+        #expect(try launches(db, device: "phone") == writers * eventsEach)
+        #expect(try launches(db, device: "bulk") == 60_000)
+    }
+
+    @Test func pruneDeletesForGoodAndSaysHowMany() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let old = Tool.scratch().appendingPathComponent("old.csv").path
+        try "timestamp,app,event\n2023-06-01T08:00:00Z,org.example.secretdiary,launch\n2023-06-02T08:00:00Z,org.example.secretdiary,launch\n"
+            .write(toFile: old, atomically: true, encoding: .utf8)
+        try Tool.run(["import", old, "--db", db])
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
+        let before = try launches(db)
+        let pruned = try Tool.run(["prune", "--before", "2024-01-01", "--db", db, "--json"])
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let report = try #require(try json(pruned.stdout) as? [String: Any])
+        #expect(report["launches"] as? Int == 2)
+        #expect(try launches(db) == before - 2)
+        // Nothing of the deleted events stays in the file.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(bytes.range(of: Data("secretdiary".utf8)) == nil)
+    }
+}
