@@ -122,19 +122,8 @@ extension EventStore {
                 ).flatMap { try? FetchInterval(parsing: $0) } ?? .never
             let zone = try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
                 .flatMap(TimeZone.init(identifier:))
-            var policies: [String: AppSettings] = [:]
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
-                    WHERE device.name = ? AND (app.interval IS NOT NULL OR app.enabled = 0)
-                    """, arguments: [device])
-            for row in rows {
-                let name: String = row[0]
-                policies[name] = AppSettings(
-                    device: device, app: name, interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
-                    enabled: row[2])
-            }
+            let policies = Dictionary(
+                uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(defaultInterval: defaultInterval, timeZone: zone, policies: policies)
         }
     }

@@ -60,18 +60,22 @@ extension EventStore {
     ///
     /// - Complexity: O(apps).
     public func appSettings(device: String) throws -> [AppSettings] {
-        try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
-                    WHERE device.name = ? ORDER BY app.name
-                    """, arguments: [device]
-            ).map { row in
-                AppSettings(
-                    device: device, app: row[0], interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
-                    enabled: row[2])
-            }
+        try read { db in try Self.appSettings(db, device: device, ownOnly: false) }
+    }
+
+    /// The settings of a device's apps, read from rows of (name, interval, enabled); with
+    /// `ownOnly`, only apps that set their own interval or were disabled.
+    static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
+                WHERE device.name = ? AND (? = 0 OR app.interval IS NOT NULL OR app.enabled = 0) ORDER BY app.name
+                """, arguments: [device, ownOnly]
+        ).map { row in
+            AppSettings(
+                device: device, app: row[0], interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
+                enabled: row[2])
         }
     }
 
