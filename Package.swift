@@ -35,11 +35,13 @@ let package = Package(
         .executableTarget(name: "fetchpredict", dependencies: ["FetchPredictorCLI"]),
         // Speed figures of the library, run in a release build by scripts/bench-predictor.sh.
         .executableTarget(name: "fetchpredict-bench", dependencies: ["FetchPredictor"]),
+        // The README's scheduler loop, against a simulated clock.
+        .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
         .testTarget(name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore"]),
         .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor"]),
         .testTarget(
             name: "FetchPredictCLITests",
-            dependencies: ["FetchPredictorCLI", "fetchpredict"]
+            dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -176,3 +176,19 @@ struct PlanningCommandTests {
         #expect((profiles.first?["halfHourly"] as? [Double])?.count == 48)
     }
 }
+
+struct SchedulerExampleTests {
+    @Test func exampleSchedulerRunsAgainstASimulatedClock() throws {
+        let process = Process()
+        process.executableURL = Tool.productsFolder.appendingPathComponent("scheduler-example")
+        process.arguments = ["7"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.hasPrefix("simulated 7 days of a commuter: "))
+        #expect(text.contains("next wake: "))
+    }
+}
