@@ -48,6 +48,7 @@ public struct Predictor: Sendable {
         var plans: [String: CachedPlan] = [:]
     }
 
+    /// Creates a value with every field given.
     public init(configuration: PredictorConfiguration = PredictorConfiguration()) {
         self.configuration = configuration
     }

@@ -31,6 +31,7 @@ public struct Rejection: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Why the row was refused.
     public var reason: String
 
+    /// Creates a value with every field given.
     public init(file: String, line: Int, field: String, reason: String) {
         self.file = file
         self.line = line
@@ -87,6 +88,7 @@ public struct ImportOptions: Sendable {
     /// How many rejections the report keeps (all are passed to the rejects handler).
     public var rejectionsKept: Int
 
+    /// Creates a value with every field given.
     public init(
         format: ImportFormat? = nil, device: String = "default", timeZone: TimeZone? = nil,
         defaultTimeZone: TimeZone = TimeZone(identifier: "UTC")!, dateOrder: DateOrder? = nil,
@@ -115,6 +117,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case invalidRows(file: String, rejected: Int, first: [Rejection])
     case malformed(file: String, line: Int, reason: String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .unreadable(let file, let reason):

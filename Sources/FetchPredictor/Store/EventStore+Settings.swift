@@ -12,6 +12,7 @@ public struct AppSettings: Sendable, Hashable, Codable {
     /// Whether background fetch is enabled for the app.
     public var enabled: Bool
 
+    /// Creates a value with every field given.
     public init(device: String, app: String, interval: FetchInterval?, enabled: Bool) {
         self.device = device
         self.app = app
@@ -131,6 +132,7 @@ extension EventStore {
 public enum RecordError: Error, Sendable, CustomStringConvertible {
     case invalid(field: String, reason: String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .invalid(let field, let reason): "The \(field) was refused: \(reason)."
@@ -140,9 +142,13 @@ public enum RecordError: Error, Sendable, CustomStringConvertible {
 
 /// What a prune deleted.
 public struct PruneReport: Sendable, Hashable, Codable {
+    /// Launches deleted.
     public var launches: Int
+    /// Fetch results deleted.
     public var fetches: Int
+    /// Device events (unlocks, screen on and off).
     public var deviceEvents: Int
+    /// Events of every kind.
     public var total: Int { launches + fetches + deviceEvents }
 }
 

@@ -15,6 +15,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// Another error from SQLite, with its message.
     case sqlite(path: String, detail: String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .notADatabase(let path):

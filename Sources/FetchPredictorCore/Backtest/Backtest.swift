@@ -25,16 +25,20 @@ public struct BacktestSettings: Sendable {
     /// The predictor's other settings.
     public var configuration = PredictorConfiguration()
 
+    /// Creates a value with every field given.
     public init() {}
 }
 
 /// One device's log for a backtest.
 public struct BacktestDevice: Sendable {
+    /// The device's name.
     public var name: String
+    /// The device's time zone.
     public var timeZone: TimeZone
     /// Its launches, in any order.
     public var launches: [Event]
 
+    /// Creates a value with every field given.
     public init(name: String, timeZone: TimeZone, launches: [Event]) {
         self.name = name
         self.timeZone = timeZone
@@ -48,22 +52,34 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var strategy: String
     /// The predictor's budget level.
     public var budget: Double?
+    /// Cold launches: launches with no launch of the app in the 30 minutes before.
     public var coldLaunches: Int
+    /// Cold launches that found fresh content.
     public var freshLaunches: Int
+    /// Background fetches of apps in scope on scored days.
     public var fetches: Int
+    /// App-days: apps in scope times scored days.
     public var appDays: Int
+    /// Local days scored (after the warm-up).
     public var scoredDays: Int
+    /// Distinct instants at which at least one app fetched.
     public var deviceWakes: Int
+    /// Fetches that found nothing new.
     public var wastedNoData: Int
+    /// Fetches that failed.
     public var wastedFailed: Int
     /// Fetches followed by another refresh of the app before any launch.
     public var wastedSuperseded: Int
     /// Median of t − r over cold launches with a refresh before them, in minutes.
     public var medianContentAgeMinutes: Double?
 
+    /// Fresh cold launches over cold launches.
     public var freshRate: Double { coldLaunches == 0 ? 0 : Double(freshLaunches) / Double(coldLaunches) }
+    /// Fetches of apps in scope on scored days, over app-days.
     public var wakesPerAppDay: Double { appDays == 0 ? 0 : Double(fetches) / Double(appDays) }
+    /// Device wakes over scored days.
     public var deviceWakesPerDay: Double { scoredDays == 0 ? 0 : Double(deviceWakes) / Double(scoredDays) }
+    /// Wasted fetches of every kind.
     public var wasted: Int { wastedNoData + wastedFailed + wastedSuperseded }
 
     enum CodingKeys: String, CodingKey {
@@ -72,6 +88,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
             wasted
     }
 
+    /// Writes the value to an encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(strategy, forKey: .strategy)
@@ -89,6 +106,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         try container.encode(deviceWakesPerDay, forKey: .deviceWakesPerDay)
     }
 
+    /// Creates a value from its coder.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         strategy = try container.decode(String.self, forKey: .strategy)
@@ -137,33 +155,47 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
 
 /// One simulated fetch, as the protocol's wakes CSV lists it.
 public struct SimulatedFetch: Sendable, Hashable {
+    /// The device.
     public var device: String
+    /// The app.
     public var app: String
+    /// When the fetch started.
     public var start: Milliseconds
+    /// How the fetch ended.
     public var result: FetchResult
 }
 
 /// One scored cold launch, as the protocol's launches CSV lists it.
 public struct ScoredLaunch: Sendable, Hashable {
+    /// The device.
     public var device: String
+    /// The app.
     public var app: String
+    /// When the launch happened.
     public var time: Milliseconds
+    /// Whether it found fresh content.
     public var fresh: Bool
 }
 
 /// A device's results.
 public struct DeviceBacktest: Sendable, Hashable, Codable {
+    /// The device.
     public var device: String
+    /// The device's time zone.
     public var timeZone: String
+    /// Local days scored (after the warm-up).
     public var scoredDays: Int
     /// The apps in scope.
     public var apps: [String]
+    /// The figures of each strategy.
     public var strategies: [StrategyFigures]
 }
 
 /// The backtest's results: per device, overall, the frontier and its two summary numbers.
 public struct BacktestReport: Sendable, Codable {
+    /// Each device's results.
     public var devices: [DeviceBacktest]
+    /// Every device together.
     public var overall: [StrategyFigures]
     /// The fresh rate at 4 wakes per app-day, read off the predictor's frontier; `nil` when the
     /// frontier does not reach 4.
@@ -172,6 +204,7 @@ public struct BacktestReport: Sendable, Codable {
     public var wakesAt50: Double?
     /// The simulated fetches and scored launches of the predictor at the reported budget.
     public var fetches: [SimulatedFetch] = []
+    /// The scored cold launches of the predictor at the reported budget.
     public var launches: [ScoredLaunch] = []
 
     enum CodingKeys: String, CodingKey {

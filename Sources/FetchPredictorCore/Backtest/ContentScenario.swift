@@ -13,6 +13,7 @@ import Foundation
 /// Times are the device's local time. Apps the scenario does not name publish all the time and
 /// never fail.
 public struct ContentScenario: Sendable, Hashable, Codable {
+    /// How an app publishes content: `fixed` times, or `poisson` rates per hour.
     public struct Publish: Sendable, Hashable, Codable {
         /// `fixed` or `poisson`.
         public var kind: String
@@ -22,21 +23,32 @@ public struct ContentScenario: Sendable, Hashable, Codable {
         public var perHour: [Double]?
     }
 
+    /// A span of the local day when an app's fetches fail.
     public struct Outage: Sendable, Hashable, Codable {
+        /// The start, `HH:MM` local time.
         public var from: String
+        /// The end, `HH:MM` local time.
         public var to: String
+        /// The chance that a fetch fails then, from 0 to 1.
         public var failure: Double
     }
 
+    /// One app of the scenario.
     public struct App: Sendable, Hashable, Codable {
+        /// When the app publishes content; `nil` for all the time.
         public var publish: Publish?
+        /// Spans of the day when fetches fail.
         public var outages: [Outage]?
+        /// The chance that a fetch fails outside outages, from 0 to 1.
         public var failureRate: Double?
     }
 
+    /// The seed of the random draws.
     public var seed: UInt64
+    /// The apps, by name.
     public var apps: [String: App]
 
+    /// Creates a value with every field given.
     public init(seed: UInt64, apps: [String: App]) {
         self.seed = seed
         self.apps = apps
@@ -93,6 +105,7 @@ public struct ContentScenario: Sendable, Hashable, Codable {
 
 /// A content scenario that cannot be used, with the reason.
 public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// A sentence for people.
     public var description: String
     init(_ reason: String) { description = "The content scenario is not valid: \(reason)." }
 }

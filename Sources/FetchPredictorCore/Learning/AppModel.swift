@@ -31,19 +31,24 @@ public struct AppModel: Sendable, Hashable, Codable {
 
     /// Every launch and every cold launch seen, undecayed.
     public internal(set) var launches = 0
+    /// Cold launches: launches with no launch of the app in the 30 minutes before.
     public internal(set) var coldLaunches = 0
     /// The local day of the app's first event.
     public internal(set) var firstDay: Int?
+    /// The latest launch.
     public internal(set) var lastLaunch: Milliseconds?
+    /// The latest fetch.
     public internal(set) var lastFetch: Milliseconds?
     /// Failed fetches since the last fetch that worked or the last launch.
     public internal(set) var consecutiveFailures = 0
+    /// The latest failed fetch.
     public internal(set) var lastFailure: Milliseconds?
     /// A moving average of fetch durations, in seconds.
     public internal(set) var meanFetchDuration: Double?
     /// Bumped by every change, so that plans made from the model know when they are stale.
     public internal(set) var version = 0
 
+    /// Creates a value with every field given.
     public init() {}
 
     mutating func decay(launchFactor: Double, slowFactor: Double, fetchFactor: Double) {

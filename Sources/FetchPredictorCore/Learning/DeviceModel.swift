@@ -20,6 +20,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// The time of the latest event.
     public internal(set) var lastEventTime: Milliseconds?
 
+    /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
     }

@@ -61,6 +61,7 @@ public struct Event: Sendable, Hashable {
     /// The device's name when the source names it per event; else the import's device.
     public var device: String?
 
+    /// Creates a value with every field given.
     public init(
         kind: EventKind, app: String, time: Milliseconds, utcOffset: Int? = nil,
         result: FetchResult? = nil, duration: Double? = nil, bytes: Int64? = nil,

@@ -46,10 +46,12 @@ public enum FetchInterval: Sendable, Hashable {
 }
 
 extension FetchInterval: CustomStringConvertible {
+    /// A sentence for people.
     public var description: String { text }
 }
 
 extension FetchInterval: Codable {
+    /// Creates a value from its coder.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let seconds = try? container.decode(Int.self) {
@@ -59,6 +61,7 @@ extension FetchInterval: Codable {
         }
     }
 
+    /// Writes the value to an encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
@@ -71,6 +74,7 @@ public enum FetchIntervalError: Error, Sendable, Equatable, CustomStringConverti
     case notPositive(Int)
     case tooLong(Int)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .notAnInterval(let text):

@@ -7,6 +7,7 @@ public struct AppPolicy: Sendable, Hashable, Codable {
     /// Whether background fetch is enabled for the app.
     public var enabled: Bool
 
+    /// Creates a value with every field given.
     public init(interval: FetchInterval, enabled: Bool = true) {
         self.interval = interval
         self.enabled = enabled

@@ -52,6 +52,7 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// Whether weekdays and weekends are learned apart when the history shows that they differ.
     public var splitsWeekends: Bool = true
 
+    /// Creates a value with every field given.
     public init() {}
 
     /// The least expected value a wake must buy, from ``budget``.

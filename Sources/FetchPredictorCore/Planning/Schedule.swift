@@ -18,6 +18,7 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The chance (0 to 1), learned from fetch results, that new content is there to fetch.
     case fetchResults(newDataRate: Double)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .peak(let minute, let expected, let confidence):
@@ -51,6 +52,7 @@ public struct AppWake: Sendable, Hashable, Codable {
     /// Why it was planned, and how it was shaped.
     public var reasons: [WakeReason]
 
+    /// Creates a value with every field given.
     public init(app: String, plannedTime: Date, expectedLaunches: Double, reasons: [WakeReason]) {
         self.app = app
         self.plannedTime = plannedTime
@@ -68,6 +70,7 @@ public struct DeviceWake: Sendable, Hashable, Codable {
     /// The apps it fetches for, each with its reasons.
     public var apps: [AppWake]
 
+    /// Creates a value with every field given.
     public init(device: String, time: Date, apps: [AppWake]) {
         self.device = device
         self.time = time
@@ -77,13 +80,18 @@ public struct DeviceWake: Sendable, Hashable, Codable {
 
 /// The planned wakes of a device over a span of time, in time order.
 public struct Schedule: Sendable, Hashable, Codable {
+    /// The device.
     public var device: String
+    /// The start of the span planned.
     public var from: Date
+    /// The end of the span planned.
     public var to: Date
+    /// The device wakes, in time order.
     public var wakes: [DeviceWake]
     /// Apps with too little history to learn from yet.
     public var coldStartApps: [String]
 
+    /// Creates a value with every field given.
     public init(device: String, from: Date, to: Date, wakes: [DeviceWake], coldStartApps: [String]) {
         self.device = device
         self.from = from

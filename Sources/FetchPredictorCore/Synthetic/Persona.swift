@@ -19,6 +19,7 @@ public struct Persona: Sendable, Hashable {
         /// ... up to, not including, this day.
         public var untilDay: Int
 
+        /// Creates a value with every field given.
         public init(
             _ time: String, spread: Double = 10, probability: Double = 0.9, days: Days = .all,
             fromDay: Int = 0, untilDay: Int = .max
@@ -40,7 +41,9 @@ public struct Persona: Sendable, Hashable {
 
     /// One app of the persona.
     public struct App: Sendable, Hashable {
+        /// The app's name, as logs write it.
         public var name: String
+        /// The times of day the app gets opened.
         public var habits: [Habit]
         /// Extra launches at random waking hours, per day.
         public var randomLaunchesPerDay: Double
@@ -49,6 +52,7 @@ public struct Persona: Sendable, Hashable {
         /// Probability that a fetch fails.
         public var failureRate: Double
 
+        /// Creates a value with every field given.
         public init(
             _ name: String, habits: [Habit], randomLaunchesPerDay: Double = 0.3,
             content: ContentProcess = .poisson(perHour: 1), failureRate: Double = 0.02
@@ -61,8 +65,11 @@ public struct Persona: Sendable, Hashable {
         }
     }
 
+    /// The persona's name, as `fetchpredict generate --persona` takes it.
     public var name: String
+    /// One line on the persona's habits.
     public var summary: String
+    /// The persona's apps.
     public var apps: [App]
 
     /// The personas `fetchpredict generate` knows, by name.

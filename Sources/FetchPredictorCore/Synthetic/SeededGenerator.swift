@@ -3,10 +3,12 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// Creates a value with every field given.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

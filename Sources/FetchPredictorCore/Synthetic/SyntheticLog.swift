@@ -5,15 +5,20 @@ import Foundation
 ///
 /// The same persona, start, days, zone and seed always give the same log.
 public struct SyntheticLog: Sendable {
+    /// The user the log is of.
     public var persona: Persona
     /// The first local day of the log.
     public var start: DateFields
+    /// How many days the log covers.
     public var days: Int
+    /// The time zone of the persona's wall clock.
     public var timeZone: TimeZone
+    /// The seed of the random draws.
     public var seed: UInt64
     /// The period of the logged fetches, in minutes; 0 logs no fetches.
     public var fetchPeriodMinutes: Int
 
+    /// Creates a value with every field given.
     public init(
         persona: Persona, start: DateFields = DateFields(year: 2024, month: 1, day: 1), days: Int,
         timeZone: TimeZone, seed: UInt64, fetchPeriodMinutes: Int = 180

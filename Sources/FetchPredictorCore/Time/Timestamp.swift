@@ -6,6 +6,7 @@ public struct Timestamp: Sendable, Hashable {
     /// and local times, whose wall clock comes from the device's time zone instead.
     public var utcOffset: Int?
 
+    /// Creates a value with every field given.
     public init(milliseconds: Milliseconds, utcOffset: Int? = nil) {
         self.milliseconds = milliseconds
         self.utcOffset = utcOffset
@@ -21,6 +22,7 @@ public enum TimestampError: Error, Sendable, Equatable, CustomStringConvertible 
     /// A field out of its range, such as month 13 or 25 o'clock.
     case outOfRange(String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .unreadable:
@@ -204,14 +206,22 @@ public enum TimestampParser {
 
 /// A calendar date and wall-clock time, without a zone.
 public struct DateFields: Sendable, Hashable {
+    /// The year, such as 2024.
     public var year: Int
+    /// The month, 1 to 12.
     public var month: Int
+    /// The day of the month, from 1.
     public var day: Int
+    /// The hour, 0 to 23.
     public var hour: Int
+    /// The minute, 0 to 59.
     public var minute: Int
+    /// The second, 0 to 59.
     public var second: Int
+    /// The millisecond, 0 to 999.
     public var millisecond: Int
 
+    /// Creates a value with every field given.
     public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
         self.year = year
         self.month = month
