@@ -8,7 +8,8 @@ struct PruneCommand: ParsableCommand {
         abstract: "Delete for good every event before a date, and say how many.",
         discussion: """
             Deletes launches, fetch results and device events, of --device or of every device \
-            with --all-devices, and the learned models that remember them; the file is then \
+            with --all-devices, the apps left with neither events nor settings of their own, \
+            and the learned models that remember them; the file is then \
             compacted so that nothing deleted lingers in it. Settings and the import log are kept.
 
             Example:
