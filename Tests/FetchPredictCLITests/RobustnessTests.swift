@@ -134,3 +134,23 @@ struct RobustnessTests {
         #expect(bytes.range(of: Data("secretdiary".utf8)) == nil)
     }
 }
+
+struct PrivacyTests {
+    /// Importing, planning and pruning write nothing but the store and its WAL beside it.
+    @Test func nothingIsWrittenOutsideTheChosenPath() throws {
+        let folder = Tool.scratch()
+        let temporary = Tool.scratch()
+        let db = folder.appendingPathComponent("events.sqlite").path
+        let environment = ["TMPDIR": temporary.path, "HOME": temporary.path, "XDG_DATA_HOME": temporary.path]
+        for arguments in [
+            ["import", Tool.fixture("commuter-28d.csv"), "--db", db], ["config", "--default-interval", "minimum", "--db", db],
+            ["schedule", "--db", db, "--now", "2024-01-29T00:00:00Z"], ["prune", "--before", "2024-01-10", "--db", db],
+        ] {
+            let result = try Tool.run(arguments, environment: environment)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files.allSatisfy { $0.hasPrefix("events.sqlite") }, "\(files)")
+    }
+}

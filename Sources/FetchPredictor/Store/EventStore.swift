@@ -49,6 +49,8 @@ public final class EventStore: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Read through memory mapping: a learned model of a few MB costs no read calls.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            // Sorts and VACUUM keep their scratch data in memory: nothing is written outside the store's path.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         do {
             if concurrentReads {
