@@ -14,7 +14,7 @@ import GRDB
 /// ```
 ///
 /// ## Topics
-/// - ``init(path:busyTimeout:)``
+/// - ``init(path:busyTimeout:concurrentReads:)``
 /// - ``inMemory()``
 /// - ``record(_:device:)``
 /// - ``apps(device:)``
