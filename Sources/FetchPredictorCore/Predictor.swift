@@ -106,7 +106,8 @@ public struct Predictor: Sendable {
     /// The next device wake strictly after `time`, within a day, or `nil` when none is planned.
     ///
     /// Plans are cached per app and made again only for apps whose model or policy changed, so
-    /// that a scheduler can ask after every event.
+    /// that a scheduler can ask after every event. The device's daily cap, which
+    /// ``schedule(from:to:device:)`` applies over whole days, is not checked here.
     ///
     /// - Complexity: O(apps × log apps) when nothing changed; O(minutes of the horizon) for each
     ///   app that changed.

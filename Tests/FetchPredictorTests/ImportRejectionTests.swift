@@ -179,6 +179,18 @@ struct ImportRejectionTests {
         #expect(reason.contains("nests deeper"))
     }
 
+    @Test func activityWatchEventWithoutAppNamesItsLine() throws {
+        let text = """
+            {"buckets":{"w":{"type":"currentwindow","events":[
+            {"timestamp":"2024-03-01T07:30:00Z","duration":5,"data":{"package":"com.a"}},
+            {"timestamp":"2024-03-01T07:40:00Z","duration":5,"data":{}}
+            ]}}}
+            """
+        let error = try refused(text, name: "window.json")
+        #expect(firstRejection(error)?.line == 3)
+        #expect(firstRejection(error)?.field == "data.package")
+    }
+
     @Test func truncatedActivityWatchExportIsRefused() throws {
         let text = try String(contentsOfFile: TestFiles.fixture("activitywatch-small.json"), encoding: .utf8)
         let error = try refused(String(text.prefix(text.count / 2)), name: "cut.json")

@@ -94,6 +94,7 @@ struct ActivityWatchParser {
                 var firstEvent = true
                 while try reader.nextElement(first: firstEvent) {
                     firstEvent = false
+                    _ = try reader.peek()  // so that the line is the event's own
                     let line = reader.line
                     let event = try reader.readValue()
                     session.countRow()
@@ -139,6 +140,10 @@ struct ActivityWatchParser {
         }
         switch type {
         case "currentwindow":
+            // In a window bucket, an event that names no app is a damaged row.
+            for (_, line) in unlocks {
+                session.reject(line: line, field: "data.package", reason: "the window event names no package or app")
+            }
             try emitVisits(windows, appNames: appNames, session: session)
         case "os.lockscreen.unlocks":
             for (time, line) in unlocks {
