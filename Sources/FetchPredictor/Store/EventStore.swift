@@ -128,6 +128,7 @@ public final class EventStore: Sendable {
 
     static func storeError(_ error: DatabaseError, path: String) -> StoreError {
         switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(path: path, seconds: Int(defaultBusyTimeout))
         case .SQLITE_NOTADB: .notADatabase(path: path)
         case .SQLITE_CORRUPT: .damaged(path: path, detail: error.message ?? "corrupt")
         default: .sqlite(path: path, detail: error.message ?? "\(error.resultCode)")

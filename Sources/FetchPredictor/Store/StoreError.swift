@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownDevice(String)
     /// A time zone name that is not in the IANA database.
     case unknownTimeZone(String)
+    /// Another process held the database for longer than the busy timeout.
+    case busy(path: String, seconds: Int)
     /// Another error from SQLite, with its message.
     case sqlite(path: String, detail: String)
 
@@ -30,6 +32,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "There is no device named '\(name)' in the store: import or record events for it first, or check --device."
         case .unknownTimeZone(let name):
             "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw or America/New_York."
+        case .busy(let path, let seconds):
+            "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
         }
