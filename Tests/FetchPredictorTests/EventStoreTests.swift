@@ -160,3 +160,27 @@ struct RealLogImportTests {
         #expect(TimestampFormatter.iso(last.time).hasPrefix("2023-08-11"))
     }
 }
+
+struct BusyStoreTests {
+    /// A write that waits past the busy timeout says who held the store and what to do.
+    @Test func heldStoreIsReportedAsBusy() throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path
+        let holder = try EventStore(path: path)
+        let waiter = try EventStore(path: path, busyTimeout: 0.2)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            try? holder.write { _ in
+                started.signal()
+                release.wait()
+            }
+        }
+        thread.start()
+        started.wait()
+        let error = #expect(throws: StoreError.self) {
+            try waiter.record(.launch("a", at: 1_700_000_000_000), device: "phone")
+        }
+        release.signal()
+        #expect(error.map { "\($0)".contains("held by another fetchpredict process") } == true)
+        #expect(error.map { "\($0)".contains("locked") } == false)
+    }
+}

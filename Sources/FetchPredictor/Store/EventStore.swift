@@ -23,6 +23,8 @@ public final class EventStore: Sendable {
     let writer: any DatabaseWriter
     /// The path of the database file, or `:memory:`.
     public let path: String
+    /// How long a write waits for another process's write, in seconds.
+    let busyTimeout: TimeInterval
 
     /// How long a write waits for another process's write to finish before giving up, by default.
     public static let defaultBusyTimeout: TimeInterval = 300
@@ -42,6 +44,7 @@ public final class EventStore: Sendable {
         path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout, concurrentReads: Bool = true
     ) throws {
         self.path = path
+        self.busyTimeout = busyTimeout
         let isNew = try Self.prepareFile(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
@@ -63,13 +66,14 @@ public final class EventStore: Sendable {
             }
             try Self.migrate(writer, path: path)
         } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
     private init(writer: any DatabaseWriter, path: String) {
         self.writer = writer
         self.path = path
+        busyTimeout = 0
     }
 
     /// A store in memory, for tests and for evaluations that must not touch the disk.
@@ -126,9 +130,9 @@ public final class EventStore: Sendable {
         return false
     }
 
-    static func storeError(_ error: DatabaseError, path: String) -> StoreError {
+    static func storeError(_ error: DatabaseError, path: String, busyTimeout: TimeInterval) -> StoreError {
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(path: path, seconds: Int(defaultBusyTimeout))
+        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(path: path, seconds: Int(busyTimeout))
         case .SQLITE_NOTADB: .notADatabase(path: path)
         case .SQLITE_CORRUPT: .damaged(path: path, detail: error.message ?? "corrupt")
         default: .sqlite(path: path, detail: error.message ?? "\(error.resultCode)")
@@ -140,7 +144,7 @@ public final class EventStore: Sendable {
         do {
             return try writer.write(body)
         } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
@@ -149,7 +153,7 @@ public final class EventStore: Sendable {
         do {
             return try writer.read(body)
         } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path)
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 }
