@@ -174,19 +174,6 @@ public struct AppModel: Sendable, Hashable, Codable {
         return gaps.map { $0 / 10 / surviving }
     }
 
-    /// The median time between a launch and the next cold launch, in minutes; a day or more when
-    /// the app is used less than daily, `nil` without history.
-    public var typicalGapMinutes: Int? {
-        let total = gaps.reduce(0, +)
-        guard total > 0 else { return nil }
-        var running = 0.0
-        for (index, count) in gaps.enumerated() {
-            running += count
-            if running >= total / 2 { return index == Self.gapBins ? 24 * 60 : 30 + index * 10 + 5 }
-        }
-        return 24 * 60
-    }
-
     /// The share of fetches at a local hour that bring new data, among those that did not fail,
     /// shrunk toward the app's overall share when the hour has few fetches.
     public func newDataRate(hour: Int) -> Double {
