@@ -95,14 +95,13 @@ struct LineSplitter {
     static let maximumLineLength = 1 << 20
 
     let file: FileReader
-    private(set) var lineNumber = 0
 
     init(file: FileReader) {
         self.file = file
     }
 
     /// Calls `body` with each line and its number (from 1). Return `false` to stop.
-    mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Bool) throws {
+    func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Bool) throws {
         var carry: [UInt8] = []
         var lineNumber = 0
         var atStart = true
@@ -159,6 +158,5 @@ struct LineSplitter {
         if !stopped, !carry.isEmpty {
             _ = try carry.withUnsafeBufferPointer { try deliver($0) }
         }
-        self.lineNumber = lineNumber
     }
 }

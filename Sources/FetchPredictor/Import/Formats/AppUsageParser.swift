@@ -114,7 +114,7 @@ struct AppUsageParser {
 
     /// First pass: the order of day and month that the whole file allows.
     func detectDateOrder(_ file: FileReader) throws -> DateOrder {
-        var splitter = LineSplitter(file: file)
+        let splitter = LineSplitter(file: file)
         var columns: Columns?
         var fields = CSVLine()
         var dayFirst = false, monthFirst = false
@@ -147,7 +147,7 @@ struct AppUsageParser {
     func parse(_ file: FileReader, into session: ImportSession) throws {
         let order = try dateOrder ?? detectDateOrder(file)
         if dateOrder == nil { file.rewind() }
-        var splitter = LineSplitter(file: file)
+        let splitter = LineSplitter(file: file)
         var columns: Columns?
         var fields = CSVLine()
         var inFooter = false

@@ -42,7 +42,7 @@ struct CSVEventParser {
     }
 
     func parse(_ file: FileReader, into session: ImportSession) throws {
-        var splitter = LineSplitter(file: file)
+        let splitter = LineSplitter(file: file)
         var columns: Columns?
         var fields = CSVLine()
         try splitter.forEachLine { line, number in

@@ -8,7 +8,7 @@ struct JSONLinesParser {
     static let maximumDepth = 16
 
     func parse(_ file: FileReader, into session: ImportSession) throws {
-        var splitter = LineSplitter(file: file)
+        let splitter = LineSplitter(file: file)
         var sawLine = false
         try splitter.forEachLine { line, number in
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { return true }
