@@ -40,10 +40,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// The local time of an instant: its day and its minute of the day.
     func local(_ time: Milliseconds, utcOffset: Int?) -> (day: Int, minute: Int) {
         let offset = utcOffset ?? timeZone.secondsFromGMT(for: Date(milliseconds: time))
-        let local = time + Milliseconds(offset) * 1000
-        let day = Int((local - ((local % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000)
-        let minute = Int((local - Milliseconds(day) * 86_400_000) / 60_000)
-        return (day, minute)
+        let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
+        return (day, millisecond / 60_000)
     }
 
     /// Moves the model's clock to a local day, decaying what came before.

@@ -35,9 +35,8 @@ struct HorizonClock {
         for index in 0..<minutes {
             let time = start + Milliseconds(index) * 60_000
             if index % 15 == 0 { offset = zone.secondsFromGMT(for: Date(milliseconds: time)) }
-            let local = time + Milliseconds(offset) * 1000
-            let day = Int((local - ((local % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000)
-            minuteOfDay[index] = Int16((local - Milliseconds(day) * 86_400_000) / 60_000)
+            let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
+            minuteOfDay[index] = Int16(millisecond / 60_000)
             weekend[index] = DeviceModel.isWeekend(day: day)
             localDay[index] = Int32(day)
         }

@@ -268,6 +268,14 @@ public enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// Splits a wall-clock instant (milliseconds since 1970 in local time) into its day since
+    /// 1970-01-01 and the milliseconds into that day, rounding down before 1970 as after.
+    @inline(__always)
+    public static func split(localMilliseconds local: Milliseconds) -> (day: Int, millisecond: Int) {
+        let millisecond = ((local % 86_400_000) + 86_400_000) % 86_400_000
+        return (Int((local - millisecond) / 86_400_000), Int(millisecond))
+    }
+
     /// The day of the week of a day counted from 1970-01-01, 1 for Sunday to 7 for Saturday,
     /// as `Calendar` numbers them.
     public static func weekday(days: Int) -> Int {
@@ -295,9 +303,7 @@ public enum TimestampFormatter {
     /// `2024-05-01T08:30:00.250+02:00`, or with `Z` when `utcOffset` is `nil`. Milliseconds are
     /// written only when not zero.
     public static func iso(_ milliseconds: Milliseconds, utcOffset: Int? = nil) -> String {
-        let local = milliseconds + Milliseconds(utcOffset ?? 0) * 1000
-        let days = Int((local - ((local % 86_400_000) + 86_400_000) % 86_400_000) / 86_400_000)
-        let rest = Int(local - Milliseconds(days) * 86_400_000)
+        let (days, rest) = CivilDate.split(localMilliseconds: milliseconds + Milliseconds(utcOffset ?? 0) * 1000)
         let (year, month, day) = CivilDate.fromDays(days)
         var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(rest / 3_600_000, 2) + ":"
             + pad(rest / 60_000 % 60, 2) + ":" + pad(rest / 1000 % 60, 2)
