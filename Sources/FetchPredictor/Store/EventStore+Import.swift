@@ -34,9 +34,7 @@ extension EventStore {
         let file = try FileReader(path: path, progress: progress)
         if file.size == 0 { throw ImportError.empty(file: path) }
         return try write { db in
-            let zoneName = try String.fetchOne(
-                db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [options.device])
-            let deviceZone = zoneName.flatMap(TimeZone.init(identifier:))
+            let deviceZone = try Self.timeZone(db, device: options.device)
             let newDeviceZone = options.timeZone ?? options.defaultTimeZone
             let writer = try EventWriter(db, newDeviceTimeZone: newDeviceZone.identifier)
             let session = ImportSession(

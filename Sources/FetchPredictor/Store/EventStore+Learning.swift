@@ -116,12 +116,8 @@ extension EventStore {
 
     func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
-            let defaultInterval =
-                try String.fetchOne(
-                    db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [Self.defaultIntervalKey]
-                ).flatMap { try? FetchInterval(parsing: $0) } ?? .never
-            let zone = try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
-                .flatMap(TimeZone.init(identifier:))
+            let defaultInterval = try Self.defaultInterval(db)
+            let zone = try Self.timeZone(db, device: device)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(defaultInterval: defaultInterval, timeZone: zone, policies: policies)

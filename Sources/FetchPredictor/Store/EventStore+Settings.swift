@@ -90,11 +90,12 @@ extension EventStore {
 
     /// The interval of apps that set none: ``FetchInterval/never`` until changed, as on iOS.
     public func defaultInterval() throws -> FetchInterval {
-        try read { db in
-            let text = try String.fetchOne(
-                db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [Self.defaultIntervalKey])
-            return text.flatMap { try? FetchInterval(parsing: $0) } ?? .never
-        }
+        try read { db in try Self.defaultInterval(db) }
+    }
+
+    static func defaultInterval(_ db: Database) throws -> FetchInterval {
+        try String.fetchOne(db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [defaultIntervalKey])
+            .flatMap { try? FetchInterval(parsing: $0) } ?? .never
     }
 
     /// Changes the interval of apps that set none.
@@ -116,10 +117,12 @@ extension EventStore {
 
     /// A device's time zone, or `nil` when the device is unknown or has none.
     public func timeZone(device: String) throws -> TimeZone? {
-        try read { db in
-            try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
-                .flatMap(TimeZone.init(identifier:))
-        }
+        try read { db in try Self.timeZone(db, device: device) }
+    }
+
+    static func timeZone(_ db: Database, device: String) throws -> TimeZone? {
+        try String.fetchOne(db, sql: "SELECT timeZone FROM device WHERE name = ?", arguments: [device])
+            .flatMap(TimeZone.init(identifier:))
     }
 
     /// The names of the devices in the store, sorted.
