@@ -15,11 +15,14 @@ let package = Package(
     targets: [
         // The pure core: models, learning, planning. No GRDB, no files, no clock.
         .target(name: "FetchPredictorCore"),
-        // The event store (GRDB) and the importers; re-exports the core.
+        // The log formats: readers and writers of usage logs, on byte streams. No GRDB.
+        .target(name: "FetchPredictorImport", dependencies: ["FetchPredictorCore"]),
+        // The event store (GRDB), which runs imports in transactions; re-exports the core and the formats.
         .target(
             name: "FetchPredictor",
             dependencies: [
                 "FetchPredictorCore",
+                "FetchPredictorImport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -38,9 +41,13 @@ let package = Package(
         // The README's scheduler loop, against a simulated clock.
         .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
         .testTarget(name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore"]),
-        .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor"]),
+        // What the tests of the formats and of the store share: fixtures' paths, the fuzzer.
+        .target(name: "FetchPredictorTestSupport", dependencies: ["FetchPredictorCore"], path: "Tests/Support"),
         .testTarget(
-            name: "FetchPredictCLITests",
+            name: "FetchPredictorImportTests", dependencies: ["FetchPredictorImport", "FetchPredictorTestSupport"]),
+        .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor", "FetchPredictorTestSupport"]),
+        .testTarget(
+            name: "FetchPredictorCLITests",
             dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"],
             // The pinned --help of each command, read by HelpTests from the source tree.
             exclude: ["Help"]

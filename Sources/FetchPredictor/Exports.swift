@@ -1,1 +1,2 @@
 @_exported import FetchPredictorCore
+@_exported import FetchPredictorImport

@@ -7,9 +7,9 @@ struct SyntheticLogTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
     @Test func sameSeedGivesTheSameLog() {
-        let first = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 5).csv()
-        let again = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 5).csv()
-        let other = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 6).csv()
+        let first = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 5).events()
+        let again = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 5).events()
+        let other = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 6).events()
         #expect(first == again)
         #expect(first != other)
     }

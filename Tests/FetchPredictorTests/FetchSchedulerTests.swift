@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import FetchPredictorTestSupport
 import Testing
 
 @testable import FetchPredictor
@@ -12,7 +13,7 @@ struct FetchSchedulerTests {
     func commuterStore() throws -> EventStore {
         let store = try EventStore(path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path)
         let log = SyntheticLog(persona: .commuter, days: 21, timeZone: zone, seed: 4)
-        let path = TestFiles.write(log.csv())
+        let path = TestFiles.write(EventLogWriter.csv(log.events()))
         _ = try store.importFile(path, options: ImportOptions(device: "phone", timeZone: zone), now: now)
         try store.setDefaultInterval(.minimum)
         return store

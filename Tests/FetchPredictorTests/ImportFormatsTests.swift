@@ -1,4 +1,5 @@
 import Foundation
+import FetchPredictorTestSupport
 import Testing
 
 @testable import FetchPredictor
@@ -35,7 +36,7 @@ struct ImportFormatsTests {
         #expect(report.rejected == 0)
         let csvStore = try EventStore.inMemory()
         let path = TestFiles.write(
-            SyntheticLog(persona: .nightOwl, days: 14, timeZone: TimeZone(identifier: "America/New_York")!, seed: 3).csv())
+            EventLogWriter.csv(SyntheticLog(persona: .nightOwl, days: 14, timeZone: TimeZone(identifier: "America/New_York")!, seed: 3).events()))
         _ = try csvStore.importFile(path, options: ImportOptions(), now: now)
         #expect(try jsonlStore.events(device: "default") == csvStore.events(device: "default"))
     }

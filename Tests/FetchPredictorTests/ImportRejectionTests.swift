@@ -1,4 +1,5 @@
 import Foundation
+import FetchPredictorTestSupport
 import Testing
 
 @testable import FetchPredictor

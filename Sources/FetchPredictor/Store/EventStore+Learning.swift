@@ -93,7 +93,7 @@ extension EventStore {
                 try body(
                     Event(
                         kind: isFetch ? .fetch : .launch, app: row[1], time: row[2], utcOffset: row[3],
-                        result: (row[4] as String?).flatMap(FetchResult.init(rawValue:)), duration: row[5]))
+                        result: try row.decode(atIndex: 4), duration: row[5]))
             }
         }
     }
@@ -116,8 +116,8 @@ extension EventStore {
 
     func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
-            let defaultInterval = try Self.defaultInterval(db)
-            let zone = try Self.timeZone(db, device: device)
+            let defaultInterval = try Self.defaultInterval(db, path: path)
+            let zone = try Self.timeZone(db, device: device, path: path)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(defaultInterval: defaultInterval, timeZone: zone, policies: policies)

@@ -1,40 +1,14 @@
 import Foundation
 import GRDB
 
-/// What the store knows of one app: its settings and a summary of its events.
-public struct AppSummary: Sendable, Hashable, Codable {
-    /// The device.
-    public var device: String
-    /// The app.
-    public var app: String
-    /// The interval that applies: the app's own, else the store's default.
-    public var interval: FetchInterval
-    /// Whether the interval is the store's default rather than the app's own.
-    public var intervalIsDefault: Bool
-    /// Whether background fetch is enabled for the app.
-    public var enabled: Bool
-    /// Launches stored.
-    public var launches: Int
-    /// Fetches that brought new data.
-    public var fetchesNewData: Int
-    /// Fetches that found nothing new.
-    public var fetchesNoData: Int
-    /// Fetches that failed.
-    public var fetchesFailed: Int
-    /// The first and last event of the app, launch or fetch.
-    public var firstSeen: Date?
-    /// The last event of the app, launch or fetch.
-    public var lastSeen: Date?
-}
-
 extension EventStore {
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device and then by launches, most first.
     ///
     /// - Complexity: O(n) in the events of the apps listed.
     public func apps(device: String? = nil) throws -> [AppSummary] {
-        let defaultInterval = try defaultInterval()
-        return try read { db in
+        try read { db in
+            let defaultInterval = try Self.defaultInterval(db, path: path)
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -51,8 +25,8 @@ extension EventStore {
                     WHERE ?1 IS NULL OR device.name = ?1
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device])
-            return rows.map { row in
-                let own = (row["interval"] as String?).flatMap { try? FetchInterval(parsing: $0) }
+            return try rows.map { row in
+                let own = try row.decode(FetchInterval?.self, forColumn: "interval")
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
@@ -74,16 +48,10 @@ extension EventStore {
     /// The settings of a device's apps, read from rows of (name, interval, enabled); with
     /// `ownOnly`, only apps that set their own interval or were disabled.
     static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.deviceId
-                WHERE device.name = ? AND (? = 0 OR app.interval IS NOT NULL OR app.enabled = 0) ORDER BY app.name
-                """, arguments: [device, ownOnly]
-        ).map { row in
-            AppSettings(
-                device: device, app: row[0], interval: (row[1] as String?).flatMap { try? FetchInterval(parsing: $0) },
-                enabled: row[2])
+        var request = AppRecord.joining(required: AppRecord.device.filter(DeviceRecord.Columns.name == device))
+        if ownOnly { request = request.filter(AppRecord.Columns.interval != nil || AppRecord.Columns.enabled == false) }
+        return try request.order(AppRecord.Columns.name).fetchAll(db).map { record in
+            AppSettings(device: device, app: record.name, interval: record.interval, enabled: record.enabled)
         }
     }
 
@@ -118,10 +86,10 @@ extension EventStore {
                     WHERE device.name = ?1
                     ORDER BY 3, 1, 2
                     """, arguments: [device])
-            return rows.map { row in
+            return try rows.map { row in
                 Event(
-                    kind: EventKind(rawValue: row["kind"]) ?? .launch, app: row["app"], time: row["time"],
-                    utcOffset: row["utcOffset"], result: (row["result"] as String?).flatMap(FetchResult.init(rawValue:)),
+                    kind: try row.decode(forColumn: "kind"), app: row["app"], time: row["time"],
+                    utcOffset: row["utcOffset"], result: try row.decode(forColumn: "result"),
                     duration: row["duration"], bytes: row["bytes"])
             }
         }

@@ -143,30 +143,4 @@ public struct SyntheticLog: Sendable {
         }
         return low < sorted.count && sorted[low] <= upTo
     }
-
-    /// The log in the jsonl import format, one object a line.
-    public func jsonLines() -> String {
-        var text = ""
-        for event in events() {
-            var fields = [
-                "\"timestamp\":\"\(TimestampFormatter.iso(event.time, utcOffset: event.utcOffset))\"",
-                "\"app\":\"\(event.app)\"", "\"event\":\"\(event.kind.rawValue)\"",
-            ]
-            if let result = event.result { fields.append("\"result\":\"\(result.rawValue)\"") }
-            if let duration = event.duration { fields.append("\"duration\":\(String(format: "%g", duration))") }
-            text += "{" + fields.joined(separator: ",") + "}\n"
-        }
-        return text
-    }
-
-    /// The log in the csv import format, header included.
-    public func csv() -> String {
-        var text = "timestamp,app,event,result,duration\n"
-        for event in events() {
-            text += TimestampFormatter.iso(event.time, utcOffset: event.utcOffset) + "," + event.app + ","
-                + event.kind.rawValue + "," + (event.result?.rawValue ?? "") + ","
-                + (event.duration.map { String(format: "%g", $0) } ?? "") + "\n"
-        }
-        return text
-    }
 }

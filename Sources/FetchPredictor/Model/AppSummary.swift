@@ -1,0 +1,27 @@
+import Foundation
+
+/// What the store knows of one app: its settings and a summary of its events.
+public struct AppSummary: Sendable, Hashable, Codable {
+    /// The device.
+    public var device: String
+    /// The app.
+    public var app: String
+    /// The interval that applies: the app's own, else the store's default.
+    public var interval: FetchInterval
+    /// Whether the interval is the store's default rather than the app's own.
+    public var intervalIsDefault: Bool
+    /// Whether background fetch is enabled for the app.
+    public var enabled: Bool
+    /// Launches stored.
+    public var launches: Int
+    /// Fetches that brought new data.
+    public var fetchesNewData: Int
+    /// Fetches that found nothing new.
+    public var fetchesNoData: Int
+    /// Fetches that failed.
+    public var fetchesFailed: Int
+    /// The first and last event of the app, launch or fetch.
+    public var firstSeen: Date?
+    /// The last event of the app, launch or fetch.
+    public var lastSeen: Date?
+}

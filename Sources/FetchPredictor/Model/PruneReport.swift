@@ -1,0 +1,11 @@
+/// What a prune deleted.
+public struct PruneReport: Sendable, Hashable, Codable {
+    /// Launches deleted.
+    public var launches: Int
+    /// Fetch results deleted.
+    public var fetches: Int
+    /// Device events (unlocks, screen on and off).
+    public var deviceEvents: Int
+    /// Events of every kind.
+    public var total: Int { launches + fetches + deviceEvents }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// A row of the `device` table: a device and its time zone.
+struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    static let databaseTableName = "device"
+
+    var id: Int64?
+    var name: String
+    /// The IANA name of the device's zone, or `nil` when none was given.
+    var timeZone: String?
+
+    enum Columns {
+        static let name = Column(CodingKeys.name)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The device of that name, or `nil`.
+    static func named(_ name: String, _ db: Database) throws -> DeviceRecord? {
+        try filter(Columns.name == name).fetchOne(db)
+    }
+
+    /// The id of the device of that name, created with `timeZone` when new.
+    static func findOrCreate(_ name: String, timeZone: String?, _ db: Database) throws -> Int64 {
+        if let id = try Int64.fetchOne(db, filter(Columns.name == name).select(Column("id"))) { return id }
+        var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
+        try record.insert(db)
+        return record.id!
+    }
+
+    /// The device's zone.
+    ///
+    /// - Throws: ``StoreError/damaged(path:detail:)`` when the stored name is no known zone.
+    func zone(path: String) throws -> TimeZone? {
+        guard let timeZone else { return nil }
+        guard let zone = TimeZone(identifier: timeZone) else {
+            throw StoreError.damaged(path: path, detail: "device '\(name)' has the unknown time zone '\(timeZone)'")
+        }
+        return zone
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show or change an app's fetch interval, the store's default interval, or a device's time zone.",
+        discussion: """
+            An interval is never (never woken, the default of apps that set none, as on iOS), \
+            minimum (as often as the planner finds worthwhile) or a number of seconds (never two \
+            fetches closer than that). With no change given, prints the current settings.
+
+            Example:
+              fetchpredict config com.example.news --interval 3600
+              fetchpredict config com.example.chat --interval minimum --enable
+              fetchpredict config --default-interval minimum --time-zone Europe/Warsaw
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The app to configure.", valueName: "app"))
+    var app: String?
+
+    @Option(
+        help: ArgumentHelp("The app's minimum fetch interval: minimum, never or seconds.", valueName: "interval"),
+        transform: IntervalArgument.parse)
+    var interval: FetchInterval?
+
+    @Flag(inversion: .prefixedEnableDisable, help: "Enable or disable background fetch for the app.")
+    var enable: Bool?
+
+    @Option(
+        help: ArgumentHelp("The interval of apps that set none: minimum, never or seconds.", valueName: "interval"),
+        transform: IntervalArgument.parse)
+    var defaultInterval: FetchInterval?
+
+    @Option(
+        help: ArgumentHelp("The device's IANA time zone, such as Europe/Warsaw.", valueName: "zone"),
+        transform: TimeZoneArgument.parse)
+    var timeZone: TimeZone?
+
+    @OptionGroup var output: OutputOptions
+
+    /// The settings `config` shows.
+    struct Settings: Encodable {
+        var device: String
+        var timeZone: String?
+        var defaultInterval: FetchInterval
+        var app: AppSettings?
+    }
+
+    func validate() throws {
+        if app == nil && (interval != nil || enable != nil) {
+            throw ValidationError("--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600.")
+        }
+    }
+
+    func run() throws {
+        let eventStore = try store.openStore()
+        if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
+        if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
+        if let defaultInterval { try eventStore.setDefaultInterval(defaultInterval) }
+        if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
+        let settings = Settings(
+            device: store.device, timeZone: try eventStore.timeZone(device: store.device)?.identifier,
+            defaultInterval: try eventStore.defaultInterval(),
+            app: try app.map { try eventStore.settings(app: $0, device: store.device) })
+        try output.print(settings, text: Self.describe)
+    }
+
+    static func describe(_ settings: Settings) -> String {
+        var lines = [
+            "device \(settings.device): time zone \(settings.timeZone ?? "not set (the system's is used)")",
+            "default interval: \(settings.defaultInterval)",
+        ]
+        if let app = settings.app {
+            let interval = app.interval.map(\.text) ?? "\(settings.defaultInterval) (the default)"
+            lines.append("\(app.app): interval \(interval), background fetch \(app.enabled ? "enabled" : "disabled")")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

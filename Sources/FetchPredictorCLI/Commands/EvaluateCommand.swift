@@ -1,0 +1,127 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Backtest the predictor: fresh content at launch against periodic fetching and the oracle.",
+        discussion: """
+            Replays each device's launches through the library, as the backtest protocol \
+            describes, at several budget levels, and scores the cold launches that find fresh \
+            content. Give log files to evaluate them in a temporary store (one device per file), \
+            or none to evaluate the store's devices (with --device, only that one).
+
+            Example:
+              fetchpredict evaluate export.json --time-zone Europe/Warsaw
+              fetchpredict evaluate --db events.sqlite --scenario news.json --json
+            """)
+
+    @Argument(help: ArgumentHelp("Log files to evaluate instead of the store.", valueName: "file"))
+    var files: [String] = []
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(
+        help: ArgumentHelp("The time zone of the logs' devices (default: the device's, else UTC).", valueName: "zone"),
+        transform: TimeZoneArgument.parse)
+    var timeZone: TimeZone?
+
+    @Option(help: ArgumentHelp("The order of day and month in App Usage dates: dmy or mdy."))
+    var dateOrder: DateOrder?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file naming the apps in scope and their intervals: {\"apps\": {\"APP\": \"minimum\"}}.",
+            valueName: "file"))
+    var settings: String?
+
+    @Option(help: ArgumentHelp("A JSON content scenario: when apps publish and when their fetches fail.", valueName: "file"))
+    var scenario: String?
+
+    @Option(help: ArgumentHelp("The freshness window, in minutes.", valueName: "minutes"))
+    var window: Double = 30
+
+    @Option(help: ArgumentHelp("The lead, in minutes.", valueName: "minutes"))
+    var lead: Double = 1
+
+    @Option(help: ArgumentHelp("Days of each device learned but not scored.", valueName: "days"))
+    var warmupDays: Int = 7
+
+    @Option(
+        help: ArgumentHelp(
+            "The budget levels of the frontier, comma-separated (default: \(BudgetLevels(BacktestSettings().budgets))).",
+            valueName: "levels"),
+        transform: BudgetLevels.init(parsing:))
+    var budgets = BudgetLevels(BacktestSettings().budgets)
+
+    @Option(
+        help: ArgumentHelp(
+            "The budget of the run written by --wakes-out and --launches-out (default: \(PredictorConfiguration().budget)).",
+            valueName: "level"),
+        transform: BudgetArgument.parse)
+    var budget: Double = PredictorConfiguration().budget
+
+    @Flag(help: "Plan from launches alone, ignoring fetch results (for comparison).")
+    var ignoreFetchResults = false
+
+    @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
+    var wakesOut: String?
+
+    @Option(help: ArgumentHelp("Write every scored cold launch as CSV (device,app,time,fresh).", valueName: "file"))
+    var launchesOut: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard window > lead, lead >= 0 else { throw ValidationError("--window must be longer than --lead, and --lead 0 or more.") }
+        guard warmupDays >= 0 else { throw ValidationError("--warmup-days must be 0 or more.") }
+    }
+
+    func run() throws {
+        let backtest = try backtestSettings()
+        let devices =
+            files.isEmpty
+            ? try store.openStore().backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
+            : try BacktestDevice.load(files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
+        let bar = ProgressBar(label: "evaluating")
+        let report = Backtest.run(devices, settings: backtest) { bar.update(Int64($0), Int64($1)) }
+        bar.finish()
+        if let wakesOut { try EvaluationText.wakesCSV(report).write(toFile: wakesOut, atomically: true, encoding: .utf8) }
+        if let launchesOut {
+            try EvaluationText.launchesCSV(report).write(toFile: launchesOut, atomically: true, encoding: .utf8)
+        }
+        try output.print(report) { EvaluationText.describe($0, backtest) }
+    }
+
+    /// The backtest's settings from the options and the files they name.
+    func backtestSettings() throws -> BacktestSettings {
+        var backtest = BacktestSettings()
+        backtest.window = window * 60
+        backtest.lead = lead * 60
+        backtest.warmupDays = warmupDays
+        backtest.budgets = budgets.values
+        backtest.reportedBudget = budget
+        backtest.configuration.usesFetchResults = !ignoreFetchResults
+        if let scenario {
+            do {
+                backtest.scenario = try ContentScenario.parse(Data(contentsOf: URL(fileURLWithPath: scenario)))
+            } catch {
+                throw ValidationError("--scenario \(scenario): \(error)")
+            }
+        }
+        if let settings { backtest.apps = try Self.readSettings(settings) }
+        return backtest
+    }
+
+    static func readSettings(_ path: String) throws -> [String: FetchInterval] {
+        struct File: Decodable { var apps: [String: FetchInterval] }
+        do {
+            return try JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: path))).apps
+        } catch {
+            throw ValidationError(
+                "--settings \(path) is not a settings file such as {\"apps\": {\"com.example.news\": \"minimum\", \"com.example.mail\": 3600}}."
+            )
+        }
+    }
+}

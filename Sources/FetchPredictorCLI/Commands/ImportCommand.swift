@@ -1,0 +1,81 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import usage logs into the store.",
+        discussion: """
+            Formats: csv (timestamp,app,event[,result,duration,bytes,device]), jsonl (the same \
+            fields, one JSON object a line), activitywatch (an ActivityWatch "export all buckets" \
+            file) and app-usage (a CSV export of the Android app App Usage). Without --format the \
+            format is detected from the content. Each file is imported in one transaction: a file \
+            with an invalid row is refused whole unless --skip-invalid is given. Importing a file \
+            again stores nothing new.
+
+            Example:
+              fetchpredict import fixtures/commuter-28d.csv --device phone
+              fetchpredict import Activity_history.csv --format app-usage --time-zone Europe/London --date-order dmy
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The files to import.", valueName: "file"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp("The format: csv, jsonl, activitywatch or app-usage (default: detected)."))
+    var format: ImportFormat?
+
+    @Option(
+        help: ArgumentHelp(
+            "The time zone of local times (App Usage), and of the device if it is new (default: the device's, else the system's).",
+            valueName: "zone"),
+        transform: TimeZoneArgument.parse)
+    var timeZone: TimeZone?
+
+    @Option(help: ArgumentHelp("The order of day and month in App Usage dates, when the file cannot tell: dmy or mdy."))
+    var dateOrder: DateOrder?
+
+    @Flag(help: "Store the valid rows of a file with invalid ones, and report the invalid.")
+    var skipInvalid = false
+
+    @Option(help: ArgumentHelp("Write every refused row to this file, one a line.", valueName: "file"))
+    var rejects: String?
+
+    @Option(
+        name: .customLong("ignore-package"),
+        help: ArgumentHelp(
+            "An Android package that ends a visit but is not a launch (ActivityWatch), besides the built-in launchers; repeatable.",
+            valueName: "package"))
+    var ignoredPackages: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+        let eventStore = try store.openStore()
+        let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
+        let options = ImportOptions(
+            format: format, device: store.device, timeZone: timeZone, defaultTimeZone: .current, dateOrder: dateOrder,
+            skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages))
+        var summary = ImportText.Summary(imports: [], failures: [])
+        for file in files {
+            let bar = ProgressBar(label: (file as NSString).lastPathComponent)
+            do {
+                let report = try eventStore.importFile(
+                    file, options: options, now: clock.currentDate, progress: bar.update, onReject: rejectsFile?.write)
+                bar.finish()
+                summary.imports.append(report)
+                if !output.json { ImportText.show(report, rejectsPath: rejects) }
+            } catch {
+                bar.finish()
+                summary.failures.append(ImportText.Failure(file: file, error: "\(error)"))
+                if !output.json { ImportText.show(error) }
+            }
+        }
+        if output.json { print(try Output.json(summary)) }
+        if !summary.failures.isEmpty { throw ExitCode.failure }
+    }
+}

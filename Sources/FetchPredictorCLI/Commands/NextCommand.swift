@@ -1,0 +1,52 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "Show the next planned background-fetch wake, of the device or of one app.",
+        discussion: """
+            Looks a day ahead. Without an app, prints the next device wake and every app it \
+            fetches for; with one, that app's next planned wake, which coalescing may move up to \
+            10 minutes earlier to share a device wake (see schedule).
+
+            Example:
+              fetchpredict next
+              fetchpredict next com.example.news --json --now 2024-01-29T06:00:00Z
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: ArgumentHelp("The app.", valueName: "app"))
+    var app: String?
+    @OptionGroup var plan: PlanOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var clock: ClockOptions
+
+    /// What `next` answers.
+    struct Answer: Encodable {
+        var device: String
+        var app: String?
+        var now: Date
+        var wake: DeviceWake?
+    }
+
+    func run() throws {
+        let eventStore = try store.openStore()
+        let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
+        let now = clock.currentDate
+        let wake: DeviceWake?
+        if let app {
+            wake = try scheduler.nextWake(after: now, device: store.device, app: app).map {
+                DeviceWake(device: store.device, time: $0.plannedTime, apps: [$0])
+            }
+        } else {
+            wake = try scheduler.nextWake(after: now, device: store.device)
+        }
+        let zone = try eventStore.timeZone(device: store.device) ?? .current
+        let hint = wake == nil ? try WakeText.emptyHint(eventStore, device: store.device) : nil
+        try output.print(Answer(device: store.device, app: app, now: now, wake: wake)) {
+            WakeText.next($0, zone: zone, hint: hint)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct ScheduleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "Show the planned device wakes, the apps in each, and why.",
+        discussion: """
+            Example:
+              fetchpredict schedule --hours 24
+              fetchpredict schedule --from 2024-01-29T00:00:00Z --json
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "The start: ISO 8601, Unix seconds or YYYY-MM-DD HH:MM in the device's time zone (default: now).",
+            valueName: "time"))
+    var from: String?
+
+    @Option(help: "How many hours to plan.")
+    var hours: Double = 24
+
+    @OptionGroup var plan: PlanOptions
+    @OptionGroup var output: OutputOptions
+    @OptionGroup var clock: ClockOptions
+
+    func validate() throws {
+        guard hours > 0, hours <= 24 * 14 else { throw ValidationError("--hours must be more than 0 and at most 336.") }
+    }
+
+    func run() throws {
+        let eventStore = try store.openStore()
+        let zone = try eventStore.timeZone(device: store.device) ?? .current
+        let now = clock.currentDate
+        let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
+        let schedule = try FetchScheduler(store: eventStore, configuration: plan.configuration)
+            .schedule(from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
+        let hint = schedule.wakes.isEmpty ? try WakeText.emptyHint(eventStore, device: store.device) : nil
+        try output.print(schedule) { WakeText.schedule($0, hours: hours, zone: zone, hint: hint) }
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+// Typed values of the command line: each is read in one place, and its error is one sentence.
+
+/// A time: `now`, ISO 8601 with Z or an offset, Unix seconds, or a local `YYYY-MM-DD HH:MM[:SS]`.
+enum TimeArgument {
+    /// Reads `now`, an instant, or a local time read in `zone`.
+    static func parse(_ text: String, option: String, zone: TimeZone, now: Date) throws -> Date {
+        if text == "now" { return now }
+        switch TimestampParser.parse(text) {
+        case .success(let stamp): return Date(milliseconds: stamp.milliseconds)
+        case .failure(.missingOffset), .failure(.unreadable):
+            if let fields = TimestampParser.parseLocal(text) {
+                return Date(milliseconds: fields.instant(in: zone).0)
+            }
+        case .failure: break
+        }
+        throw ValidationError(
+            "\(option) '\(text)' is not a time: write now, 2024-05-01T08:30:00Z, 2024-05-01 08:30 (device time) or Unix seconds."
+        )
+    }
+}
+
+/// An IANA time zone name.
+enum TimeZoneArgument {
+    /// Why a name is not a zone, as one sentence.
+    struct UnknownZone: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw."
+        }
+    }
+
+    static func parse(_ name: String) throws -> TimeZone {
+        guard let zone = TimeZone(identifier: name) else { throw UnknownZone(name: name) }
+        return zone
+    }
+}
+
+/// A fetch interval: `never`, `minimum` or seconds; its errors are ``FetchIntervalError``'s sentences.
+enum IntervalArgument {
+    static func parse(_ text: String) throws -> FetchInterval {
+        try FetchInterval(parsing: text)
+    }
+}
+
+/// A budget level, from 0 to 1.
+enum BudgetArgument {
+    struct OutOfRange: Error, CustomStringConvertible {
+        var description: String { "a budget is a number from 0 to 1, such as 0.85." }
+    }
+
+    static func parse(_ text: String) throws -> Double {
+        guard let value = Double(text), (0...1).contains(value) else { throw OutOfRange() }
+        return value
+    }
+}
+
+/// A persona of the synthetic logs, by name.
+enum PersonaArgument {
+    struct Unknown: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            "there is no persona '\(name)': choose one of \(Persona.all.map(\.name).joined(separator: ", "))."
+        }
+    }
+
+    static func parse(_ name: String) throws -> Persona {
+        guard let persona = Persona.named(name) else { throw Unknown(name: name) }
+        return persona
+    }
+}
+
+/// Budget levels separated by commas: `0.5,0.75,0.9`.
+struct BudgetLevels: CustomStringConvertible {
+    var values: [Double]
+
+    init(_ values: [Double]) {
+        self.values = values
+    }
+
+    init(parsing text: String) throws {
+        values = try text.split(separator: ",").map { try BudgetArgument.parse($0.trimmingCharacters(in: .whitespaces)) }
+        if values.isEmpty { throw BudgetArgument.OutOfRange() }
+    }
+
+    var description: String { values.map { String($0) }.joined(separator: ",") }
+}
+
+extension ImportFormat: ExpressibleByArgument {}
+extension DateOrder: ExpressibleByArgument {}
+
+extension FetchResult: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(parsing: argument)
+    }
+}

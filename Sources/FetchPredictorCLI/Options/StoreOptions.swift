@@ -1,0 +1,47 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+/// The options of every command that uses the store: which file, and which device.
+struct StoreOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The database file.",
+            discussion: "Defaults to $FETCHPREDICT_DB, else $XDG_DATA_HOME/fetchpredict/events.sqlite.",
+            valueName: "path"))
+    var db: String?
+
+    @Option(
+        name: .customLong("device"),
+        help: ArgumentHelp("The device whose events these are (default: default).", valueName: "name"))
+    var deviceOption: String?
+
+    /// The device named, else `default`.
+    var device: String { deviceOption ?? "default" }
+
+    /// The database path the options and the environment choose.
+    func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let db { return db }
+        if let path = environment["FETCHPREDICT_DB"], !path.isEmpty { return path }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            dataHome = xdg
+        } else {
+            dataHome = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        }
+        return dataHome + "/fetchpredict/events.sqlite"
+    }
+
+    func openStore() throws -> EventStore {
+        // One connection: a command is a short-lived process that never reads beside its own writes.
+        try EventStore(path: databasePath(), concurrentReads: false)
+    }
+
+    func validate() throws {
+        if let problem = EventLimits.problem(withAppName: device) {
+            throw ValidationError(
+                "The device name was refused: \(problem.replacingOccurrences(of: "app name", with: "device name")).")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import FetchPredictor
+import Foundation
+
+/// What `evaluate` prints: a table per device and overall, the frontier's two numbers, and the
+/// CSV files of the wakes and launches it scored.
+enum EvaluationText {
+    /// Every simulated fetch: `device,app,start,result`.
+    static func wakesCSV(_ report: BacktestReport) -> String {
+        let rows = report.fetches.map {
+            [$0.device, $0.app, TimestampFormatter.iso($0.start), $0.result.rawValue].map(CSVText.field)
+                .joined(separator: ",")
+        }
+        return (["device,app,start,result"] + rows).joined(separator: "\n") + "\n"
+    }
+
+    /// Every scored cold launch: `device,app,time,fresh`.
+    static func launchesCSV(_ report: BacktestReport) -> String {
+        let rows = report.launches.map {
+            [$0.device, $0.app, TimestampFormatter.iso($0.time), String($0.fresh)].map(CSVText.field)
+                .joined(separator: ",")
+        }
+        return (["device,app,time,fresh"] + rows).joined(separator: "\n") + "\n"
+    }
+
+    static func describe(_ report: BacktestReport, _ settings: BacktestSettings) -> String {
+        var lines: [String] = []
+        lines.append(
+            "Backtest: window \(Int(settings.window / 60)) min, lead \(Int(settings.lead / 60)) min, warm-up \(settings.warmupDays) days"
+                + (settings.scenario == nil ? ", content changing all the time." : ", with a content scenario."))
+        func table(_ figures: [StrategyFigures]) -> String {
+            let rows = figures.map { figure -> [String] in
+                [
+                    figure.strategy, figure.budget.map { String(format: "%.2f", $0) } ?? "", String(figure.coldLaunches),
+                    String(format: "%.3f", figure.freshRate), String(format: "%.2f", figure.wakesPerAppDay),
+                    String(format: "%.1f", figure.deviceWakesPerDay), String(figure.wasted),
+                    figure.medianContentAgeMinutes.map { String(format: "%.0f", $0) } ?? "-",
+                ]
+            }
+            return Output.table(
+                ["STRATEGY", "BUDGET", "COLD", "FRESH", "WAKES/APP-DAY", "DEVICE WAKES/DAY", "WASTED", "MEDIAN AGE (MIN)"], rows,
+                rightAligned: [1, 2, 3, 4, 5, 6, 7])
+        }
+        for device in report.devices {
+            lines.append("")
+            lines.append("device \(device.device) (\(device.timeZone)): \(device.scoredDays) scored days, \(device.apps.count) apps in scope")
+            lines.append(table(device.strategies))
+        }
+        if report.devices.count > 1 {
+            lines.append("")
+            lines.append("overall:")
+            lines.append(table(report.overall))
+        }
+        lines.append("")
+        lines.append(
+            "fresh@4: " + (report.freshAt4.map { String(format: "%.3f", $0) } ?? "not reached (the frontier does not span 4 wakes per app-day)")
+                + "   wakes@50: " + (report.wakesAt50.map { String(format: "%.2f", $0) } ?? "not reached"))
+        return lines.joined(separator: "\n")
+    }
+}

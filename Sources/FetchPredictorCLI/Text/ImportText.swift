@@ -1,0 +1,67 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+/// What `import` prints: a line per file, the refused rows on standard error, or the JSON summary.
+enum ImportText {
+    /// A file that could not be imported.
+    struct Failure: Encodable {
+        var file: String
+        var error: String
+    }
+
+    /// The JSON form of a whole run.
+    struct Summary: Encodable {
+        var imports: [ImportReport]
+        var failures: [Failure]
+    }
+
+    /// The one-line summary of an import.
+    static func describe(_ report: ImportReport) -> String {
+        let how = report.formatDetected ? "detected" : "given"
+        return "\(report.file) (\(report.format.rawValue), \(how)): \(report.rowsRead) rows read, "
+            + "\(report.events) events: \(report.stored) stored, \(report.duplicates) duplicate, "
+            + "\(report.rejected) rejected."
+    }
+
+    /// Prints an import's summary, and its first refused rows on standard error.
+    static func show(_ report: ImportReport, rejectsPath: String?) {
+        print(describe(report))
+        guard report.rejected > 0 else { return }
+        for rejection in report.rejections { Output.error("  \(rejection)") }
+        if report.rejected > report.rejections.count {
+            let rest = report.rejected - report.rejections.count
+            let whereAll = rejectsPath.map { " in \($0)" } ?? " (all of them with --rejects FILE)"
+            Output.error("  ... and \(rest) more\(whereAll).")
+        }
+    }
+
+    /// Prints why a file was not imported, with its first refused rows.
+    static func show(_ error: any Error) {
+        Output.error("Error: \(error)")
+        if case ImportError.invalidRows(_, let count, let first) = error {
+            for rejection in first { Output.error("  \(rejection)") }
+            if count > first.count { Output.error("  ... and \(count - first.count) more.") }
+        }
+    }
+}
+
+/// The file `--rejects` names: every refused row, one a line.
+final class RejectsFile {
+    private let handle: FileHandle
+
+    init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
+            throw ValidationError("Cannot write --rejects \(path): check the folder exists and is writable.")
+        }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func write(_ rejection: Rejection) {
+        handle.write(Data((rejection.description + "\n").utf8))
+    }
+}

@@ -1,0 +1,46 @@
+import FetchPredictor
+import Foundation
+
+/// Printing helpers shared by the commands.
+enum Output {
+    /// The JSON form of a value: sorted keys, ISO 8601 dates, one trailing newline.
+    static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(TimestampFormatter.iso(date.milliseconds))
+        }
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Writes to standard error.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Whether standard error is a terminal, where progress may be drawn.
+    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+
+    /// A table with columns padded to their widest cell; numbers right-aligned.
+    static func table(_ header: [String], _ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        return ([line(header)] + rows.map(line)).joined(separator: "\n")
+    }
+
+    /// A date as `2024-05-01 08:30` in the zone.
+    static func local(_ date: Date?, _ zone: TimeZone) -> String {
+        guard let date else { return "-" }
+        let offset = zone.secondsFromGMT(for: date)
+        let text = TimestampFormatter.iso(date.milliseconds, utcOffset: offset)
+        return String(text.prefix(16)).replacingOccurrences(of: "T", with: " ")
+    }
+}

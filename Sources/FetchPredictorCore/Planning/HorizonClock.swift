@@ -1,0 +1,35 @@
+import Foundation
+
+/// The local calendar of a planning horizon, minute by minute, shared by every app of a device.
+struct HorizonClock {
+    /// The first minute of the horizon.
+    let start: Milliseconds
+    /// Minutes in the horizon.
+    let count: Int
+    /// For each minute: its minute of the local day, and whether its local day is a weekend.
+    let minuteOfDay: [Int16]
+    let weekend: [Bool]
+    let localDay: [Int32]
+
+    init(start: Milliseconds, minutes: Int, zone: TimeZone) {
+        self.start = start
+        count = minutes
+        var minuteOfDay = [Int16](repeating: 0, count: minutes)
+        var weekend = [Bool](repeating: false, count: minutes)
+        var localDay = [Int32](repeating: 0, count: minutes)
+        var offset = 0
+        for index in 0..<minutes {
+            let time = start + Milliseconds(index) * 60_000
+            if index % 15 == 0 { offset = zone.secondsFromGMT(for: Date(milliseconds: time)) }
+            let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
+            minuteOfDay[index] = Int16(millisecond / 60_000)
+            weekend[index] = DeviceModel.isWeekend(day: day)
+            localDay[index] = Int32(day)
+        }
+        self.minuteOfDay = minuteOfDay
+        self.weekend = weekend
+        self.localDay = localDay
+    }
+
+    @inline(__always) func time(_ index: Int) -> Milliseconds { start + Milliseconds(index) * 60_000 }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+extension Planner {
+    /// Groups app wakes into device wakes: an app wake joins the device wake before it when that
+    /// is at most the coalescing window earlier, keeps enough of its value, and breaks no interval.
+    static func coalesce(
+        _ plans: [String: AppPlan], device: String, clock: HorizonClock, from: Date, to: Date,
+        _ configuration: PredictorConfiguration
+    ) -> [DeviceWake] {
+        let window = Int(configuration.freshnessWindow / 60), lead = Int((configuration.lead / 60).rounded(.up))
+        var all = plans.values.flatMap(\.wakes).filter { $0.plannedTime > from && $0.plannedTime < to }
+        all.sort { ($0.plannedTime, $0.app) < ($1.plannedTime, $1.app) }
+        var lastTime: [String: Milliseconds] = [:]
+        var deviceWakes: [DeviceWake] = []
+        let maximumShift = Milliseconds(configuration.coalescingWindow * 1000)
+        func value(_ plan: AppPlan, at time: Milliseconds) -> Double {
+            let index = Int((time - clock.start) / 60_000)
+            guard index >= 0, index + window < plan.rates.count else { return 0 }
+            var sum = 0.0
+            for minute in (index + lead)...(index + window) { sum += plan.rates[minute] }
+            return sum * plan.factors[Int(clock.minuteOfDay[index]) / 60]
+        }
+        for var wake in all {
+            let plan = plans[wake.app]!
+            let planned = wake.plannedTime.milliseconds
+            if var current = deviceWakes.last, planned - current.time.milliseconds <= maximumShift,
+                !current.apps.contains(where: { $0.app == wake.app })
+            {
+                let anchor = current.time.milliseconds
+                let keepsValue =
+                    plan.coldStart || anchor == planned
+                    || value(plan, at: anchor) >= configuration.coalescingMinimumValue * value(plan, at: planned)
+                let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
+                if keepsValue && keepsInterval {
+                    if anchor != planned { wake.reasons.append(.movedEarlier(seconds: Double(planned - anchor) / 1000)) }
+                    current.apps.append(wake)
+                    deviceWakes[deviceWakes.count - 1] = current
+                    lastTime[wake.app] = anchor
+                    continue
+                }
+            }
+            deviceWakes.append(DeviceWake(device: device, time: wake.plannedTime, apps: [wake]))
+            lastTime[wake.app] = planned
+        }
+        for index in deviceWakes.indices where deviceWakes[index].apps.count > 1 {
+            let names = deviceWakes[index].apps.map(\.app)
+            for appIndex in deviceWakes[index].apps.indices {
+                let others = names.filter { $0 != deviceWakes[index].apps[appIndex].app }
+                deviceWakes[index].apps[appIndex].reasons.append(.coalesced(with: others))
+            }
+        }
+        return capPerDay(deviceWakes, clock: clock, configuration)
+    }
+
+    /// The first device wake after `from`: coalescing needs only the app wakes within the
+    /// coalescing window of the earliest one, so this costs O(apps), not a whole schedule.
+    static func firstDeviceWake(
+        _ plans: [String: AppPlan], device: String, clock: HorizonClock, after from: Date, before end: Date,
+        _ configuration: PredictorConfiguration
+    ) -> DeviceWake? {
+        var firsts: [String: AppPlan] = [:]
+        var earliest: Date?
+        for (app, plan) in plans {
+            guard let index = firstIndex(plan.wakes, after: from), plan.wakes[index].plannedTime < end else { continue }
+            var trimmed = plan
+            trimmed.wakes = [plan.wakes[index]]
+            firsts[app] = trimmed
+            earliest = min(earliest ?? plan.wakes[index].plannedTime, plan.wakes[index].plannedTime)
+        }
+        guard let earliest else { return nil }
+        let limit = earliest.addingTimeInterval(configuration.coalescingWindow)
+        let near = firsts.filter { $0.value.wakes[0].plannedTime <= limit }
+        return coalesce(near, device: device, clock: clock, from: from, to: end, configuration).first
+    }
+
+    /// The index of the first wake after a time, in wakes sorted by time.
+    static func firstIndex(_ wakes: [AppWake], after time: Date) -> Int? {
+        var low = 0, high = wakes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wakes[middle].plannedTime <= time { low = middle + 1 } else { high = middle }
+        }
+        return low < wakes.count ? low : nil
+    }
+
+    /// Drops the least valuable device wakes of any local day over the device's daily cap.
+    static func capPerDay(_ wakes: [DeviceWake], clock: HorizonClock, _ configuration: PredictorConfiguration) -> [DeviceWake] {
+        var byDay: [Int32: [Int]] = [:]
+        for (index, wake) in wakes.enumerated() {
+            let minute = Int((wake.time.milliseconds - clock.start) / 60_000)
+            let day = clock.localDay[max(0, min(clock.count - 1, minute))]
+            byDay[day, default: []].append(index)
+        }
+        var dropped = Set<Int>()
+        for indices in byDay.values where indices.count > configuration.perDeviceDailyCap {
+            let ranked = indices.sorted {
+                wakes[$0].apps.reduce(0) { $0 + $1.expectedLaunches } > wakes[$1].apps.reduce(0) { $0 + $1.expectedLaunches }
+            }
+            dropped.formUnion(ranked.dropFirst(configuration.perDeviceDailyCap))
+        }
+        return wakes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+extension Planner {
+    /// The earliest moment an app may fetch, and what holds it back when that is not now.
+    struct Earliest {
+        var time: Milliseconds
+        var heldBy: WakeReason?
+    }
+
+    /// The earliest fetch that the app's interval, counted from its last fetch, and a backoff
+    /// after failed fetches allow, from `now` on.
+    static func earliestFetch(
+        _ model: AppModel, interval: FetchInterval, floor: Milliseconds, from now: Milliseconds,
+        _ configuration: PredictorConfiguration
+    ) -> Earliest {
+        var earliest = Earliest(time: now, heldBy: nil)
+        if let last = model.lastFetch, last + floor > earliest.time {
+            earliest.time = last + floor
+            earliest.heldBy = .intervalHeldBack(until: Date(milliseconds: earliest.time), interval: interval)
+        }
+        if configuration.usesFetchResults, model.consecutiveFailures > 0, let failure = model.lastFailure {
+            let wait = min(
+                configuration.backoffBase * pow(2, Double(model.consecutiveFailures - 1)), configuration.backoffCap)
+            let until = failure + Milliseconds(wait * 1000)
+            if until >= earliest.time {
+                earliest.time = until
+                earliest.heldBy = .backoff(failures: model.consecutiveFailures, until: Date(milliseconds: until))
+            }
+        }
+        return earliest
+    }
+}

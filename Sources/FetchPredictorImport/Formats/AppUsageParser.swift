@@ -1,0 +1,252 @@
+import FetchPredictorCore
+import Foundation
+
+/// Reads the CSV exports of the Android app "App Usage".
+///
+/// Two conventions exist: `"App name","Date","Time","Duration"` quoted, dates `dd/mm/yy`, 12-hour
+/// times, newest first, with a footer; and `App,Date,Time,Duration` unquoted, dates `M/D/YYYY`,
+/// 24-hour times, oldest first. Times are local, with no zone: the import's time zone resolves
+/// them. When the whole file cannot tell day/month from month/day, the import stops and asks for
+/// a ``DateOrder`` rather than guess.
+///
+/// A launch is the first row of a run of the same app. Rows for the screen and the device
+/// (`Screen on (unlocked)`, `Screen off`, `Device boot`, ...) end a run and become device
+/// events; rows of App Usage itself end a run and are not launches.
+struct AppUsageParser: LogParser {
+    let timeZone: TimeZone
+    let dateOrder: DateOrder?
+
+    /// Pseudo-rows for the screen and the device, and the device event each one stands for.
+    static let deviceRows: [String: EventKind?] = [
+        "screen on (unlocked)": .unlock,
+        "screen on (locked)": .screenOn,
+        "screen on": .screenOn,
+        "screen off (locked)": .screenOff,
+        "screen off": .screenOff,
+        "screen off (unlocked)": .screenOff,
+        "device boot": nil,
+        "device shutdown": nil,
+    ]
+    /// Rows of the logging app itself, which end a run but are not launches.
+    static let selfNames: Set<String> = ["app usage"]
+
+    struct Columns {
+        var app = -1, date = -1, time = -1, duration = -1
+        var count = 0
+    }
+
+    static func columns(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<Columns, ImportError.HeaderProblem> {
+        var fields = CSVLine()
+        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
+        var columns = Columns()
+        columns.count = fields.count
+        for index in 0..<fields.count {
+            switch fields.string(index).lowercased() {
+            case "app name", "app": columns.app = index
+            case "date": columns.date = index
+            case "time": columns.time = index
+            case "duration": columns.duration = index
+            default: break
+            }
+        }
+        let missing = zip(["App name", "Date", "Time"], [columns.app, columns.date, columns.time])
+            .filter { $0.1 < 0 }.map(\.0)
+        if !missing.isEmpty {
+            return .failure(.init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
+        }
+        return .success(columns)
+    }
+
+    /// A numeric date split in three, before its order is known.
+    struct RawDate {
+        var first: Int, second: Int, third: Int
+        var firstIsYear: Bool
+
+        init?(_ text: String) {
+            let parts = text.split(whereSeparator: { $0 == "/" || $0 == "-" || $0 == "." })
+            guard parts.count == 3, let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else {
+                return nil
+            }
+            first = a
+            second = b
+            third = c
+            firstIsYear = parts[0].count == 4
+        }
+
+        func fields(_ order: DateOrder) -> (year: Int, month: Int, day: Int) {
+            if firstIsYear { return (first, second, third) }
+            let year = third < 100 ? 2000 + third : third
+            return order == .dmy ? (year, second, first) : (year, first, second)
+        }
+    }
+
+    /// Reads a wall-clock time: `5:29:39 pm`, `17:29:39` or `17:29`.
+    static func clock(_ text: String) -> (hour: Int, minute: Int, second: Int)? {
+        var body = text.lowercased().trimmingCharacters(in: .whitespaces)
+        var meridiem: String?
+        for suffix in ["am", "pm", "a.m.", "p.m."] where body.hasSuffix(suffix) {
+            meridiem = String(suffix.prefix(1))
+            body = String(body.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+            break
+        }
+        let parts = body.split(separator: ":")
+        guard parts.count == 2 || parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
+        let second = parts.count == 3 ? Int(parts[2]) : 0
+        guard let second, (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        if let meridiem {
+            guard (1...12).contains(hour) else { return nil }
+            return (hour % 12 + (meridiem == "p" ? 12 : 0), minute, second)
+        }
+        guard (0...23).contains(hour) else { return nil }
+        return (hour, minute, second)
+    }
+
+    /// Reads a duration: `H:MM:SS`, `MM:SS`, or seconds.
+    static func duration(_ text: String) -> Double? {
+        let parts = text.split(separator: ":")
+        if parts.count == 1 { return Double(text) }
+        var total = 0.0
+        for part in parts {
+            guard let value = Double(part), value >= 0 else { return nil }
+            total = total * 60 + value
+        }
+        return total
+    }
+
+    /// First pass: the order of day and month that the whole file allows.
+    func detectDateOrder(_ source: any ByteSource) throws -> DateOrder {
+        let splitter = LineSplitter(source)
+        var columns: Columns?
+        var fields = CSVLine()
+        var dayFirst = false, monthFirst = false
+        var example: (String, Int)?
+        try splitter.forEachLine { line, number in
+            guard let found = columns else {
+                if case .success(let header) = Self.columns(ofHeader: line) { columns = header }
+                return true
+            }
+            guard fields.split(line) == nil, fields.count > found.date,
+                let date = RawDate(fields.string(found.date))
+            else { return true }
+            if date.firstIsYear { return true }
+            if date.first > 12 { dayFirst = true }
+            if date.second > 12 { monthFirst = true }
+            if example == nil { example = (fields.string(found.date), number) }
+            return true
+        }
+        if dayFirst && monthFirst {
+            throw ImportError.malformed(
+                file: source.name, line: example?.1 ?? 1,
+                reason: "the dates mix day/month and month/day orders, so none of them can be trusted")
+        }
+        if dayFirst { return .dmy }
+        if monthFirst { return .mdy }
+        if let example { throw ImportError.ambiguousDates(file: source.name, example: example.0, line: example.1) }
+        return .dmy  // Every date is year-first, or there are none: the order does not matter.
+    }
+
+    func parse(_ source: any ByteSource, into sink: ImportSink) throws {
+        let order = try dateOrder ?? detectDateOrder(source)
+        if dateOrder == nil { try source.rewind() }
+        let splitter = LineSplitter(source)
+        var columns: Columns?
+        var fields = CSVLine()
+        var inFooter = false
+        // The run being read: its app, its earliest row, its total duration.
+        var runApp: String?
+        var runStart: (time: Milliseconds, line: Int)?
+        var runDuration = 0.0
+        func endRun() throws {
+            if let app = runApp, let start = runStart {
+                try sink.emit(
+                    Event(kind: .launch, app: app, time: start.time, duration: min(runDuration, EventLimits.maximumDuration)),
+                    line: start.line, timeField: "Date", appField: "App name")
+            }
+            runApp = nil
+            runStart = nil
+            runDuration = 0
+        }
+        try splitter.forEachLine { line, number in
+            guard let found = columns else {
+                switch Self.columns(ofHeader: line) {
+                case .success(let header): columns = header
+                case .failure(let problem):
+                    throw ImportError.malformed(
+                        file: source.name, line: number,
+                        reason: "\(problem.reason); an App Usage export starts with App name,Date,Time,Duration")
+                }
+                return true
+            }
+            if let problem = fields.split(line) {
+                sink.countRow()
+                sink.reject(line: number, field: "(row)", reason: problem)
+                return true
+            }
+            if fields.count <= 1 {
+                // A blank row starts the footer; footer rows are a single text field.
+                if fields.count == 0 || fields.isEmpty(0) || inFooter {
+                    inFooter = true
+                    return true
+                }
+            }
+            sink.countRow()
+            guard fields.count >= found.count else {
+                sink.reject(
+                    line: number, field: "(row)", reason: "the row has \(fields.count) fields where the header has \(found.count)")
+                return true
+            }
+            let name = fields.string(found.app)
+            let dateText = fields.string(found.date)
+            guard let rawDate = RawDate(dateText) else {
+                sink.reject(line: number, field: "Date", reason: "'\(dateText.prefix(40))' is not a date such as 31/12/23")
+                return true
+            }
+            let (year, month, day) = rawDate.fields(order)
+            guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+                sink.reject(
+                    line: number, field: "Date", reason: "'\(dateText)' is not a valid \(order.rawValue) date")
+                return true
+            }
+            let timeText = fields.string(found.time)
+            guard let clock = Self.clock(timeText) else {
+                sink.reject(line: number, field: "Time", reason: "'\(timeText.prefix(40))' is not a time such as 5:29:39 pm or 17:29:39")
+                return true
+            }
+            var duration = 0.0
+            if found.duration >= 0, !fields.isEmpty(found.duration) {
+                let text = fields.string(found.duration)
+                guard let value = Self.duration(text) else {
+                    sink.reject(line: number, field: "Duration", reason: "'\(text.prefix(40))' is not a duration such as 0:01:30")
+                    return true
+                }
+                duration = value
+            }
+            let local = DateFields(
+                year: year, month: month, day: day, hour: clock.hour, minute: clock.minute, second: clock.second)
+            let (time, _) = local.instant(in: timeZone)
+            let folded = name.lowercased()
+            if let deviceEvent = Self.deviceRows[folded] {
+                try endRun()
+                if let kind = deviceEvent {
+                    try sink.emit(Event(kind: kind, app: "", time: time), line: number, timeField: "Date")
+                }
+                return true
+            }
+            if Self.selfNames.contains(folded) {
+                try endRun()
+                return true
+            }
+            if name != runApp { try endRun() }
+            if runApp == nil {
+                runApp = name
+                runStart = (time, number)
+            } else if let start = runStart, time < start.time {
+                runStart = (time, number)
+            }
+            runDuration += duration
+            return true
+        }
+        try endRun()
+        if columns == nil { throw ImportError.empty(file: source.name) }
+    }
+}

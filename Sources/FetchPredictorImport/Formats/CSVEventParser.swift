@@ -1,0 +1,146 @@
+import FetchPredictorCore
+import Foundation
+
+/// Reads the `csv` format: a header naming `timestamp`, `app` and `event`, and optionally
+/// `result`, `duration`, `bytes` and `device`, in any order; then one event a row.
+///
+/// `event` is `launch` or `fetch`; a fetch needs `result`. Timestamps are ISO 8601 with `Z` or an
+/// offset, or Unix seconds. Columns it does not know are ignored; blank lines are skipped.
+struct CSVEventParser: LogParser {
+    static let requiredColumns = ["timestamp", "app", "event"]
+    static let optionalColumns = ["result", "duration", "bytes", "device"]
+
+    struct Columns {
+        var timestamp = -1, app = -1, event = -1, result = -1, duration = -1, bytes = -1, device = -1
+        var count = 0
+    }
+
+    /// The columns of a header line, or why it is not this format's header.
+    static func columns(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<Columns, ImportError.HeaderProblem> {
+        var fields = CSVLine()
+        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
+        var columns = Columns()
+        columns.count = fields.count
+        for index in 0..<fields.count {
+            switch fields.string(index).lowercased() {
+            case "timestamp", "time": columns.timestamp = index
+            case "app", "package", "bundle": columns.app = index
+            case "event", "kind": columns.event = index
+            case "result": columns.result = index
+            case "duration": columns.duration = index
+            case "bytes": columns.bytes = index
+            case "device": columns.device = index
+            default: break
+            }
+        }
+        let missing = zip(requiredColumns, [columns.timestamp, columns.app, columns.event])
+            .filter { $0.1 < 0 }.map(\.0)
+        if !missing.isEmpty {
+            return .failure(
+                .init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
+        }
+        return .success(columns)
+    }
+
+    func parse(_ source: any ByteSource, into sink: ImportSink) throws {
+        let splitter = LineSplitter(source)
+        var columns: Columns?
+        var fields = CSVLine()
+        try splitter.forEachLine { line, number in
+            guard let columns else {
+                switch Self.columns(ofHeader: line) {
+                case .success(let found): columns = found
+                case .failure(let problem):
+                    throw ImportError.malformed(
+                        file: source.name, line: number,
+                        reason: "\(problem.reason); the csv format needs the header timestamp,app,event")
+                }
+                return true
+            }
+            if line.isEmpty { return true }
+            sink.countRow()
+            if let problem = fields.split(line) {
+                sink.reject(line: number, field: "(row)", reason: problem)
+                return true
+            }
+            guard fields.count >= columns.count else {
+                sink.reject(
+                    line: number, field: "(row)",
+                    reason: "the row has \(fields.count) fields where the header has \(columns.count)")
+                return true
+            }
+            try Self.readRow(fields, columns, line: number, sink: sink)
+            return true
+        }
+        if columns == nil { throw ImportError.empty(file: source.name) }
+    }
+
+    static func readRow(_ fields: CSVLine, _ columns: Columns, line: Int, sink: ImportSink) throws {
+        let time: Timestamp
+        switch TimestampParser.parse(fields.bytes(columns.timestamp)) {
+        case .success(let value): time = value
+        case .failure(let error):
+            let text = fields.string(columns.timestamp)
+            return sink.reject(line: line, field: "timestamp", reason: "'\(text.prefix(40))' is \(error)")
+        }
+        let kindText = fields.bytes(columns.event)
+        let kind: EventKind
+        if equalsIgnoringCase(kindText, "launch") {
+            kind = .launch
+        } else if equalsIgnoringCase(kindText, "fetch") {
+            kind = .fetch
+        } else {
+            let text = fields.string(columns.event)
+            return sink.reject(
+                line: line, field: "event", reason: "'\(text.prefix(40))' is not an event: write launch or fetch")
+        }
+        var event = Event(kind: kind, app: fields.string(columns.app), time: time.milliseconds, utcOffset: time.utcOffset)
+        if kind == .fetch {
+            guard columns.result >= 0, !fields.isEmpty(columns.result) else {
+                return sink.reject(
+                    line: line, field: "result", reason: "a fetch needs a result: newData, noData or failed")
+            }
+            let text = fields.string(columns.result)
+            guard let result = FetchResult(parsing: text) else {
+                return sink.reject(
+                    line: line, field: "result",
+                    reason: "'\(text.prefix(40))' is not a result: write newData, noData or failed")
+            }
+            event.result = result
+        }
+        if columns.duration >= 0, !fields.isEmpty(columns.duration) {
+            let text = fields.string(columns.duration)
+            guard let duration = Double(text) else {
+                return sink.reject(
+                    line: line, field: "duration", reason: "'\(text.prefix(40))' is not a number of seconds")
+            }
+            event.duration = duration
+        }
+        if columns.bytes >= 0, !fields.isEmpty(columns.bytes) {
+            let text = fields.string(columns.bytes)
+            guard let bytes = Int64(text), bytes >= 0 else {
+                return sink.reject(
+                    line: line, field: "bytes", reason: "'\(text.prefix(40))' is not a whole number of bytes")
+            }
+            event.bytes = bytes
+        }
+        if columns.device >= 0, !fields.isEmpty(columns.device) {
+            event.device = fields.string(columns.device)
+            if let problem = EventLimits.problem(withAppName: event.device!) {
+                return sink.reject(
+                    line: line, field: "device", reason: problem.replacingOccurrences(of: "app name", with: "device name"))
+            }
+        }
+        try sink.emit(event, line: line)
+    }
+
+    /// Whether ASCII bytes equal a lower-case word, ignoring case.
+    static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for index in 0..<bytes.count where bytes[index] | 0x20 != expected[index] {
+            return false
+        }
+        return true
+    }
+}

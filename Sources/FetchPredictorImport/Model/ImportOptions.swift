@@ -1,0 +1,37 @@
+import Foundation
+
+/// Settings of one import.
+public struct ImportOptions: Sendable {
+    /// The format, or `nil` to detect it from the content.
+    public var format: ImportFormat?
+    /// The device the events belong to, unless a row names another.
+    public var device: String
+    /// The zone of local times in formats without offsets (App Usage); when `nil`, the device's.
+    public var timeZone: TimeZone?
+    /// The zone given to a device the import creates, when ``timeZone`` is `nil`.
+    public var defaultTimeZone: TimeZone
+    /// The order of day and month in App Usage dates, when the file cannot tell.
+    public var dateOrder: DateOrder?
+    /// Store the valid rows of a file with invalid ones, instead of refusing the whole file.
+    public var skipInvalid: Bool
+    /// Android packages that end a visit but are not launches, besides the built-in list.
+    public var extraIgnoredPackages: Set<String>
+    /// How many rejections the report keeps (all are passed to the rejects handler).
+    public var rejectionsKept: Int
+
+    /// Creates a value with every field given.
+    public init(
+        format: ImportFormat? = nil, device: String = "default", timeZone: TimeZone? = nil,
+        defaultTimeZone: TimeZone = TimeZone(identifier: "UTC")!, dateOrder: DateOrder? = nil,
+        skipInvalid: Bool = false, extraIgnoredPackages: Set<String> = [], rejectionsKept: Int = 20
+    ) {
+        self.format = format
+        self.device = device
+        self.timeZone = timeZone
+        self.defaultTimeZone = defaultTimeZone
+        self.dateOrder = dateOrder
+        self.skipInvalid = skipInvalid
+        self.extraIgnoredPackages = extraIgnoredPackages
+        self.rejectionsKept = rejectionsKept
+    }
+}

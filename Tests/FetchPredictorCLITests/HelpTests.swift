@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// The full `--help` of every command, pinned: a change to what users read shows in review.
+/// To accept a change, run the tests with FETCHPREDICT_RECORD_HELP=1 and commit the files.
+struct HelpTests {
+    static let commands = [
+        "", "import", "record", "record launch", "record fetch", "config", "apps", "peaks", "next", "schedule",
+        "evaluate", "generate", "prune",
+    ]
+
+    @Test(arguments: commands)
+    func helpIsPinned(command: String) throws {
+        let arguments = command.split(separator: " ").map(String.init) + ["--help"]
+        let help = try Tool.run(arguments, environment: ["COLUMNS": "100"])
+        #expect(help.status == 0)
+        let name = command.isEmpty ? "fetchpredict" : command.replacingOccurrences(of: " ", with: "-")
+        let file = Tool.root.appendingPathComponent("Tests/FetchPredictorCLITests/Help/\(name).txt")
+        if ProcessInfo.processInfo.environment["FETCHPREDICT_RECORD_HELP"] == "1" {
+            try help.stdout.write(to: file, atomically: true, encoding: .utf8)
+        }
+        let pinned = try String(contentsOf: file, encoding: .utf8)
+        #expect(help.stdout == pinned, "fetchpredict \(command) --help changed; see \(file.path)")
+        // The overview is a sentence.
+        let overview = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("OVERVIEW: ") }
+        #expect(overview?.hasSuffix(".") == true)
+    }
+}

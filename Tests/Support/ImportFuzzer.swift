@@ -1,0 +1,39 @@
+import FetchPredictorCore
+
+/// Damages files the ways real files get damaged, for the fuzz tests of the formats and of the
+/// store: seeded, so that a failure can be replayed.
+public enum ImportFuzzer {
+    /// The fixtures the fuzz tests damage, one of each format.
+    public static let fixtures = [
+        "commuter-28d.csv", "night-owl-14d.jsonl", "activitywatch-small.json", "app-usage-dmy.csv", "app-usage-mdy.csv",
+    ]
+
+    /// Damages `bytes` with a few random mutations.
+    public static func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
+        var bytes = bytes
+        let tokens: [[UInt8]] = [
+            Array("\"".utf8), Array(",".utf8), Array("\n".utf8), Array("{".utf8), Array("}".utf8), Array("[".utf8),
+            Array("]".utf8), Array(":".utf8), Array("\\".utf8), Array("\r\n".utf8), [0], [0xFF, 0xFE], Array("é".utf8),
+            Array("9999-99-99T99:99:99Z".utf8), Array("-1e308".utf8), Array("null".utf8), Array("fetch".utf8),
+            Array(String(repeating: "[", count: 100).utf8),
+        ]
+        for _ in 0..<(1 + Int(random.next() % 4)) {
+            guard !bytes.isEmpty else { return tokens[Int(random.next() % UInt64(tokens.count))] }
+            let at = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 7 {
+            case 0: bytes[at] = UInt8(truncatingIfNeeded: random.next())
+            case 1: bytes.removeSubrange(at..<min(bytes.count, at + 1 + Int(random.next() % 64)))
+            case 2: bytes.insert(contentsOf: tokens[Int(random.next() % UInt64(tokens.count))], at: at)
+            case 3: bytes = Array(bytes[..<at])
+            case 4:
+                let end = min(bytes.count, at + Int(random.next() % 200))
+                bytes.insert(contentsOf: bytes[at..<end], at: end)
+            case 5: bytes[at] = bytes[at] ^ (1 << UInt8(random.next() % 8))
+            default:
+                let other = Int(random.next() % UInt64(bytes.count))
+                bytes.swapAt(at, other)
+            }
+        }
+        return bytes
+    }
+}
