@@ -46,7 +46,8 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The key under which learned models are cached: only settings that change learning.
     private var cacheKey: String {
         let configuration = predictor.configuration
-        return "v1 decay=\(configuration.dailyDecay) fetch=\(configuration.fetchDecay) gap=\(configuration.coldLaunchGap)"
+        return
+            "v1 decay=\(configuration.dailyDecay) fetch=\(configuration.fetchDecay) gap=\(configuration.coldLaunchGap)"
     }
 
     /// Loads a device's settings and model, learning from the events the cached model has not seen.
@@ -109,7 +110,8 @@ public final class FetchScheduler: @unchecked Sendable {
     public func recordFetch(
         _ app: String, at time: Date, result: FetchResult, duration: Double? = nil, device: String = "default"
     ) throws {
-        try record(Event(kind: .fetch, app: app, time: time.milliseconds, result: result, duration: duration), device: device)
+        try record(
+            Event(kind: .fetch, app: app, time: time.milliseconds, result: result, duration: duration), device: device)
     }
 
     private func record(_ event: Event, device: String) throws {

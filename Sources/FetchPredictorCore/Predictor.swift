@@ -113,14 +113,21 @@ public struct Predictor: Sendable {
     ///   app that changed.
     public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
-        guard let model = devices[device] ?? (policies[device] != nil ? DeviceModel(timeZone: TimeZone(identifier: "UTC")!) : nil) else {
+        guard
+            let model = devices[device]
+                ?? (policies[device] != nil ? DeviceModel(timeZone: TimeZone(identifier: "UTC")!) : nil)
+        else {
             return nil
         }
         var cache: DeviceCache
-        if let existing = caches[device], existing.clock.start <= start, start - existing.clock.start <= Self.horizonReuse {
+        if let existing = caches[device], existing.clock.start <= start,
+            start - existing.clock.start <= Self.horizonReuse
+        {
             cache = existing
         } else {
-            let minutes = Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60) + Int(configuration.freshnessWindow / 60) + 2
+            let minutes =
+                Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60) + Int(configuration.freshnessWindow / 60)
+                + 2
             cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
         }
         let startIndex = Int((start - cache.clock.start) / 60_000)
@@ -140,7 +147,8 @@ public struct Predictor: Sendable {
         }
         caches[device] = cache
         let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        return Planner.firstDeviceWake(plans, device: device, clock: cache.clock, after: time, before: end, configuration)
+        return Planner.firstDeviceWake(
+            plans, device: device, clock: cache.clock, after: time, before: end, configuration)
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing
@@ -187,7 +195,8 @@ public struct Predictor: Sendable {
 
     /// What was learned of an app: its daily profile for a kind of day, with its peaks.
     public func profile(app: String, device: String, days: DayKind = .all) -> DailyProfile {
-        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).profile(app: app, for: days, configuration)
+        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).profile(
+            app: app, for: days, configuration)
     }
 
     /// Whether an app has too little history to learn from yet.

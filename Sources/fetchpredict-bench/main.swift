@@ -53,7 +53,10 @@ for _ in 0..<2000 {
     _ = try scheduler.nextWake(after: now, device: "default")
     latencies.append(clock.now - begin)
 }
-print(String(format: "nextWake(after:), nothing new: p50 %.3f ms, p99 %.3f ms", percentile(latencies, 0.5), percentile(latencies, 0.99)))
+print(
+    String(
+        format: "nextWake(after:), nothing new: p50 %.3f ms, p99 %.3f ms", percentile(latencies, 0.5),
+        percentile(latencies, 0.99)))
 
 // nextWake after each new launch: one app's plan is made again.
 latencies = []
@@ -65,7 +68,10 @@ for _ in 0..<500 {
     _ = try scheduler.nextWake(after: now, device: "default")
     latencies.append(clock.now - begin)
 }
-print(String(format: "nextWake(after:) after a new launch: p50 %.3f ms, p99 %.3f ms", percentile(latencies, 0.5), percentile(latencies, 0.99)))
+print(
+    String(
+        format: "nextWake(after:) after a new launch: p50 %.3f ms, p99 %.3f ms", percentile(latencies, 0.5),
+        percentile(latencies, 0.99)))
 
 // A 24-hour schedule of every app.
 latencies = []
@@ -74,9 +80,14 @@ for run in 0..<20 {
     let begin = clock.now
     let schedule = try scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "default")
     latencies.append(clock.now - begin)
-    if run == 0 { print("24-hour schedule: \(schedule.wakes.count) device wakes, \(schedule.appWakeCount) app fetches") }
+    if run == 0 {
+        print("24-hour schedule: \(schedule.wakes.count) device wakes, \(schedule.appWakeCount) app fetches")
+    }
 }
-print(String(format: "24-hour schedule of %d apps: p50 %.1f ms, max %.1f ms", apps.count, percentile(latencies, 0.5), percentile(latencies, 1)))
+print(
+    String(
+        format: "24-hour schedule of %d apps: p50 %.1f ms, max %.1f ms", apps.count, percentile(latencies, 0.5),
+        percentile(latencies, 1)))
 
 // What a new process pays for `fetchpredict next APP`: open, load the cached model, plan one app.
 latencies = []

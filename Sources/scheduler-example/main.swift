@@ -44,14 +44,21 @@ while next < user.count {
     clock.sleep(until: Date(milliseconds: launch.time))
     if lastLaunch[launch.app].map({ clock.now.timeIntervalSince($0) >= 1800 }) ?? true {
         coldLaunches += 1
-        if let fetched = lastFetch[launch.app], (60...1800).contains(clock.now.timeIntervalSince(fetched)) { freshLaunches += 1 }
+        if let fetched = lastFetch[launch.app], (60...1800).contains(clock.now.timeIntervalSince(fetched)) {
+            freshLaunches += 1
+        }
     }
     lastLaunch[launch.app] = clock.now
     try scheduler.recordLaunch(launch.app, at: clock.now, device: "phone")
     next += 1
 }
 print("simulated \(days) days of a commuter: \(coldLaunches) cold launches, \(fetches) background fetches")
-print(String(format: "%.0f%% of cold launches found content fetched in the 30 minutes before", 100 * Double(freshLaunches) / Double(max(1, coldLaunches))))
+print(
+    String(
+        format: "%.0f%% of cold launches found content fetched in the 30 minutes before",
+        100 * Double(freshLaunches) / Double(max(1, coldLaunches))))
 if let wake = try scheduler.nextWake(after: clock.now, device: "phone") {
-    print("next wake: \(TimestampFormatter.iso(wake.time.milliseconds)) for \(wake.apps.map(\.app).joined(separator: ", "))")
+    print(
+        "next wake: \(TimestampFormatter.iso(wake.time.milliseconds)) for \(wake.apps.map(\.app).joined(separator: ", "))"
+    )
 }

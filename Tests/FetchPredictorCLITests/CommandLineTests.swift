@@ -13,15 +13,21 @@ struct CommandLineTests {
         let version = try Tool.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout == "0.1.0\n")
-        for command in [[], ["import"], ["record"], ["record", "launch"], ["record", "fetch"], ["config"], ["apps"], ["generate"]] {
+        for command in [
+            [], ["import"], ["record"], ["record", "launch"], ["record", "fetch"], ["config"], ["apps"], ["generate"],
+        ] {
             let help = try Tool.run(command + ["--help"])
             #expect(help.status == 0)
-            #expect(help.stdout.contains("Example"), "fetchpredict \(command.joined(separator: " ")) --help shows an example")
+            #expect(
+                help.stdout.contains("Example"),
+                "fetchpredict \(command.joined(separator: " ")) --help shows an example")
         }
     }
 
     @Test func importThenAppsInJSON() throws {
-        let first = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--json", "--now", "2024-02-01T00:00:00Z"])
+        let first = try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--db", db, "--json", "--now", "2024-02-01T00:00:00Z",
+        ])
         #expect(first.status == 0, "\(first.stderr)")
         let report = try #require((try json(first.stdout) as? [String: Any])?["imports"] as? [[String: Any]])
         #expect(report.first?["stored"] as? Int == 1182)
@@ -32,9 +38,10 @@ struct CommandLineTests {
 
         let apps = try Tool.run(["apps", "--db", db, "--json"])
         let list = try #require(try json(apps.stdout) as? [[String: Any]])
-        #expect(list.map { $0["app"] as? String } == [
-            "com.example.chat", "com.example.news", "com.example.mail", "com.example.podcasts",
-        ])
+        #expect(
+            list.map { $0["app"] as? String } == [
+                "com.example.chat", "com.example.news", "com.example.mail", "com.example.podcasts",
+            ])
         #expect(list.first?["interval"] as? String == "never")
         #expect(list.first?["launches"] as? Int == 130)
     }
@@ -49,7 +56,8 @@ struct CommandLineTests {
             ["record", "fetch", "com.example.news", "--result", "noData", "--at", "1714545000", "--device", "phone"],
             environment: env)
         #expect(fetch.status == 0)
-        let config = try Tool.run(["config", "com.example.news", "--interval", "3600", "--device", "phone"], environment: env)
+        let config = try Tool.run(
+            ["config", "com.example.news", "--interval", "3600", "--device", "phone"], environment: env)
         #expect(config.stdout.contains("com.example.news: interval 3600, background fetch enabled"))
         let apps = try Tool.run(["apps", "--device", "phone"], environment: env)
         #expect(
@@ -84,9 +92,13 @@ struct CommandLineTests {
         let apps = try Tool.run(["apps", "--db", db, "--json"])
         let list = try #require(try json(apps.stdout) as? [[String: Any]])
         #expect(list.count == 4)
-        let skipped = try Tool.run(["import", bad.path, "--db", db, "--skip-invalid", "--rejects", bad.path + ".rejects"])
+        let skipped = try Tool.run([
+            "import", bad.path, "--db", db, "--skip-invalid", "--rejects", bad.path + ".rejects",
+        ])
         #expect(skipped.status == 0)
-        #expect(try String(contentsOfFile: bad.path + ".rejects", encoding: .utf8).hasPrefix("\(bad.path):3: field 'timestamp'"))
+        #expect(
+            try String(contentsOfFile: bad.path + ".rejects", encoding: .utf8).hasPrefix(
+                "\(bad.path):3: field 'timestamp'"))
     }
 
     @Test func databasePathFollowsTheEnvironment() throws {
@@ -97,12 +109,15 @@ struct CommandLineTests {
         try Tool.run(["record", "launch", "a"], environment: ["XDG_DATA_HOME": xdg.path])
         let path = xdg.path + "/fetchpredict/events.sqlite"
         #expect(FileManager.default.fileExists(atPath: path))
-        let mode = try FileManager.default.attributesOfItem(atPath: xdg.path + "/fetchpredict")[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: xdg.path + "/fetchpredict")[.posixPermissions] as? Int
         #expect(mode == 0o700)
     }
 
     @Test func generateIsDeterministicAndMadeTheFixture() throws {
-        let made = try Tool.run(["generate", "--persona", "commuter", "--days", "28", "--seed", "1", "--time-zone", "Europe/Warsaw"])
+        let made = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "28", "--seed", "1", "--time-zone", "Europe/Warsaw",
+        ])
         #expect(made.stdout == (try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)))
         let unknown = try Tool.run(["generate", "--persona", "astronaut"])
         #expect(unknown.status != 0)
@@ -154,7 +169,9 @@ struct PlanningCommandTests {
         #expect(wakes.count >= 4)
         let times = wakes.compactMap { $0["time"] as? String }
         #expect(times == times.sorted())
-        let next = try Tool.run(["next", "com.example.mail", "--db", db, "--now", "2024-01-29T00:00:00+01:00", "--json"])
+        let next = try Tool.run([
+            "next", "com.example.mail", "--db", db, "--now", "2024-01-29T00:00:00+01:00", "--json",
+        ])
         let answer = try #require(try JSONSerialization.jsonObject(with: Data(next.stdout.utf8)) as? [String: Any])
         let wake = try #require(answer["wake"] as? [String: Any])
         let apps = try #require(wake["apps"] as? [[String: Any]])

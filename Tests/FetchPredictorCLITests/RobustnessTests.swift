@@ -1,5 +1,5 @@
-import Foundation
 import FetchPredictor
+import Foundation
 import Testing
 
 /// What must survive bad files, killed processes and many writers at once, end to end.
@@ -68,7 +68,9 @@ struct RobustnessTests {
             let check = try Tool.run(["apps", "--db", db, "--json"])
             #expect(check.status == 0, "\(check.stderr)")
             let count = try launches(db)
-            #expect(count == committed || count == committed + 150_000, "a killed import left \(count - committed) launches")
+            #expect(
+                count == committed || count == committed + 150_000, "a killed import left \(count - committed) launches"
+            )
             let integrity = Process()
             integrity.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
             integrity.arguments = [db, "PRAGMA integrity_check"]
@@ -93,9 +95,11 @@ struct RobustnessTests {
         let writers = 6, eventsEach = 15
         var processes: [(Process, Pipe, Pipe)] = [try Tool.start(["import", log, "--db", db, "--device", "bulk"])]
         for writer in 0..<writers {
-            let script = (0..<eventsEach).map { index in
-                "\(Tool.path) record launch app\(writer) --at \(1_704_067_200 + index * 60) --db \(db) --device phone || exit 1"
-            }.joined(separator: "\n") + "\n\(Tool.path) schedule --db \(db) --device phone --now 2024-01-02T00:00:00Z > /dev/null || exit 1"
+            let script =
+                (0..<eventsEach).map { index in
+                    "\(Tool.path) record launch app\(writer) --at \(1_704_067_200 + index * 60) --db \(db) --device phone || exit 1"
+                }.joined(separator: "\n")
+                + "\n\(Tool.path) schedule --db \(db) --device phone --now 2024-01-02T00:00:00Z > /dev/null || exit 1"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", script]
@@ -119,7 +123,8 @@ struct RobustnessTests {
     @Test func pruneDeletesForGoodAndSaysHowMany() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         let old = Tool.scratch().appendingPathComponent("old.csv").path
-        try "timestamp,app,event\n2023-06-01T08:00:00Z,org.example.secretdiary,launch\n2023-06-02T08:00:00Z,org.example.secretdiary,launch\n"
+        try
+            "timestamp,app,event\n2023-06-01T08:00:00Z,org.example.secretdiary,launch\n2023-06-02T08:00:00Z,org.example.secretdiary,launch\n"
             .write(toFile: old, atomically: true, encoding: .utf8)
         try Tool.run(["import", old, "--db", db])
         try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
@@ -143,7 +148,8 @@ struct PrivacyTests {
         let db = folder.appendingPathComponent("events.sqlite").path
         let environment = ["TMPDIR": temporary.path, "HOME": temporary.path, "XDG_DATA_HOME": temporary.path]
         for arguments in [
-            ["import", Tool.fixture("commuter-28d.csv"), "--db", db], ["config", "--default-interval", "minimum", "--db", db],
+            ["import", Tool.fixture("commuter-28d.csv"), "--db", db],
+            ["config", "--default-interval", "minimum", "--db", db],
             ["schedule", "--db", db, "--now", "2024-01-29T00:00:00Z"], ["prune", "--before", "2024-01-10", "--db", db],
         ] {
             let result = try Tool.run(arguments, environment: environment)

@@ -11,7 +11,9 @@ struct BacktestTests {
         return BacktestDevice(name: "phone", timeZone: zone, launches: log.events())
     }
 
-    func settings(_ budgets: [Double], scenario: ContentScenario? = nil, warmup: Int = 7, baselines: Bool = false) -> BacktestSettings {
+    func settings(_ budgets: [Double], scenario: ContentScenario? = nil, warmup: Int = 7, baselines: Bool = false)
+        -> BacktestSettings
+    {
         var settings = BacktestSettings()
         if !baselines { settings.periods = [] }
         settings.budgets = budgets
@@ -50,12 +52,15 @@ struct BacktestTests {
         for period in [30, 60, 120, 240, 480] {
             let periodic = figures["periodic-\(period)"]!
             #expect(abs(periodic.wakesPerAppDay - 1440 / Double(period)) < 0.01)
-            #expect(abs(periodic.freshRate - min(1, 29 / Double(period))) < 0.15, "periodic-\(period): \(periodic.freshRate)")
+            #expect(
+                abs(periodic.freshRate - min(1, 29 / Double(period))) < 0.15,
+                "periodic-\(period): \(periodic.freshRate)")
         }
         // The predictor beats periodic fetching at the same cost.
         let predictor = figures["predictor"]!
         let periodicAtCost = Frontier.fresh(
-            at: predictor.wakesPerAppDay, [30, 60, 120, 240, 480].map { (1440 / Double($0), figures["periodic-\($0)"]!.freshRate) }
+            at: predictor.wakesPerAppDay,
+            [30, 60, 120, 240, 480].map { (1440 / Double($0), figures["periodic-\($0)"]!.freshRate) }
                 + [(0, 0)])
         #expect(predictor.freshRate > 2 * (periodicAtCost ?? 0))
     }
@@ -73,20 +78,26 @@ struct BacktestTests {
     @Test(arguments: ["commuter", "night-owl"])
     func fetchResultsHalveWastedFetches(persona: String) throws {
         let scenario = try ContentScenario.parse(
-            Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("fixtures/scenarios/\(persona).json")))
+            Data(
+                contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("fixtures/scenarios/\(persona).json")))
         let budgets = [0.75, 0.8, 0.85, 0.9]
         let devices = ([1, 2] as [UInt64]).map { device(Persona.named(persona)!, seed: $0) }
-        let learned = Backtest.run(devices, settings: settings(budgets, scenario: scenario)).overall.filter { $0.strategy == "predictor" }
+        let learned = Backtest.run(devices, settings: settings(budgets, scenario: scenario)).overall.filter {
+            $0.strategy == "predictor"
+        }
         var blind = settings(budgets, scenario: scenario)
         blind.configuration.usesFetchResults = false
         let ignoring = Backtest.run(devices, settings: blind).overall.filter { $0.strategy == "predictor" }
         // At the default budget, the predictor that learns from results, against the blind one
         // at its level with the nearest fresh rate not above it + 2 points.
         let point = try #require(learned.first { $0.budget == 0.85 })
-        let match = try #require(ignoring.filter { $0.freshRate <= point.freshRate + 0.02 }.max { $0.freshRate < $1.freshRate })
+        let match = try #require(
+            ignoring.filter { $0.freshRate <= point.freshRate + 0.02 }.max { $0.freshRate < $1.freshRate })
         #expect(match.freshRate >= point.freshRate - 0.1, "no comparable blind level: \(ignoring.map(\.freshRate))")
-        #expect(2 * point.wasted <= match.wasted, "learned \(point.wasted) at \(point.freshRate), blind \(match.wasted) at \(match.freshRate)")
+        #expect(
+            2 * point.wasted <= match.wasted,
+            "learned \(point.wasted) at \(point.freshRate), blind \(match.wasted) at \(match.freshRate)")
     }
 
     /// On a persona with steady habits, day 5 is already at least 80% as fresh as days 15 to 28.
@@ -99,7 +110,8 @@ struct BacktestTests {
         let report = Backtest.run(devices, settings: settings([0.9], warmup: 0))
         var day5 = (0, 0), late = (0, 0)
         for launch in report.launches {
-            let day = DeviceModel(timeZone: zone).local(launch.time, utcOffset: nil).day
+            let day =
+                DeviceModel(timeZone: zone).local(launch.time, utcOffset: nil).day
                 - CivilDate.daysSince1970(year: 2024, month: 1, day: 1) + 1
             if day == 5 { day5 = (day5.0 + 1, day5.1 + (launch.fresh ? 1 : 0)) }
             if (15...28).contains(day) { late = (late.0 + 1, late.1 + (launch.fresh ? 1 : 0)) }

@@ -20,8 +20,11 @@ enum Learned {
     }
 
     /// The instant of a local wall-clock time.
-    static func instant(_ zone: TimeZone, _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
-        Date(milliseconds: DateFields(year: year, month: month, day: day, hour: hour, minute: minute).instant(in: zone).0)
+    static func instant(_ zone: TimeZone, _ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date
+    {
+        Date(
+            milliseconds: DateFields(year: year, month: month, day: day, hour: hour, minute: minute).instant(in: zone).0
+        )
     }
 
     /// The local minute of the day of an instant.
@@ -59,7 +62,9 @@ enum ScheduleInvariants {
                     continue
                 }
                 if let last = previous[app.app], wake.time.milliseconds - last.milliseconds < floor {
-                    problems.append("\(app.app) woken \(wake.time.timeIntervalSince(last)) s after its last fetch, floor \(floor / 1000) s")
+                    problems.append(
+                        "\(app.app) woken \(wake.time.timeIntervalSince(last)) s after its last fetch, floor \(floor / 1000) s"
+                    )
                 }
                 previous[app.app] = wake.time
             }

@@ -17,7 +17,10 @@ struct PeakLearningTests {
                 // Four launches of a habit spread by 20 minutes place its mean only within 10
                 // minutes or so: sharp habits are held to 15 minutes, wide ones to 25.
                 let nearest = peaks.map { Planner.circularDistance($0.minute, Int(habit.minute)) }.min() ?? 9999
-                #expect(nearest <= (habit.spread <= 12 ? 15 : 25), "\(app.name): no peak near \(Int(habit.minute) / 60):\(Int(habit.minute) % 60), peaks \(peaks.map(\.timeText))")
+                #expect(
+                    nearest <= (habit.spread <= 12 ? 15 : 25),
+                    "\(app.name): no peak near \(Int(habit.minute) / 60):\(Int(habit.minute) % 60), peaks \(peaks.map(\.timeText))"
+                )
             }
         }
     }
@@ -42,8 +45,13 @@ struct PeakLearningTests {
         #expect(weekend.days == .weekend)
         #expect(weekday.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 })
         // The weekend habit is wide (30 minutes) and seen on few days: its peak is placed roughly.
-        #expect(weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("10:00")) <= 60 }, "\(weekend.peaks.map(\.timeText))")
-        #expect(!weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 && $0.launchesPerDay > 0.3 })
+        #expect(
+            weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("10:00")) <= 60 },
+            "\(weekend.peaks.map(\.timeText))")
+        #expect(
+            !weekend.peaks.contains {
+                Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 && $0.launchesPerDay > 0.3
+            })
     }
 
     @Test func movedHabitIsFollowedWithinFourDays() throws {
@@ -55,7 +63,9 @@ struct PeakLearningTests {
             let dayStart = Learned.instant(zone, 2024, 1, 19, 0)
             let schedule = predictor.schedule(from: dayStart, to: dayStart.addingTimeInterval(86_400), device: "phone")
             let news = schedule.wakes.flatMap { wake in
-                wake.apps.filter { $0.app == "com.example.news" }.map { (Learned.localMinute(wake.time, zone), $0.expectedLaunches) }
+                wake.apps.filter { $0.app == "com.example.news" }.map {
+                    (Learned.localMinute(wake.time, zone), $0.expectedLaunches)
+                }
             }
             let new = news.filter { (Learned.minute("09:00")...Learned.minute("09:29")).contains($0.0) }
             let old = news.filter { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0.0) }
@@ -64,9 +74,12 @@ struct PeakLearningTests {
             // A few days later the old habit is no longer served at all.
             let later = Learned.predictor(.shifting, days: 21, zone: zone, seed: seed)
             let laterStart = Learned.instant(zone, 2024, 1, 22, 0)
-            let laterNews = later.schedule(from: laterStart, to: laterStart.addingTimeInterval(86_400), device: "phone").wakes
+            let laterNews = later.schedule(from: laterStart, to: laterStart.addingTimeInterval(86_400), device: "phone")
+                .wakes
                 .filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
-            #expect(!laterNews.contains { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0) }, "seed \(seed): \(laterNews)")
+            #expect(
+                !laterNews.contains { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0) },
+                "seed \(seed): \(laterNews)")
         }
     }
 
@@ -97,8 +110,11 @@ struct PlanningInvariantTests {
         let persona = Persona.all[Int(seed) % Persona.all.count]
         var configuration = PredictorConfiguration()
         configuration.budget = 0.5 + random.unit() * 0.5
-        var predictor = Learned.predictor(persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration)
-        let choices: [FetchInterval] = [.never, .minimum, .seconds(60), .seconds(1800), .seconds(5400), .seconds(14_400)]
+        var predictor = Learned.predictor(
+            persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration)
+        let choices: [FetchInterval] = [
+            .never, .minimum, .seconds(60), .seconds(1800), .seconds(5400), .seconds(14_400),
+        ]
         for app in persona.apps {
             let policy = AppPolicy(interval: choices[Int(random.next() % 6)], enabled: random.unit() < 0.8)
             predictor.setPolicy(policy, app: app.name, device: "phone")
@@ -107,7 +123,9 @@ struct PlanningInvariantTests {
         // The planned schedule, checked against the fetches already recorded.
         var lastFetch: [String: Date] = [:]
         for app in persona.apps {
-            if let last = predictor.devices["phone"]?.apps[app.name]?.lastFetch { lastFetch[app.name] = Date(milliseconds: last) }
+            if let last = predictor.devices["phone"]?.apps[app.name]?.lastFetch {
+                lastFetch[app.name] = Date(milliseconds: last)
+            }
         }
         let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(48 * 3600), device: "phone")
         #expect(ScheduleInvariants.check(schedule, predictor: predictor, lastFetch: lastFetch, configuration) == [])
@@ -126,15 +144,18 @@ struct PlanningInvariantTests {
                 }
                 executed[app.app] = wake.time
                 let result: FetchResult = random.unit() < 0.2 ? .failed : .newData
-                predictor.observe(Event(kind: .fetch, app: app.app, time: wake.time.milliseconds, result: result), device: "phone")
+                predictor.observe(
+                    Event(kind: .fetch, app: app.app, time: wake.time.milliseconds, result: result), device: "phone")
             }
             now = wake.time
         }
     }
 
     @Test(arguments: [
-        ("Europe/Warsaw", DateFields(year: 2024, month: 3, day: 31)), ("Europe/Warsaw", DateFields(year: 2024, month: 10, day: 27)),
-        ("America/New_York", DateFields(year: 2024, month: 3, day: 10)), ("America/New_York", DateFields(year: 2024, month: 11, day: 3)),
+        ("Europe/Warsaw", DateFields(year: 2024, month: 3, day: 31)),
+        ("Europe/Warsaw", DateFields(year: 2024, month: 10, day: 27)),
+        ("America/New_York", DateFields(year: 2024, month: 3, day: 10)),
+        ("America/New_York", DateFields(year: 2024, month: 11, day: 3)),
     ])
     func peaksKeepTheirWallClockTimeOnDaysOf23And25Hours(zoneName: String, day: DateFields) {
         let zone = TimeZone(identifier: zoneName)!
@@ -143,14 +164,19 @@ struct PlanningInvariantTests {
         let predictor = Learned.predictor(
             .shifting, days: 14, zone: zone, seed: 7, start: DateFields(year: year, month: month, day: dayOfMonth))
         let start = Date(milliseconds: day.instant(in: zone).0)
-        let next = Date(milliseconds: DateFields(year: day.year, month: day.month, day: day.day + 1).instant(in: zone).0)
+        let next = Date(
+            milliseconds: DateFields(year: day.year, month: day.month, day: day.day + 1).instant(in: zone).0)
         let length = next.timeIntervalSince(start) / 3600
         #expect(length == 23 || length == 25)
         let schedule = predictor.schedule(from: start, to: next, device: "phone")
-        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
+        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map {
+            Learned.localMinute($0.time, zone)
+        }
         // The 07:00 habit is served between 06:30 and 06:59 wall-clock time, whatever the day's length.
         #expect(news.contains { (Learned.minute("06:30")..<Learned.minute("07:00")).contains($0) }, "\(news)")
-        let social = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.social" } }.map { Learned.localMinute($0.time, zone) }
+        let social = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.social" } }.map {
+            Learned.localMinute($0.time, zone)
+        }
         #expect(social.contains { (Learned.minute("20:25")..<Learned.minute("21:00")).contains($0) }, "\(social)")
     }
 
@@ -160,7 +186,9 @@ struct PlanningInvariantTests {
         predictor.setTimeZone(tokyo, device: "phone")
         let start = Learned.instant(tokyo, 2024, 1, 12, 0)
         let schedule = predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
-        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, tokyo) }
+        let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map {
+            Learned.localMinute($0.time, tokyo)
+        }
         #expect(news.contains { (Learned.minute("06:30")..<Learned.minute("07:00")).contains($0) }, "\(news)")
     }
 }
@@ -203,10 +231,16 @@ struct FetchResultPlanningTests {
         predictor.observe(Event(kind: .launch, app: app, time: now.milliseconds + 60_000), device: "phone")
         #expect(predictor.devices["phone"]?.apps[app]?.consecutiveFailures == 0)
         // So does a fetch that works.
-        predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds + 120_000, result: .failed), device: "phone")
-        predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds + 3_000_000, result: .noData), device: "phone")
-        let after = predictor.schedule(from: now.addingTimeInterval(3000), to: now.addingTimeInterval(86_400), device: "phone")
-        #expect(!after.wakes.flatMap(\.apps).contains { $0.reasons.contains { if case .backoff = $0 { true } else { false } } })
+        predictor.observe(
+            Event(kind: .fetch, app: app, time: now.milliseconds + 120_000, result: .failed), device: "phone")
+        predictor.observe(
+            Event(kind: .fetch, app: app, time: now.milliseconds + 3_000_000, result: .noData), device: "phone")
+        let after = predictor.schedule(
+            from: now.addingTimeInterval(3000), to: now.addingTimeInterval(86_400), device: "phone")
+        #expect(
+            !after.wakes.flatMap(\.apps).contains {
+                $0.reasons.contains { if case .backoff = $0 { true } else { false } }
+            })
     }
 
     @Test func coalescingLowersDeviceWakes() {
@@ -225,7 +259,13 @@ struct FetchResultPlanningTests {
             apartDevices += b.wakes.count
             fetches += a.appWakeCount
             apartFetches += b.appWakeCount
-            #expect(a.wakes.contains { $0.apps.count > 1 && $0.apps.allSatisfy { $0.reasons.contains { if case .coalesced = $0 { true } else { false } } } })
+            #expect(
+                a.wakes.contains {
+                    $0.apps.count > 1
+                        && $0.apps.allSatisfy {
+                            $0.reasons.contains { if case .coalesced = $0 { true } else { false } }
+                        }
+                })
         }
         #expect(devices < apartDevices)
         #expect(fetches == apartFetches)
@@ -237,7 +277,8 @@ struct FetchResultPlanningTests {
         var blind = PredictorConfiguration()
         blind.usesFetchResults = false
         let learned = Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60)
-        let ignoring = Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60, configuration: blind)
+        let ignoring = Learned.predictor(
+            .commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60, configuration: blind)
         let from = Learned.instant(zone, 2024, 1, 22, 0)
         func newsWakes(_ predictor: Predictor) -> Int {
             predictor.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone").wakes

@@ -19,7 +19,9 @@ struct SyntheticLogTests {
         let events = SyntheticLog(persona: persona, days: 21, timeZone: zone, seed: 1).events()
         #expect(events.count(where: { $0.kind == .launch }) > 21 * 2)
         #expect(events.count(where: { $0.kind == .fetch }) == 21 * 8 * persona.apps.count)
-        #expect(events == events.sorted { $0.time < $1.time } || zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
+        #expect(
+            events == events.sorted { $0.time < $1.time }
+                || zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time })
         #expect(Set(events.filter { $0.kind == .fetch }.compactMap(\.result)).count >= 2)
     }
 

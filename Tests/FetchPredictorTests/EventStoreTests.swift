@@ -1,6 +1,6 @@
+import FetchPredictorTestSupport
 import Foundation
 import GRDB
-import FetchPredictorTestSupport
 import Testing
 
 @testable import FetchPredictor
@@ -117,7 +117,10 @@ struct RealLogImportTests {
         #expect((6_500...7_500).contains(launches), "about 7,000 launches, got \(launches)")
         #expect((48...56).contains(apps), "about 53 apps, got \(apps)")
         #expect(try store.eventCounts().deviceEvents == 3_050)
-        #expect(try !store.apps(device: "aw1").contains { $0.app == "com.miui.home" || $0.app == "net.activitywatch.android" })
+        #expect(
+            try !store.apps(device: "aw1").contains {
+                $0.app == "com.miui.home" || $0.app == "net.activitywatch.android"
+            })
     }
 
     @Test func activityWatchSamsung() throws {
@@ -136,11 +139,15 @@ struct RealLogImportTests {
         // Every date of the file has a day of 12 or less: the order must be given.
         #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
         _ = try store.importFile(
-            path, options: ImportOptions(device: "au", timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy), now: now)
+            path, options: ImportOptions(device: "au", timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy),
+            now: now)
         let (launches, apps) = try launchesAndApps(store, "au")
         #expect((1_950...2_250).contains(launches), "about 2,100 launches, got \(launches)")
         #expect((50...56).contains(apps), "about 53 apps, got \(apps)")
-        #expect(try !store.apps(device: "au").contains { ["App Usage", "Screen on (unlocked)", "Screen off (locked)"].contains($0.app) })
+        #expect(
+            try !store.apps(device: "au").contains {
+                ["App Usage", "Screen on (unlocked)", "Screen off (locked)"].contains($0.app)
+            })
         let events = try store.events(device: "au")
         let first = try #require(events.first), last = try #require(events.last)
         #expect(TimestampFormatter.iso(first.time).hasPrefix("2023-08-01"))

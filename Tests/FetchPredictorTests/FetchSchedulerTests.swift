@@ -1,6 +1,6 @@
+import FetchPredictorTestSupport
 import Foundation
 import GRDB
-import FetchPredictorTestSupport
 import Testing
 
 @testable import FetchPredictor
@@ -36,12 +36,15 @@ struct FetchSchedulerTests {
     @Test func learnedModelIsCachedAndOnlyNewEventsAreLearned() throws {
         let store = try commuterStore()
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        let first = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let first = try FetchScheduler(store: store).schedule(
+            from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let cached = try store.read { db in try Row.fetchOne(db, sql: "SELECT asOf FROM modelCache") }
-        let lastEvent = try #require(try store.events(device: "phone").filter { $0.kind == .launch || $0.kind == .fetch }.last)
+        let lastEvent = try #require(
+            try store.events(device: "phone").filter { $0.kind == .launch || $0.kind == .fetch }.last)
         #expect(cached?["asOf"] == lastEvent.time)
         // A second scheduler starts from the cache and gives the same answer.
-        let second = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let second = try FetchScheduler(store: store).schedule(
+            from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(second == first)
         // An event older than the cache drops it; the next scheduler learns again and sees it.
         try store.record(.launch("com.example.news", at: lastEvent.time - 86_400_000), device: "phone")
@@ -75,7 +78,8 @@ struct FetchSchedulerTests {
         try store.setInterval(.never, app: "com.example.news", device: "phone")
         try store.setEnabled(false, app: "com.example.chat", device: "phone")
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        let schedule = try FetchScheduler(store: store).schedule(from: from, to: from.addingTimeInterval(3 * 86_400), device: "phone")
+        let schedule = try FetchScheduler(store: store).schedule(
+            from: from, to: from.addingTimeInterval(3 * 86_400), device: "phone")
         let apps = Set(schedule.wakes.flatMap(\.apps).map(\.app))
         #expect(!apps.contains("com.example.news"))
         #expect(!apps.contains("com.example.chat"))

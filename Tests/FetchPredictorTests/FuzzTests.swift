@@ -1,5 +1,5 @@
-import Foundation
 import FetchPredictorTestSupport
+import Foundation
 import Testing
 
 @testable import FetchPredictor
@@ -7,7 +7,9 @@ import Testing
 /// Damaged files refused by the store leave nothing behind: the import's transaction is whole.
 enum StoreFuzzer {
     /// Imports mutated copies of a fixture; returns the problems found.
-    static func run(fixture: String, iterations: Int, seed: UInt64) throws -> (successes: Int, refusals: Int, problems: [String]) {
+    static func run(fixture: String, iterations: Int, seed: UInt64) throws -> (
+        successes: Int, refusals: Int, problems: [String]
+    ) {
         let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture(fixture))))
         var random = SeededGenerator(seed: seed)
         let folder = TestFiles.scratchFolder()
@@ -18,7 +20,8 @@ enum StoreFuzzer {
             let path = folder.appendingPathComponent("mutant-\(iteration)-\(fixture)").path
             try Data(ImportFuzzer.mutate(original, &random)).write(to: URL(fileURLWithPath: path))
             let before = try store.eventCounts()
-            let format: ImportFormat? = iteration.isMultiple(of: 2) ? nil : [.csv, .jsonl, .activitywatch, .appUsage][iteration / 2 % 4]
+            let format: ImportFormat? =
+                iteration.isMultiple(of: 2) ? nil : [.csv, .jsonl, .activitywatch, .appUsage][iteration / 2 % 4]
             do {
                 _ = try store.importFile(
                     path, options: ImportOptions(format: format, dateOrder: .dmy, skipInvalid: iteration % 3 == 0),

@@ -1,5 +1,5 @@
-import Foundation
 import FetchPredictorTestSupport
+import Foundation
 import Testing
 
 @testable import FetchPredictor
@@ -36,7 +36,9 @@ struct ImportFormatsTests {
         #expect(report.rejected == 0)
         let csvStore = try EventStore.inMemory()
         let path = TestFiles.write(
-            EventLogWriter.csv(SyntheticLog(persona: .nightOwl, days: 14, timeZone: TimeZone(identifier: "America/New_York")!, seed: 3).events()))
+            EventLogWriter.csv(
+                SyntheticLog(persona: .nightOwl, days: 14, timeZone: TimeZone(identifier: "America/New_York")!, seed: 3)
+                    .events()))
         _ = try csvStore.importFile(path, options: ImportOptions(), now: now)
         #expect(try jsonlStore.events(device: "default") == csvStore.events(device: "default"))
     }
@@ -49,10 +51,11 @@ struct ImportFormatsTests {
         let launches = events.filter { $0.kind == .launch }
         // Two chat windows in a row are one visit; launchers, the system UI and ActivityWatch
         // end visits without being launches.
-        #expect(launches.map(\.app) == [
-            "com.example.chat", "com.example.news", "com.example.video",
-            "com.example.chat", "com.example.news", "com.example.video",
-        ])
+        #expect(
+            launches.map(\.app) == [
+                "com.example.chat", "com.example.news", "com.example.video",
+                "com.example.chat", "com.example.news", "com.example.video",
+            ])
         #expect(launches.first?.duration == 80)
         #expect(events.filter { $0.kind == .unlock }.count == 3)
     }
@@ -100,7 +103,8 @@ struct ImportFormatsTests {
     @Test func rowsNamingADeviceGoToThatDevice() throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(
-            "timestamp,app,event,result,device\n2024-01-01T08:00:00Z,a,launch,,tablet\n2024-01-01T08:00:00Z,a,launch,,\n")
+            "timestamp,app,event,result,device\n2024-01-01T08:00:00Z,a,launch,,tablet\n2024-01-01T08:00:00Z,a,launch,,\n"
+        )
         let report = try store.importFile(path, options: ImportOptions(device: "phone"), now: now)
         #expect(report.stored == 2)
         #expect(try store.devices() == ["phone", "tablet"])
@@ -109,7 +113,8 @@ struct ImportFormatsTests {
     @Test func offsetsAreKeptAndZIsNot() throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(
-            "timestamp,app,event\n2024-01-01T08:00:00+02:00,a,launch\n2024-01-01T08:00:00Z,b,launch\n1704096000,c,launch\n")
+            "timestamp,app,event\n2024-01-01T08:00:00+02:00,a,launch\n2024-01-01T08:00:00Z,b,launch\n1704096000,c,launch\n"
+        )
         _ = try store.importFile(path, options: ImportOptions(), now: now)
         let events = try store.events(device: "default")
         #expect(events.map(\.utcOffset) == [7200, nil, nil])

@@ -1,5 +1,5 @@
-import Foundation
 import FetchPredictorTestSupport
+import Foundation
 import Testing
 
 @testable import FetchPredictor
@@ -17,7 +17,9 @@ struct ImportRejectionTests {
     }
 
     /// Imports `text` into a store with history, expects it refused, and returns the error.
-    func refused(_ text: String, name: String = "bad.csv", _ options: ImportOptions = ImportOptions()) throws -> ImportError {
+    func refused(_ text: String, name: String = "bad.csv", _ options: ImportOptions = ImportOptions()) throws
+        -> ImportError
+    {
         let (store, before) = try storeWithHistory()
         let path = TestFiles.write(text, name: name)
         let error = try #require(throws: ImportError.self) {
@@ -65,7 +67,8 @@ struct ImportRejectionTests {
     @Test func fetchWithoutResultIsRefused() throws {
         let error = try refused("timestamp,app,event,result\n2024-01-01T08:00:00Z,a,fetch,\n")
         #expect(firstRejection(error)?.field == "result")
-        let jsonl = try refused(#"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"fetch"}"# + "\n", name: "bad.jsonl")
+        let jsonl = try refused(
+            #"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"fetch"}"# + "\n", name: "bad.jsonl")
         #expect(firstRejection(jsonl)?.field == "result")
     }
 
@@ -98,7 +101,9 @@ struct ImportRejectionTests {
         var random = SeededGenerator(seed: 9)
         let junk = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) } + [0]
         let path = TestFiles.write(bytes: junk)
-        let error = try #require(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
+        let error = try #require(throws: ImportError.self) {
+            try store.importFile(path, options: ImportOptions(), now: now)
+        }
         guard case .notText = error else { Issue.record("\(error)"); return }
         let asCSV = try #require(throws: ImportError.self) {
             try store.importFile(path, options: ImportOptions(format: .csv), now: now)
@@ -121,7 +126,9 @@ struct ImportRejectionTests {
 
     @Test func everyBadRowIsReported() throws {
         var text = "timestamp,app,event\n"
-        for index in 0..<30 { text += index.isMultiple(of: 2) ? "2024-01-01T08:\(10 + index):00Z,a,launch\n" : "bad,a,launch\n" }
+        for index in 0..<30 {
+            text += index.isMultiple(of: 2) ? "2024-01-01T08:\(10 + index):00Z,a,launch\n" : "bad,a,launch\n"
+        }
         let error = try refused(text)
         guard case .invalidRows(_, let count, _) = error else { Issue.record("\(error)"); return }
         #expect(count == 15)
@@ -130,7 +137,8 @@ struct ImportRejectionTests {
     @Test func skipInvalidStoresTheValidRowsAndReportsTheRest() throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(
-            "timestamp,app,event,result\n2024-01-01T08:00:00Z,a,launch,\nbad,a,launch,\n2024-01-01T09:00:00Z,a,fetch,maybe\n2024-01-01T10:00:00Z,a,fetch,noData\n")
+            "timestamp,app,event,result\n2024-01-01T08:00:00Z,a,launch,\nbad,a,launch,\n2024-01-01T09:00:00Z,a,fetch,maybe\n2024-01-01T10:00:00Z,a,fetch,noData\n"
+        )
         var all: [Rejection] = []
         let report = try store.importFile(
             path, options: ImportOptions(skipInvalid: true), now: now, onReject: { all.append($0) })
@@ -152,7 +160,8 @@ struct ImportRejectionTests {
     @Test func namesWithQuotesAndSQLAreStoredAsTheyAre() throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(
-            "timestamp,app,event\n2024-01-01T08:00:00Z,\"Robert'); DROP TABLE launch;--\",launch\n2024-01-01T08:00:00Z,\"say \"\"hi\"\"\",launch\n")
+            "timestamp,app,event\n2024-01-01T08:00:00Z,\"Robert'); DROP TABLE launch;--\",launch\n2024-01-01T08:00:00Z,\"say \"\"hi\"\"\",launch\n"
+        )
         _ = try store.importFile(path, options: ImportOptions(), now: now)
         #expect(try Set(store.apps().map(\.app)) == ["Robert'); DROP TABLE launch;--", "say \"hi\""])
     }
@@ -165,14 +174,16 @@ struct ImportRejectionTests {
     }
 
     @Test func lineOverOneMebibyteIsRefused() throws {
-        let error = try refused("timestamp,app,event\n2024-01-01T08:00:00Z," + String(repeating: "a", count: 1_100_000) + ",launch\n")
+        let error = try refused(
+            "timestamp,app,event\n2024-01-01T08:00:00Z," + String(repeating: "a", count: 1_100_000) + ",launch\n")
         guard case .lineTooLong(_, let line, _) = error else { Issue.record("\(error)"); return }
         #expect(line == 2)
     }
 
     @Test func deeplyNestedJSONIsRefused() throws {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        let jsonl = try refused(#"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"launch","x":"# + deep + "}\n",
+        let jsonl = try refused(
+            #"{"timestamp":"2024-01-01T08:00:00Z","app":"a","event":"launch","x":"# + deep + "}\n",
             name: "deep.jsonl", ImportOptions(format: .jsonl))
         #expect(firstRejection(jsonl)?.reason.contains("nests deeper") == true)
         let aw = try refused(#"{"buckets":{"b":{"type":"currentwindow","events":["# + deep + "]}}}", name: "deep.json")

@@ -23,7 +23,8 @@ public enum TestFiles {
 
     /// A new, empty folder that is removed when the process ends (or by the system's tmp cleaning).
     public static func scratchFolder() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fetchpredict-tests-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "fetchpredict-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -36,7 +36,8 @@ extension BacktestDevice {
             let name =
                 files.count == 1
                 ? (device ?? "default")
-                : url.deletingLastPathComponent().lastPathComponent + "/" + url.deletingPathExtension().lastPathComponent
+                : url.deletingLastPathComponent().lastPathComponent + "/"
+                    + url.deletingPathExtension().lastPathComponent
             let options = ImportOptions(
                 device: name, timeZone: timeZone, defaultTimeZone: timeZone ?? TimeZone(identifier: "UTC")!,
                 dateOrder: dateOrder)

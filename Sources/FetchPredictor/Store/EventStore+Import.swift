@@ -32,7 +32,8 @@ extension EventStore {
     ) throws -> ImportReport {
         try write { db in
             let deviceZone = try Self.timeZone(db, device: options.device, path: path)
-            let writer = try EventWriter(db, newDeviceTimeZone: (options.timeZone ?? options.defaultTimeZone).identifier)
+            let writer = try EventWriter(
+                db, newDeviceTimeZone: (options.timeZone ?? options.defaultTimeZone).identifier)
             let report = try LogReader(options: options).read(
                 path, timeZone: options.timeZone ?? deviceZone ?? options.defaultTimeZone, progress: progress,
                 onReject: onReject

@@ -28,7 +28,8 @@ extension EventStore {
                         arguments: [deviceID, $0])
                 }
             } else {
-                rows = try Row.fetchAll(db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ?", arguments: [deviceID])
+                rows = try Row.fetchAll(
+                    db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ?", arguments: [deviceID])
             }
             for appRow in rows {
                 guard let model = AppModel(encoded: [UInt8](appRow[1] as Data)) else { return nil }
@@ -42,7 +43,8 @@ extension EventStore {
     /// Caches a device's learned model.
     func cacheModel(_ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String) throws {
         try write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device]) else {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
+            else {
                 return
             }
             try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])

@@ -7,7 +7,8 @@ extension EventStore {
     /// - Returns: how many events were deleted, by kind.
     public func prune(before time: Milliseconds, device: String? = nil) throws -> PruneReport {
         let report = try write { db -> PruneReport in
-            let scope = "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
+            let scope =
+                "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
             try db.execute(sql: "DELETE FROM launch WHERE time < ?1 AND appId IN \(scope)", arguments: [time, device])
             let launches = db.changesCount
             try db.execute(sql: "DELETE FROM fetch WHERE time < ?1 AND appId IN \(scope)", arguments: [time, device])

@@ -80,6 +80,8 @@ extension EventStore {
 
     /// The names of the devices in the store, sorted.
     public func devices() throws -> [String] {
-        try read { db in try String.fetchAll(db, DeviceRecord.select(DeviceRecord.Columns.name).order(DeviceRecord.Columns.name)) }
+        try read { db in
+            try String.fetchAll(db, DeviceRecord.select(DeviceRecord.Columns.name).order(DeviceRecord.Columns.name))
+        }
     }
 }

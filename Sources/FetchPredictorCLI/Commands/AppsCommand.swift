@@ -39,7 +39,10 @@ struct AppsCommand: ParsableCommand {
             ]
         }
         var text = Output.table(
-            ["DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "FIRST SEEN", "LAST SEEN"],
+            [
+                "DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "FIRST SEEN",
+                "LAST SEEN",
+            ],
             rows, rightAligned: [4, 5, 6, 7])
         if apps.contains(where: \.intervalIsDefault) {
             text += "\n* the store's default interval; set one with fetchpredict config APP --interval."

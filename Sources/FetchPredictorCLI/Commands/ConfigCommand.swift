@@ -52,7 +52,8 @@ struct ConfigCommand: ParsableCommand {
 
     func validate() throws {
         if app == nil && (interval != nil || enable != nil) {
-            throw ValidationError("--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600.")
+            throw ValidationError(
+                "--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600.")
         }
     }
 

@@ -36,7 +36,9 @@ struct EvaluateCommand: ParsableCommand {
             valueName: "file"))
     var settings: String?
 
-    @Option(help: ArgumentHelp("A JSON content scenario: when apps publish and when their fetches fail.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("A JSON content scenario: when apps publish and when their fetches fail.", valueName: "file")
+    )
     var scenario: String?
 
     @Option(help: ArgumentHelp("The freshness window, in minutes.", valueName: "minutes"))
@@ -74,7 +76,9 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard window > lead, lead >= 0 else { throw ValidationError("--window must be longer than --lead, and --lead 0 or more.") }
+        guard window > lead, lead >= 0 else {
+            throw ValidationError("--window must be longer than --lead, and --lead 0 or more.")
+        }
         guard warmupDays >= 0 else { throw ValidationError("--warmup-days must be 0 or more.") }
     }
 
@@ -83,11 +87,14 @@ struct EvaluateCommand: ParsableCommand {
         let devices =
             files.isEmpty
             ? try store.openStore().backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
-            : try BacktestDevice.load(files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
+            : try BacktestDevice.load(
+                files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
         let bar = ProgressBar(label: "evaluating")
         let report = Backtest.run(devices, settings: backtest) { bar.update(Int64($0), Int64($1)) }
         bar.finish()
-        if let wakesOut { try EvaluationText.wakesCSV(report).write(toFile: wakesOut, atomically: true, encoding: .utf8) }
+        if let wakesOut {
+            try EvaluationText.wakesCSV(report).write(toFile: wakesOut, atomically: true, encoding: .utf8)
+        }
         if let launchesOut {
             try EvaluationText.launchesCSV(report).write(toFile: launchesOut, atomically: true, encoding: .utf8)
         }

@@ -33,7 +33,9 @@ struct GenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The first day, YYYY-MM-DD.", valueName: "date"))
     var start: String = "2024-01-01"
 
-    @Option(help: ArgumentHelp("The persona's time zone (default: UTC).", valueName: "zone"), transform: TimeZoneArgument.parse)
+    @Option(
+        help: ArgumentHelp("The persona's time zone (default: UTC).", valueName: "zone"),
+        transform: TimeZoneArgument.parse)
     var timeZone = TimeZone(identifier: "UTC")!
 
     @Option(help: ArgumentHelp("The period of the logged fetches, in minutes; 0 for none.", valueName: "minutes"))

@@ -18,7 +18,9 @@ struct PruneCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("Delete events before this date (YYYY-MM-DD, device time) or instant (ISO 8601).", valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Delete events before this date (YYYY-MM-DD, device time) or instant (ISO 8601).", valueName: "date"))
     var before: String
 
     @Flag(help: "Prune every device, not only --device.")

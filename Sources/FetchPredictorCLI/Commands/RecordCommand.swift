@@ -34,7 +34,8 @@ struct RecordCommand: ParsableCommand {
 
     /// The options both kinds share.
     struct EventOptions: ParsableArguments {
-        @Argument(help: ArgumentHelp("The app, as named in logs (an Android package or a bundle id).", valueName: "app"))
+        @Argument(
+            help: ArgumentHelp("The app, as named in logs (an Android package or a bundle id).", valueName: "app"))
         var app: String
 
         @Option(
@@ -68,7 +69,8 @@ struct RecordCommand: ParsableCommand {
             let stored = try eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
                 device: store.device, newDeviceTimeZone: .current)
-            try output.print(Recorded(device: store.device, app: event.app, event: .launch, time: time, stored: stored)) {
+            try output.print(Recorded(device: store.device, app: event.app, event: .launch, time: time, stored: stored))
+            {
                 RecordCommand.describe($0)
             }
         }
@@ -104,4 +106,3 @@ struct RecordCommand: ParsableCommand {
         }
     }
 }
-

@@ -82,7 +82,9 @@ struct BudgetLevels: CustomStringConvertible {
     }
 
     init(parsing text: String) throws {
-        values = try text.split(separator: ",").map { try BudgetArgument.parse($0.trimmingCharacters(in: .whitespaces)) }
+        values = try text.split(separator: ",").map {
+            try BudgetArgument.parse($0.trimmingCharacters(in: .whitespaces))
+        }
         if values.isEmpty { throw BudgetArgument.OutOfRange() }
     }
 

@@ -30,19 +30,25 @@ enum EvaluationText {
         func table(_ figures: [StrategyFigures]) -> String {
             let rows = figures.map { figure -> [String] in
                 [
-                    figure.strategy, figure.budget.map { String(format: "%.2f", $0) } ?? "", String(figure.coldLaunches),
+                    figure.strategy, figure.budget.map { String(format: "%.2f", $0) } ?? "",
+                    String(figure.coldLaunches),
                     String(format: "%.3f", figure.freshRate), String(format: "%.2f", figure.wakesPerAppDay),
                     String(format: "%.1f", figure.deviceWakesPerDay), String(figure.wasted),
                     figure.medianContentAgeMinutes.map { String(format: "%.0f", $0) } ?? "-",
                 ]
             }
             return Output.table(
-                ["STRATEGY", "BUDGET", "COLD", "FRESH", "WAKES/APP-DAY", "DEVICE WAKES/DAY", "WASTED", "MEDIAN AGE (MIN)"], rows,
+                [
+                    "STRATEGY", "BUDGET", "COLD", "FRESH", "WAKES/APP-DAY", "DEVICE WAKES/DAY", "WASTED",
+                    "MEDIAN AGE (MIN)",
+                ], rows,
                 rightAligned: [1, 2, 3, 4, 5, 6, 7])
         }
         for device in report.devices {
             lines.append("")
-            lines.append("device \(device.device) (\(device.timeZone)): \(device.scoredDays) scored days, \(device.apps.count) apps in scope")
+            lines.append(
+                "device \(device.device) (\(device.timeZone)): \(device.scoredDays) scored days, \(device.apps.count) apps in scope"
+            )
             lines.append(table(device.strategies))
         }
         if report.devices.count > 1 {
@@ -52,7 +58,9 @@ enum EvaluationText {
         }
         lines.append("")
         lines.append(
-            "fresh@4: " + (report.freshAt4.map { String(format: "%.3f", $0) } ?? "not reached (the frontier does not span 4 wakes per app-day)")
+            "fresh@4: "
+                + (report.freshAt4.map { String(format: "%.3f", $0) }
+                    ?? "not reached (the frontier does not span 4 wakes per app-day)")
                 + "   wakes@50: " + (report.wakesAt50.map { String(format: "%.2f", $0) } ?? "not reached"))
         return lines.joined(separator: "\n")
     }

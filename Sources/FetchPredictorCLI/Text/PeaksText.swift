@@ -22,7 +22,8 @@ enum PeaksText {
         init(app: String, device: String, scheduler: FetchScheduler) throws {
             let weekday = try scheduler.profile(app: app, device: device, days: .weekday)
             let profiles =
-                weekday.days == .all ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend)]
+                weekday.days == .all
+                ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend)]
             self.app = app
             coldStart = try scheduler.isColdStart(app: app, device: device)
             self.profiles = profiles.map {

@@ -37,7 +37,8 @@ enum WakeText {
         if let hint { text.append(hint) }
         for wake in schedule.wakes { text += lines(wake, zone: zone) }
         if !schedule.coldStartApps.isEmpty {
-            text.append("Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).")
+            text.append(
+                "Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).")
         }
         return text.joined(separator: "\n")
     }

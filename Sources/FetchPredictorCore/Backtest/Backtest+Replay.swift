@@ -32,7 +32,9 @@ struct PreparedDevice: Sendable {
             var chosen: [String: FetchInterval] = [:]
             for (app, times) in byApp {
                 var cold = 0
-                for (index, time) in times.enumerated() where index == 0 || times[index - 1] < time - window { cold += 1 }
+                for (index, time) in times.enumerated() where index == 0 || times[index - 1] < time - window {
+                    cold += 1
+                }
                 if cold >= settings.minimumColdLaunches { chosen[app] = .minimum }
             }
             scope = chosen
@@ -79,7 +81,8 @@ struct PreparedDevice: Sendable {
                 for day in firstDay...lastDay {
                     let (year, month, dayOfMonth) = CivilDate.fromDays(day)
                     for minute in stride(from: 0, to: 1440, by: period) {
-                        let fields = DateFields(year: year, month: month, day: dayOfMonth, hour: minute / 60, minute: minute % 60)
+                        let fields = DateFields(
+                            year: year, month: month, day: dayOfMonth, hour: minute / 60, minute: minute % 60)
                         let (time, resolution) = fields.instant(in: zone)
                         if resolution != .skipped { starts.append(time) }
                     }
@@ -91,7 +94,12 @@ struct PreparedDevice: Sendable {
             let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
             let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
                 let times = appLaunches[app] ?? []
-                return (app, times.enumerated().filter { $0.offset == 0 || times[$0.offset - 1] < $0.element - window }.map { $0.element - lead })
+                return (
+                    app,
+                    times.enumerated().filter { $0.offset == 0 || times[$0.offset - 1] < $0.element - window }.map {
+                        $0.element - lead
+                    }
+                )
             }
             fetches = simulateResults(starts, settings)
         }
@@ -178,7 +186,8 @@ struct PreparedDevice: Sendable {
         _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, budget: Double?, _ settings: BacktestSettings
     ) -> Backtest.Outcome {
         var figures = StrategyFigures(
-            strategy: { if case .predictor = strategy { return "predictor" } else { return strategy.key } }(), budget: budget)
+            strategy: { if case .predictor = strategy { return "predictor" } else { return strategy.key } }(),
+            budget: budget)
         figures.scoredDays = scoredDays
         figures.appDays = scope.count * scoredDays
         let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
@@ -226,9 +235,11 @@ struct PreparedDevice: Sendable {
         figures.deviceWakes = wakeInstants.count
         ages.sort()
         if !ages.isEmpty {
-            figures.medianContentAgeMinutes = ages.count % 2 == 1
+            figures.medianContentAgeMinutes =
+                ages.count % 2 == 1
                 ? ages[ages.count / 2] : (ages[ages.count / 2 - 1] + ages[ages.count / 2]) / 2
         }
-        return Backtest.Outcome(figures: figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) }, launches: scored)
+        return Backtest.Outcome(
+            figures: figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) }, launches: scored)
     }
 }

@@ -227,7 +227,9 @@ public enum Backtest {
         var runs: [(device: Int, strategy: Strategy)] = []
         for index in prepared.indices {
             for budget in settings.budgets { runs.append((index, .predictor(budget))) }
-            if !settings.budgets.contains(settings.reportedBudget) { runs.append((index, .predictor(settings.reportedBudget))) }
+            if !settings.budgets.contains(settings.reportedBudget) {
+                runs.append((index, .predictor(settings.reportedBudget)))
+            }
             for period in settings.periods { runs.append((index, .periodic(period))) }
             runs.append((index, .oracle))
         }
@@ -264,8 +266,14 @@ public enum Backtest {
         }
         report.overall = order.map { key in
             var figures = overall[key]!
-            if report.devices.count > 1 { figures.medianContentAgeMinutes = nil }
-            else { figures.medianContentAgeMinutes = report.devices.first?.strategies.first { $0.strategy == figures.strategy && $0.budget == figures.budget }?.medianContentAgeMinutes }
+            if report.devices.count > 1 {
+                figures.medianContentAgeMinutes = nil
+            } else {
+                figures.medianContentAgeMinutes =
+                    report.devices.first?.strategies.first {
+                        $0.strategy == figures.strategy && $0.budget == figures.budget
+                    }?.medianContentAgeMinutes
+            }
             return figures
         }
         let frontier = report.overall.filter { $0.strategy == "predictor" }.map { ($0.wakesPerAppDay, $0.freshRate) }
@@ -304,7 +312,11 @@ public enum Backtest {
 
         func set(_ index: Int, _ value: Outcome) { lock.withLock { values[index] = value } }
         func get(_ index: Int) -> Outcome? { lock.withLock { values[index] } }
-        func increment() -> Int { lock.withLock { count += 1; return count } }
+        func increment() -> Int {
+            lock.withLock {
+                count += 1; return count
+            }
+        }
     }
 }
 
@@ -313,7 +325,9 @@ public enum Frontier {
     /// The fresh rate at a number of wakes per app-day.
     public static func fresh(at wakes: Double, _ points: [(wakes: Double, fresh: Double)]) -> Double? {
         let sorted = points.sorted { $0.wakes < $1.wakes }
-        guard let first = sorted.first, let last = sorted.last, first.wakes <= wakes, last.wakes >= wakes else { return nil }
+        guard let first = sorted.first, let last = sorted.last, first.wakes <= wakes, last.wakes >= wakes else {
+            return nil
+        }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.wakes <= wakes && b.wakes >= wakes {
             if b.wakes == a.wakes { return max(a.fresh, b.fresh) }
             return a.fresh + (b.fresh - a.fresh) * (wakes - a.wakes) / (b.wakes - a.wakes)

@@ -65,8 +65,11 @@ public struct ContentScenario: Sendable, Hashable, Codable {
                         throw ScenarioError("app \(name): a fixed publish needs times such as \"06:00\"")
                     }
                 case "poisson":
-                    guard let rates = publish.perHour, rates.count == 1 || rates.count == 24, rates.allSatisfy({ $0 >= 0 })
-                    else { throw ScenarioError("app \(name): a poisson publish needs perHour, 1 or 24 rates of 0 or more") }
+                    guard let rates = publish.perHour, rates.count == 1 || rates.count == 24,
+                        rates.allSatisfy({ $0 >= 0 })
+                    else {
+                        throw ScenarioError("app \(name): a poisson publish needs perHour, 1 or 24 rates of 0 or more")
+                    }
                 default:
                     throw ScenarioError("app \(name): publish kind '\(publish.kind)' is neither fixed nor poisson")
                 }
@@ -122,7 +125,9 @@ struct ContentTimeline {
     init(scenario: ContentScenario?, app: String, zone: TimeZone, from: Milliseconds, to: Milliseconds, seed: UInt64) {
         self.zone = zone
         let entry = scenario?.apps[app]
-        outages = (entry?.outages ?? []).map { (ContentScenario.minute($0.from)!, ContentScenario.minute($0.to)!, $0.failure) }
+        outages = (entry?.outages ?? []).map {
+            (ContentScenario.minute($0.from)!, ContentScenario.minute($0.to)!, $0.failure)
+        }
         failureRate = entry?.failureRate ?? 0
         random = SeededGenerator(seed: seed)
         if let entry, let scenario, let process = scenario.process(entry) {
@@ -130,7 +135,8 @@ struct ContentTimeline {
             let days = Int((to - from) / 86_400_000) + 3
             let (year, month, day) = CivilDate.fromDays(firstDay)
             let log = SyntheticLog(
-                persona: Persona(name: "", summary: "", apps: []), start: DateFields(year: year, month: month, day: day),
+                persona: Persona(name: "", summary: "", apps: []),
+                start: DateFields(year: year, month: month, day: day),
                 days: days, timeZone: zone, seed: seed)
             publications = log.publications(process, random: &random)
         } else {
@@ -148,7 +154,8 @@ struct ContentTimeline {
         let minute = localMinute(time)
         var failure = failureRate
         for outage in outages {
-            let inside = outage.from <= outage.to
+            let inside =
+                outage.from <= outage.to
                 ? (minute >= outage.from && minute < outage.to) : (minute >= outage.from || minute < outage.to)
             if inside { failure = outage.failure }
         }

@@ -70,7 +70,9 @@ public struct AppModel: Sendable, Hashable, Codable {
 
     /// Counts a launch at a local minute of a local day; returns whether it was cold.
     @discardableResult
-    mutating func observeLaunch(at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds) -> Bool {
+    mutating func observeLaunch(
+        at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds
+    ) -> Bool {
         if firstDay == nil { firstDay = day }
         let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
         launches += 1
@@ -137,7 +139,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     }
 
     /// Counts a fetch result at a local time.
-    mutating func observeFetch(at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?) {
+    mutating func observeFetch(
+        at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?
+    ) {
         let hour = minuteOfDay / 60
         if firstDay == nil { firstDay = day }
         if result != .failed {

@@ -124,11 +124,13 @@ extension DeviceModel {
     /// profile when the app's history shows that the two differ, else the recent all-days one.
     public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
         guard let model = apps[app] else {
-            return DailyProfile.make(bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
+            return DailyProfile.make(
+                bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
         }
         if kind != .all, configuration.splitsWeekends, weekendsDiffer(model, configuration) {
             return DailyProfile.make(
-                bins: kind == .weekend ? model.weekend : model.weekday, days: kind == .weekend ? weekendDays : weekdayDays,
+                bins: kind == .weekend ? model.weekend : model.weekday,
+                days: kind == .weekend ? weekendDays : weekdayDays,
                 kind: kind, smoothingMinutes: configuration.smoothingMinutes)
         }
         return DailyProfile.make(
@@ -156,6 +158,7 @@ extension DeviceModel {
     /// Whether an app has too little history to learn from.
     public func isColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
         guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return true }
-        return Double(current - first) < configuration.coldStartDays || model.coldLaunches < configuration.coldStartLaunches
+        return Double(current - first) < configuration.coldStartDays
+            || model.coldLaunches < configuration.coldStartLaunches
     }
 }

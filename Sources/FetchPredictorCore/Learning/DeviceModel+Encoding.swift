@@ -31,7 +31,9 @@ extension DeviceModel {
         self.init(timeZone: zone)
         currentDay = ByteReader.optional(reader.int64())
         firstDay = ByteReader.optional(reader.int64())
-        guard let recent = reader.double(), let weekday = reader.double(), let weekend = reader.double() else { return nil }
+        guard let recent = reader.double(), let weekday = reader.double(), let weekend = reader.double() else {
+            return nil
+        }
         recentDays = recent
         weekdayDays = weekday
         weekendDays = weekend
@@ -146,7 +148,11 @@ struct ByteReader {
         let start = offset
         offset += Int(count) * 8
         return bytes.withUnsafeBytes { raw in
-            (0..<Int(count)).map { Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + $0 * 8, as: UInt64.self))) }
+            (0..<Int(count)).map {
+                Double(
+                    bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start + $0 * 8, as: UInt64.self))
+                )
+            }
         }
     }
 }

@@ -85,7 +85,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
                 coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
         case .fetch:
             app.observeFetch(
-                at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration)
+                at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration
+            )
         default:
             break
         }

@@ -32,7 +32,9 @@ extension Planner {
                     || value(plan, at: anchor) >= configuration.coalescingMinimumValue * value(plan, at: planned)
                 let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
                 if keepsValue && keepsInterval {
-                    if anchor != planned { wake.reasons.append(.movedEarlier(seconds: Double(planned - anchor) / 1000)) }
+                    if anchor != planned {
+                        wake.reasons.append(.movedEarlier(seconds: Double(planned - anchor) / 1000))
+                    }
                     current.apps.append(wake)
                     deviceWakes[deviceWakes.count - 1] = current
                     lastTime[wake.app] = anchor
@@ -84,7 +86,9 @@ extension Planner {
     }
 
     /// Drops the least valuable device wakes of any local day over the device's daily cap.
-    static func capPerDay(_ wakes: [DeviceWake], clock: HorizonClock, _ configuration: PredictorConfiguration) -> [DeviceWake] {
+    static func capPerDay(_ wakes: [DeviceWake], clock: HorizonClock, _ configuration: PredictorConfiguration)
+        -> [DeviceWake]
+    {
         var byDay: [Int32: [Int]] = [:]
         for (index, wake) in wakes.enumerated() {
             let minute = Int((wake.time.milliseconds - clock.start) / 60_000)
@@ -94,7 +98,8 @@ extension Planner {
         var dropped = Set<Int>()
         for indices in byDay.values where indices.count > configuration.perDeviceDailyCap {
             let ranked = indices.sorted {
-                wakes[$0].apps.reduce(0) { $0 + $1.expectedLaunches } > wakes[$1].apps.reduce(0) { $0 + $1.expectedLaunches }
+                wakes[$0].apps.reduce(0) { $0 + $1.expectedLaunches }
+                    > wakes[$1].apps.reduce(0) { $0 + $1.expectedLaunches }
             }
             dropped.formUnion(ranked.dropFirst(configuration.perDeviceDailyCap))
         }

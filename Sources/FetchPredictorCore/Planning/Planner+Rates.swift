@@ -16,7 +16,8 @@ extension Planner {
         weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
     ) {
         let now = clock.time(startIndex)
-        let densities = configuration.usesRecency
+        let densities =
+            configuration.usesRecency
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
         // Launches the profile expected since the app's last launch, up to the horizon's start,
         // counted minute by minute over at most a week.

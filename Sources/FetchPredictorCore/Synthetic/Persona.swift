@@ -88,12 +88,16 @@ public struct Persona: Sendable, Hashable {
             App(
                 "com.example.news",
                 habits: [
-                    Habit("07:30", spread: 8, days: .weekdays), Habit("12:30", spread: 10, probability: 0.7, days: .weekdays),
+                    Habit("07:30", spread: 8, days: .weekdays),
+                    Habit("12:30", spread: 10, probability: 0.7, days: .weekdays),
                     Habit("10:00", spread: 30, probability: 0.7, days: .weekends),
                 ], content: .fixed(minutes: [6 * 60, 12 * 60, 18 * 60])),
             App(
                 "com.example.mail",
-                habits: [Habit("08:45", spread: 10, days: .weekdays), Habit("17:30", spread: 12, probability: 0.8, days: .weekdays)],
+                habits: [
+                    Habit("08:45", spread: 10, days: .weekdays),
+                    Habit("17:30", spread: 12, probability: 0.8, days: .weekdays),
+                ],
                 content: .poisson(perHour: 0.5)),
             App(
                 "com.example.chat",
@@ -104,7 +108,10 @@ public struct Persona: Sendable, Hashable {
                 ], randomLaunchesPerDay: 1, content: .poisson(perHour: 2)),
             App(
                 "com.example.podcasts",
-                habits: [Habit("07:35", spread: 6, probability: 0.8, days: .weekdays), Habit("17:40", spread: 8, probability: 0.8, days: .weekdays)],
+                habits: [
+                    Habit("07:35", spread: 6, probability: 0.8, days: .weekdays),
+                    Habit("17:40", spread: 8, probability: 0.8, days: .weekdays),
+                ],
                 randomLaunchesPerDay: 0.1, content: .fixed(minutes: [5 * 60])),
         ])
 

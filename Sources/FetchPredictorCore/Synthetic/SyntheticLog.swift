@@ -100,7 +100,8 @@ public struct SyntheticLog: Sendable {
             }
             launches.sort()
             for time in launches {
-                events.append(Event(kind: .launch, app: app.name, time: time, duration: Double(20 + Int(random.unit() * 280))))
+                events.append(
+                    Event(kind: .launch, app: app.name, time: time, duration: Double(20 + Int(random.unit() * 280))))
             }
             guard fetchPeriodMinutes > 0 else { continue }
             let published = publications(app.content, random: &random)
@@ -123,7 +124,9 @@ public struct SyntheticLog: Sendable {
                     lastRefresh = fetch
                 }
                 events.append(
-                    Event(kind: .fetch, app: app.name, time: fetch, result: result, duration: 1 + (random.unit() * 90).rounded() / 10))
+                    Event(
+                        kind: .fetch, app: app.name, time: fetch, result: result,
+                        duration: 1 + (random.unit() * 90).rounded() / 10))
                 fetch += period
             }
         }

@@ -16,7 +16,8 @@ public struct DateFields: Sendable, Hashable {
     public var millisecond: Int
 
     /// Creates a value with every field given.
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
+    {
         self.year = year
         self.month = month
         self.day = day

@@ -5,7 +5,8 @@ public enum TimestampFormatter {
     public static func iso(_ milliseconds: Milliseconds, utcOffset: Int? = nil) -> String {
         let (days, rest) = CivilDate.split(localMilliseconds: milliseconds + Milliseconds(utcOffset ?? 0) * 1000)
         let (year, month, day) = CivilDate.fromDays(days)
-        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(rest / 3_600_000, 2) + ":"
+        var text =
+            pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(rest / 3_600_000, 2) + ":"
             + pad(rest / 60_000 % 60, 2) + ":" + pad(rest / 1000 % 60, 2)
         if rest % 1000 != 0 { text += "." + pad(rest % 1000, 3) }
         guard let utcOffset else { return text + "Z" }

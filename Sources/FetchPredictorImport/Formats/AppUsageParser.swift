@@ -52,7 +52,8 @@ struct AppUsageParser: LogParser {
         let missing = zip(["App name", "Date", "Time"], [columns.app, columns.date, columns.time])
             .filter { $0.1 < 0 }.map(\.0)
         if !missing.isEmpty {
-            return .failure(.init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
+            return .failure(
+                .init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
         }
         return .success(columns)
     }
@@ -90,7 +91,9 @@ struct AppUsageParser: LogParser {
             break
         }
         let parts = body.split(separator: ":")
-        guard parts.count == 2 || parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]) else { return nil }
+        guard parts.count == 2 || parts.count == 3, let hour = Int(parts[0]), let minute = Int(parts[1]) else {
+            return nil
+        }
         let second = parts.count == 3 ? Int(parts[2]) : 0
         guard let second, (0...59).contains(minute), (0...59).contains(second) else { return nil }
         if let meridiem {
@@ -159,7 +162,9 @@ struct AppUsageParser: LogParser {
         func endRun() throws {
             if let app = runApp, let start = runStart {
                 try sink.emit(
-                    Event(kind: .launch, app: app, time: start.time, duration: min(runDuration, EventLimits.maximumDuration)),
+                    Event(
+                        kind: .launch, app: app, time: start.time,
+                        duration: min(runDuration, EventLimits.maximumDuration)),
                     line: start.line, timeField: "Date", appField: "App name")
             }
             runApp = nil
@@ -192,13 +197,15 @@ struct AppUsageParser: LogParser {
             sink.countRow()
             guard fields.count >= found.count else {
                 sink.reject(
-                    line: number, field: "(row)", reason: "the row has \(fields.count) fields where the header has \(found.count)")
+                    line: number, field: "(row)",
+                    reason: "the row has \(fields.count) fields where the header has \(found.count)")
                 return true
             }
             let name = fields.string(found.app)
             let dateText = fields.string(found.date)
             guard let rawDate = RawDate(dateText) else {
-                sink.reject(line: number, field: "Date", reason: "'\(dateText.prefix(40))' is not a date such as 31/12/23")
+                sink.reject(
+                    line: number, field: "Date", reason: "'\(dateText.prefix(40))' is not a date such as 31/12/23")
                 return true
             }
             let (year, month, day) = rawDate.fields(order)
@@ -209,14 +216,18 @@ struct AppUsageParser: LogParser {
             }
             let timeText = fields.string(found.time)
             guard let clock = Self.clock(timeText) else {
-                sink.reject(line: number, field: "Time", reason: "'\(timeText.prefix(40))' is not a time such as 5:29:39 pm or 17:29:39")
+                sink.reject(
+                    line: number, field: "Time",
+                    reason: "'\(timeText.prefix(40))' is not a time such as 5:29:39 pm or 17:29:39")
                 return true
             }
             var duration = 0.0
             if found.duration >= 0, !fields.isEmpty(found.duration) {
                 let text = fields.string(found.duration)
                 guard let value = Self.duration(text) else {
-                    sink.reject(line: number, field: "Duration", reason: "'\(text.prefix(40))' is not a duration such as 0:01:30")
+                    sink.reject(
+                        line: number, field: "Duration",
+                        reason: "'\(text.prefix(40))' is not a duration such as 0:01:30")
                     return true
                 }
                 duration = value

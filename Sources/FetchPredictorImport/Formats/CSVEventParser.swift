@@ -94,7 +94,8 @@ struct CSVEventParser: LogParser {
             return sink.reject(
                 line: line, field: "event", reason: "'\(text.prefix(40))' is not an event: write launch or fetch")
         }
-        var event = Event(kind: kind, app: fields.string(columns.app), time: time.milliseconds, utcOffset: time.utcOffset)
+        var event = Event(
+            kind: kind, app: fields.string(columns.app), time: time.milliseconds, utcOffset: time.utcOffset)
         if kind == .fetch {
             guard columns.result >= 0, !fields.isEmpty(columns.result) else {
                 return sink.reject(
@@ -128,7 +129,8 @@ struct CSVEventParser: LogParser {
             event.device = fields.string(columns.device)
             if let problem = EventLimits.problem(withAppName: event.device!) {
                 return sink.reject(
-                    line: line, field: "device", reason: problem.replacingOccurrences(of: "app name", with: "device name"))
+                    line: line, field: "device",
+                    reason: problem.replacingOccurrences(of: "app name", with: "device name"))
             }
         }
         try sink.emit(event, line: line)

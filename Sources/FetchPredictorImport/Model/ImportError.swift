@@ -18,18 +18,24 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
         case .empty(let file):
             return "\(file) is empty: there is nothing to import."
         case .notText(let file, let line):
-            return "\(file):\(line): the file is not text (it holds a NUL byte); give a csv, jsonl, ActivityWatch or App Usage export."
+            return
+                "\(file):\(line): the file is not text (it holds a NUL byte); give a csv, jsonl, ActivityWatch or App Usage export."
         case .lineTooLong(let file, let line, let limit):
-            return "\(file):\(line): the line is longer than \(limit / 1024) KiB, which no supported format writes; check that this is the right file."
+            return
+                "\(file):\(line): the line is longer than \(limit / 1024) KiB, which no supported format writes; check that this is the right file."
         case .unknownFormat(let file, let tried):
-            return "\(file) is in no format FetchPredictor knows; tried \(tried.joined(separator: "; ")). Give --format if you know it."
+            return
+                "\(file) is in no format FetchPredictor knows; tried \(tried.joined(separator: "; ")). Give --format if you know it."
         case .ambiguousFormat(let file, let candidates):
-            return "\(file) could be read as \(candidates.map(\.rawValue).joined(separator: " or ")); give --format to choose."
+            return
+                "\(file) could be read as \(candidates.map(\.rawValue).joined(separator: " or ")); give --format to choose."
         case .ambiguousDates(let file, let example, let line):
-            return "\(file): the dates (such as '\(example)' on line \(line)) read as day/month or month/day alike; give --date-order dmy or --date-order mdy."
+            return
+                "\(file): the dates (such as '\(example)' on line \(line)) read as day/month or month/day alike; give --date-order dmy or --date-order mdy."
         case .invalidRows(let file, let rejected, let first):
             let shown = first.prefix(1).map(\.description).joined()
-            return "\(file) was not imported: \(rejected) invalid row\(rejected == 1 ? "" : "s"), the first: \(shown). Fix the file, or give --skip-invalid to store the valid rows."
+            return
+                "\(file) was not imported: \(rejected) invalid row\(rejected == 1 ? "" : "s"), the first: \(shown). Fix the file, or give --skip-invalid to store the valid rows."
         case .malformed(let file, let line, let reason):
             return "\(file):\(line): \(reason); nothing of the file was stored."
         }

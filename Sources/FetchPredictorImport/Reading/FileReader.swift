@@ -60,7 +60,8 @@ public final class FileReader: ByteSource {
                 throw ImportError.unreadable(file: path, reason: String(cString: strerror(errno)))
             }
             if count == 0 { return nil }
-            let chunk = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+            let chunk = UnsafeBufferPointer(
+                start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
             if hashing { sha.update(chunk) }
             bytesRead += Int64(count)
             progress?(bytesRead, max(size, bytesRead))

@@ -160,7 +160,9 @@ struct JSONReader {
                             throw error("a lone surrogate in a string escape")
                         }
                         let low = try readHex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw error("a lone surrogate in a string escape") }
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw error("a lone surrogate in a string escape")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { throw error("an invalid \\u escape") }

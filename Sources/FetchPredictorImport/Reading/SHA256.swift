@@ -52,7 +52,9 @@ struct SHA256 {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         let savedLength = length
         update(tail)
         length = savedLength
@@ -73,7 +75,8 @@ struct SHA256 {
 
     private mutating func compress(_ block: UnsafePointer<UInt8>, schedule w: UnsafeMutableBufferPointer<UInt32>) {
         for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
+            w[i] =
+                UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8
                 | UInt32(block[i * 4 + 3])
         }
         for i in 16..<64 {
