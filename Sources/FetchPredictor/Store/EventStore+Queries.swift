@@ -48,9 +48,7 @@ extension EventStore {
     /// The settings of a device's apps, read from rows of (name, interval, enabled); with
     /// `ownOnly`, only apps that set their own interval or were disabled.
     static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
-        var request = AppRecord.joining(required: AppRecord.device.filter(DeviceRecord.Columns.name == device))
-        if ownOnly { request = request.filter(AppRecord.Columns.interval != nil || AppRecord.Columns.enabled == false) }
-        return try request.order(AppRecord.Columns.name).fetchAll(db).map { record in
+        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { record in
             AppSettings(device: device, app: record.name, interval: record.interval, enabled: record.enabled)
         }
     }

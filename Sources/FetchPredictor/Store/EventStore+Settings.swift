@@ -29,8 +29,7 @@ extension EventStore {
     /// The settings of one app; an app the store has never seen has the defaults.
     public func settings(app: String, device: String) throws -> AppSettings {
         try read { db in
-            let record = try AppRecord.joining(required: AppRecord.device.filter(DeviceRecord.Columns.name == device))
-                .filter(AppRecord.Columns.name == app).fetchOne(db)
+            let record = try AppRecord.named(app, device: device, db)
             return AppSettings(device: device, app: app, interval: record?.interval, enabled: record?.enabled ?? true)
         }
     }
@@ -63,7 +62,7 @@ extension EventStore {
     public func setTimeZone(_ zone: TimeZone, device: String) throws {
         try write { db in
             let id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
-            try DeviceRecord.filter(key: id).updateAll(db, Column("timeZone").set(to: zone.identifier))
+            try db.execute(sql: "UPDATE device SET timeZone = ? WHERE id = ?", arguments: [zone.identifier, id])
         }
     }
 
@@ -80,8 +79,6 @@ extension EventStore {
 
     /// The names of the devices in the store, sorted.
     public func devices() throws -> [String] {
-        try read { db in
-            try String.fetchAll(db, DeviceRecord.select(DeviceRecord.Columns.name).order(DeviceRecord.Columns.name))
-        }
+        try read { db in try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name") }
     }
 }

@@ -11,21 +11,14 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
     var interval: FetchInterval?
     var enabled: Bool
 
-    enum Columns {
-        static let deviceId = Column(CodingKeys.deviceId)
-        static let name = Column(CodingKeys.name)
-        static let interval = Column(CodingKeys.interval)
-        static let enabled = Column(CodingKeys.enabled)
-    }
-
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 
     /// The id of the app on the device, created with the default settings when new.
     static func findOrCreate(_ name: String, device: Int64, _ db: Database) throws -> Int64 {
-        let existing = filter(Columns.deviceId == device && Columns.name == name).select(Column("id"))
-        if let id = try Int64.fetchOne(db, existing) { return id }
+        let existing = "SELECT id FROM app WHERE deviceId = ? AND name = ?"
+        if let id = try Int64.fetchOne(db, sql: existing, arguments: [device, name]) { return id }
         var record = AppRecord(id: nil, deviceId: device, name: name, interval: nil, enabled: true)
         try record.insert(db)
         return record.id!
@@ -33,6 +26,23 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
 }
 
 extension AppRecord {
-    /// The device the app is on.
-    static let device = belongsTo(DeviceRecord.self, using: ForeignKey(["deviceId"]))
+    /// The apps of a device by name; with `ownOnly`, only those with an interval of their own or
+    /// disabled.
+    static func all(device: String, ownOnly: Bool = false, _ db: Database) throws -> [AppRecord] {
+        try fetchAll(
+            db,
+            sql: """
+                SELECT app.* FROM app JOIN device ON device.id = app.deviceId
+                WHERE device.name = ? AND (? = 0 OR app.interval IS NOT NULL OR app.enabled = 0)
+                ORDER BY app.name
+                """, arguments: [device, ownOnly])
+    }
+
+    /// One app of a device, or `nil`.
+    static func named(_ name: String, device: String, _ db: Database) throws -> AppRecord? {
+        try fetchOne(
+            db,
+            sql: "SELECT app.* FROM app JOIN device ON device.id = app.deviceId WHERE device.name = ? AND app.name = ?",
+            arguments: [device, name])
+    }
 }

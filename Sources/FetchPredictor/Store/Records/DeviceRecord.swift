@@ -10,22 +10,23 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     /// The IANA name of the device's zone, or `nil` when none was given.
     var timeZone: String?
 
-    enum Columns {
-        static let name = Column(CodingKeys.name)
-    }
-
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
 
     /// The device of that name, or `nil`.
+    ///
+    /// Reads use SQL rather than the query interface, whose first use in a process reads the
+    /// schema: a short-lived `fetchpredict` would pay for it on every query.
     static func named(_ name: String, _ db: Database) throws -> DeviceRecord? {
-        try filter(Columns.name == name).fetchOne(db)
+        try fetchOne(db, sql: "SELECT * FROM device WHERE name = ?", arguments: [name])
     }
 
     /// The id of the device of that name, created with `timeZone` when new.
     static func findOrCreate(_ name: String, timeZone: String?, _ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, filter(Columns.name == name).select(Column("id"))) { return id }
+        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [name]) {
+            return id
+        }
         var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
         try record.insert(db)
         return record.id!

@@ -12,6 +12,6 @@ struct StoreSettingRecord: Codable, FetchableRecord, PersistableRecord, Sendable
 
     /// The value of a setting, or `nil` when it was never set.
     static func value(_ key: String, _ db: Database) throws -> String? {
-        try fetchOne(db, key: key)?.value
+        try String.fetchOne(db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [key])
     }
 }
