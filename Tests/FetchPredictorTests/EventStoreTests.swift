@@ -30,6 +30,23 @@ struct EventStoreTests {
         #expect(rows[0]["importedAt"] == now.milliseconds)
     }
 
+    /// A stored setting that is not a valid value is an error, never read as the default.
+    @Test func badStoredSettingsAreErrorsNotDefaults() throws {
+        let store = try EventStore.inMemory()
+        try store.setInterval(.seconds(3600), app: "com.example.news", device: "phone")
+        try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+        try store.setDefaultInterval(.minimum)
+        try store.write { db in try db.execute(sql: "UPDATE app SET interval = 'sometimes'") }
+        #expect(throws: (any Error).self) { try store.apps(device: "phone") }
+        #expect(throws: (any Error).self) { try store.appSettings(device: "phone") }
+        #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
+        try store.write { db in try db.execute(sql: "UPDATE storeSetting SET value = '-5'") }
+        #expect(throws: StoreError.self) { try store.defaultInterval() }
+        try store.write { db in try db.execute(sql: "UPDATE device SET timeZone = 'Mars/Olympus'") }
+        let error = try #require(throws: StoreError.self) { try store.timeZone(device: "phone") }
+        #expect("\(error)".contains("Mars/Olympus"))
+    }
+
     @Test func storeIsCreatedPrivate() throws {
         let folder = TestFiles.scratchFolder().appendingPathComponent("nested/fetchpredict")
         let path = folder.appendingPathComponent("events.sqlite").path

@@ -1,0 +1,56 @@
+import FetchPredictorCore
+import FetchPredictorImport
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// The formats work on their own, with no database: parsers read any byte stream, and what the
+/// writers write reads back as the same events.
+struct FormatsWithoutStoreTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    /// Parses bytes in memory with a format's parser, in chunks of the given size.
+    func parse(_ bytes: [UInt8], format: ImportFormat, chunkSize: Int) throws -> [Event] {
+        var events: [Event] = []
+        let sink = ImportSink(file: "memory", skipInvalid: false, rejectionsKept: 5, onReject: nil) {
+            events.append($0)
+            return true
+        }
+        let source = MemoryByteSource(name: "memory", bytes: bytes, chunkSize: chunkSize)
+        try format.parser(options: ImportOptions(dateOrder: .dmy), timeZone: zone).parse(source, into: sink)
+        #expect(sink.rejected == 0, "\(sink.firstRejections)")
+        return events
+    }
+
+    /// Given each fixture in memory, when it is read in chunks of a few bytes and in one chunk,
+    /// then the events are the same: no line or JSON value is lost at a chunk's seam.
+    @Test(arguments: [
+        ("commuter-28d.csv", ImportFormat.csv), ("night-owl-14d.jsonl", .jsonl),
+        ("activitywatch-small.json", .activitywatch), ("app-usage-dmy.csv", .appUsage),
+    ])
+    func chunkSeamsLoseNothing(fixture: String, format: ImportFormat) throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture(fixture))))
+        let whole = try parse(bytes, format: format, chunkSize: 1 << 20)
+        let small = try parse(bytes, format: format, chunkSize: 7)
+        #expect(!whole.isEmpty)
+        #expect(small == whole)
+    }
+
+    /// Names with commas, quotes, spaces inside and any Unicode survive the writers and the readers.
+    @Test(arguments: [ImportFormat.csv, .jsonl])
+    func writtenLogsReadBackAsTheSameEvents(format: ImportFormat) throws {
+        let names = ["com.example.news", "Mail, Calendar", "say \"hi\"", "Zażółć gęślą jaźń", "📰 News", "a\\b/c"]
+        var events: [Event] = []
+        for (index, name) in names.enumerated() {
+            let time = Milliseconds(1_700_000_000_000 + index * 61_250)
+            events.append(Event(kind: .launch, app: name, time: time, utcOffset: 3600, duration: 12.5))
+            events.append(
+                Event(kind: .fetch, app: name, time: time + 1000, utcOffset: -18_000, result: .noData, duration: 3))
+        }
+        let text = format == .csv ? EventLogWriter.csv(events) : EventLogWriter.jsonLines(events)
+        let read = try parse(Array(text.utf8), format: format, chunkSize: 64)
+        #expect(read == events)
+        let again = format == .csv ? EventLogWriter.csv(read) : EventLogWriter.jsonLines(read)
+        #expect(again == text)
+    }
+}
