@@ -29,6 +29,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// The bins of ``gaps`` below a day.
     static let gapBins = (24 * 60 - 30) / 10
 
+    /// The long memory of cold launches that the app's habits are read from.
+    public internal(set) var habits = HabitCounts()
+
     /// Every launch and every cold launch seen, undecayed.
     public internal(set) var launches = 0
     /// Cold launches: launches with no launch of the app in the 30 minutes before.
@@ -73,7 +76,10 @@ public struct AppModel: Sendable, Hashable, Codable {
     mutating func observeLaunch(
         at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds
     ) -> Bool {
-        if firstDay == nil { firstDay = day }
+        if firstDay == nil {
+            firstDay = day
+            habits.start(day: day)
+        }
         let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
         launches += 1
         if cold {
@@ -85,6 +91,7 @@ public struct AppModel: Sendable, Hashable, Codable {
                 gaps[min(Self.gapBins, max(0, (minutes - 30) / 10))] += 1
             }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
+            habits.countLaunch(bin: bin, day: day)
         }
         lastLaunch = max(lastLaunch ?? time, time)
         lastRefresh = max(lastRefresh ?? time, time)
@@ -143,7 +150,10 @@ public struct AppModel: Sendable, Hashable, Codable {
         at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?
     ) {
         let hour = minuteOfDay / 60
-        if firstDay == nil { firstDay = day }
+        if firstDay == nil {
+            firstDay = day
+            habits.start(day: day)
+        }
         if result != .failed {
             learnPublications(at: time, minuteOfDay: minuteOfDay, newData: result == .newData)
             lastRefresh = max(lastRefresh ?? time, time)

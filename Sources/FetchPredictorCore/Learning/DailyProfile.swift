@@ -1,26 +1,5 @@
 import Foundation
 
-/// A time of day around which an app's cold launches gather.
-public struct Peak: Sendable, Hashable, Codable {
-    /// The peak's local time, in minutes after midnight.
-    public var minute: Int
-    /// How widely launches spread around it: a standard deviation, in minutes.
-    public var spreadMinutes: Double
-    /// Cold launches expected around it per day.
-    public var launchesPerDay: Double
-    /// From 0 to 1: how sure the predictor is that the peak is real, from how much history
-    /// supports it.
-    public var confidence: Double
-
-    /// `HH:MM`.
-    public var timeText: String { String(format: "%02d:%02d", minute / 60, minute % 60) }
-}
-
-/// Which days a profile describes.
-public enum DayKind: String, Sendable, Hashable, Codable {
-    case all, weekday, weekend
-}
-
 /// An app's learned daily profile: expected cold launches through the local day, and its peaks.
 public struct DailyProfile: Sendable, Hashable, Codable {
     /// Which days it describes.
@@ -116,49 +95,5 @@ public struct DailyProfile: Sendable, Hashable, Codable {
                     launchesPerDay: mass, confidence: confidence))
         }
         return peaks.sorted { $0.minute < $1.minute }
-    }
-}
-
-extension DeviceModel {
-    /// The profile that applies to a day of the given kind for an app: the weekday or weekend
-    /// profile when the app's history shows that the two differ, else the recent all-days one.
-    public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
-        guard let model = apps[app] else {
-            return DailyProfile.make(
-                bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
-        }
-        if kind != .all, configuration.splitsWeekends, weekendsDiffer(model, configuration) {
-            return DailyProfile.make(
-                bins: kind == .weekend ? model.weekend : model.weekday,
-                days: kind == .weekend ? weekendDays : weekdayDays,
-                kind: kind, smoothingMinutes: configuration.smoothingMinutes)
-        }
-        return DailyProfile.make(
-            bins: model.recent, days: recentDays, kind: .all, smoothingMinutes: configuration.smoothingMinutes)
-    }
-
-    /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.
-    func weekendsDiffer(_ model: AppModel, _ configuration: PredictorConfiguration) -> Bool {
-        guard weekdayDays >= 1, weekendDays >= 1 else { return false }
-        let weekdayTotal = model.weekday.reduce(0, +), weekendTotal = model.weekend.reduce(0, +)
-        guard weekdayTotal + weekendTotal >= 2 else { return false }
-        let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
-        if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
-            return true
-        }
-        guard weekdayTotal > 0, weekendTotal > 0 else { return true }
-        // Compare the shapes, smoothed over an hour, by their total variation distance.
-        let sigma = 30.0 / Double(AppModel.binMinutes)
-        let a = DailyProfile.smooth(model.weekday, days: weekdayTotal, sigma: sigma)
-        let b = DailyProfile.smooth(model.weekend, days: weekendTotal, sigma: sigma)
-        let distance = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / 2
-        return distance > 0.45
-    }
-
-    /// Whether an app has too little history to learn from.
-    public func isColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
-        guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return true }
-        return Double(current - first) < configuration.coldStartDays
-            || model.coldLaunches < configuration.coldStartLaunches
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 6
+    static let encodingVersion: UInt32 = 7
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -60,6 +60,12 @@ extension AppModel {
         writer.put(lastFailure ?? .min)
         writer.put(meanFetchDuration ?? -1)
         writer.put(lastRefresh ?? .min)
+        writer.put(habits.weekday)
+        writer.put(habits.weekend)
+        writer.put(habits.recentDays)
+        writer.put(habits.weekdayDays)
+        writer.put(habits.weekendDays)
+        writer.put(Int64(habits.recentDay ?? Int.min))
         return writer.bytes
     }
 
@@ -89,6 +95,14 @@ extension AppModel {
         guard let duration = reader.double() else { return nil }
         meanFetchDuration = duration < 0 ? nil : duration
         lastRefresh = ByteReader.optionalTime(reader.int64())
+        guard let habitWeekday = reader.doubles(), let habitWeekend = reader.doubles(),
+            let recentDays = reader.doubles(), habitWeekday.count == day, habitWeekend.count == day,
+            recentDays.count == HabitCounts.recentDayCount, let weekdayDays = reader.double(),
+            let weekendDays = reader.double()
+        else { return nil }
+        habits = HabitCounts(
+            weekday: habitWeekday, weekend: habitWeekend, weekdayDays: weekdayDays, weekendDays: weekendDays,
+            recentDays: recentDays, recentDay: ByteReader.optional(reader.int64()))
         guard reader.atEnd else { return nil }
     }
 }

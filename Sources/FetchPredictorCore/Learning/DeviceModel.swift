@@ -67,6 +67,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         let fetchFactor = pow(configuration.fetchDecay, Double(steps))
         for name in apps.keys {
             apps[name]!.decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
+            apps[name]!.habits.advance(from: current, to: day, decay: configuration.habitDecay)
         }
         currentDay = day
     }

@@ -36,8 +36,8 @@ enum Planner {
             return AppPlan(
                 wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true)
         }
-        let weekday = device.profile(app: name, for: .weekday, configuration)
-        let weekend = device.profile(app: name, for: .weekend, configuration)
+        let weekday = device.planningProfile(app: name, for: .weekday, configuration)
+        let weekend = device.planningProfile(app: name, for: .weekend, configuration)
         var rates = [Double](repeating: 0, count: clock.count)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
         fillRates(
@@ -46,7 +46,10 @@ enum Planner {
         let content = ContentOutlook(model, clock: clock, configuration)
         let selection = Selection(
             name: name, model: model, clock: clock, factors: factors, content: content,
-            profiles: (weekday, weekend), configuration: configuration)
+            profiles: (
+                device.profile(app: name, for: .weekday, configuration),
+                device.profile(app: name, for: .weekend, configuration)
+            ), configuration: configuration)
         var wakes = selection.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes,
             floorMinutes: Int((floor + 59_999) / 60_000))

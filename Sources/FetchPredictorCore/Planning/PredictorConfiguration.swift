@@ -16,6 +16,9 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// How much a day's launches still weigh a day later: 0.75 halves their weight in about
     /// 2.4 days, so that a moved habit is followed within about four days.
     public var dailyDecay: Double = 0.75
+    /// How much a day's launches still weigh a day later in the app's habits, which `peaks`
+    /// shows: 0.97 halves their weight in about 23 days, so that habits are the recent weeks'.
+    public var habitDecay: Double = 0.97
     /// How much a fetch result still weighs a day later.
     public var fetchDecay: Double = 0.9
     /// The standard deviation, in minutes, of the kernel that smooths the daily profile.

@@ -1,0 +1,67 @@
+import Foundation
+
+extension DeviceModel {
+    /// What was learned of an app's habits for a kind of day: its cold launches through the day
+    /// over the recent weeks (``HabitCounts``), and its habits as peaks (``HabitFinder``).
+    /// Weekdays and weekends are apart when the app's history shows that they differ.
+    public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
+        let empty = DailyProfile(
+            days: .all, rates: Array(repeating: 0, count: AppModel.binsPerDay), peaks: [], effectiveDays: 0)
+        guard let habits = apps[app]?.habits else { return empty }
+        let apart = configuration.splitsWeekends && Self.weekendsDiffer(habits.bins(.weekday), habits.bins(.weekend))
+        let shown = kind != .all && apart ? kind : .all
+        let (bins, days) = habits.bins(shown)
+        guard days > 0 else { return empty }
+        return DailyProfile(
+            days: shown, rates: DailyProfile.smooth(bins, days: days, sigma: HabitFinder.narrowBins),
+            peaks: HabitFinder.peaks(bins: bins, days: days), effectiveDays: days)
+    }
+
+    /// The profile the planner weighs a day with: the fast-decaying counts, so that a moved habit
+    /// is followed within days; weekdays and weekends apart when they differ.
+    func planningProfile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
+        guard let model = apps[app] else {
+            return DailyProfile.make(
+                bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
+        }
+        if kind != .all, configuration.splitsWeekends,
+            Self.weekendsDiffer((model.weekday, weekdayDays), (model.weekend, weekendDays))
+        {
+            return DailyProfile.make(
+                bins: kind == .weekend ? model.weekend : model.weekday,
+                days: kind == .weekend ? weekendDays : weekdayDays,
+                kind: kind, smoothingMinutes: configuration.smoothingMinutes)
+        }
+        return DailyProfile.make(
+            bins: model.recent, days: recentDays, kind: .all, smoothingMinutes: configuration.smoothingMinutes)
+    }
+
+    /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.
+    static func weekendsDiffer(_ weekdays: (bins: [Double], days: Double), _ weekends: (bins: [Double], days: Double))
+        -> Bool
+    {
+        let (weekday, weekdayDays) = weekdays
+        let (weekend, weekendDays) = weekends
+        guard weekdayDays >= 1, weekendDays >= 1 else { return false }
+        let weekdayTotal = weekday.reduce(0, +), weekendTotal = weekend.reduce(0, +)
+        guard weekdayTotal + weekendTotal >= 2 else { return false }
+        let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
+        if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
+            return true
+        }
+        guard weekdayTotal > 0, weekendTotal > 0 else { return true }
+        // Compare the shapes, smoothed over an hour, by their total variation distance.
+        let sigma = 30.0 / Double(AppModel.binMinutes)
+        let a = DailyProfile.smooth(weekday, days: weekdayTotal, sigma: sigma)
+        let b = DailyProfile.smooth(weekend, days: weekendTotal, sigma: sigma)
+        let distance = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / 2
+        return distance > 0.45
+    }
+
+    /// Whether an app has too little history to learn from.
+    public func isColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
+        guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return true }
+        return Double(current - first) < configuration.coldStartDays
+            || model.coldLaunches < configuration.coldStartLaunches
+    }
+}
