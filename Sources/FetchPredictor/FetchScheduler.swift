@@ -161,6 +161,14 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
+    /// How an app is used lately, as of `now`.
+    public func state(app: String, device: String = "default", now: Date) throws -> AppState {
+        try lock.withLock {
+            try prepare(device)
+            return predictor.state(app: app, device: device, now: now)
+        }
+    }
+
     /// Whether an app has too little history to learn from yet.
     public func isColdStart(app: String, device: String = "default") throws -> Bool {
         try lock.withLock {

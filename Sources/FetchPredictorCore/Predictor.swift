@@ -199,6 +199,13 @@ public struct Predictor: Sendable {
             app: app, for: days, configuration)
     }
 
+    /// How an app is used lately, as of `now`: its last launch, its last week against its habits,
+    /// and the share of its usual launches the planner expects now.
+    public func state(app: String, device: String, now: Date) -> AppState {
+        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).state(
+            app: app, now: now, configuration)
+    }
+
     /// Whether an app has too little history to learn from yet.
     public func isColdStart(app: String, device: String) -> Bool {
         devices[device]?.isColdStart(app: app, configuration) ?? true

@@ -7,23 +7,34 @@ struct PeaksCommand: ParsableCommand {
         commandName: "peaks",
         abstract: "Show what was learned: each app's usage peaks and a 24-hour chart of its profile.",
         discussion: """
-            The chart has one cell per half hour from midnight, darker where cold launches are \
-            more likely. Weekdays and weekends are shown apart when the history shows that they differ.
+            Habits are read from the recent weeks of cold launches (a day's weight halves in \
+            about 23 days): each peak is one habit, its time, its spread (a standard deviation), \
+            its cold launches a day and the confidence its launches earn. Beside them, the app's \
+            state as of --now: its last launch, its last 7 days against its habits, and the share \
+            of its usual launches the planner expects now. The chart has one cell per half hour \
+            from midnight, darker where cold launches are more likely. Weekdays and weekends are \
+            shown apart when the history shows that they differ.
 
             Example:
               fetchpredict peaks com.example.news
-              fetchpredict peaks --json
+              fetchpredict peaks --json --now 2024-01-29T06:00:00Z
             """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: ArgumentHelp("The app (default: every app).", valueName: "app"))
     var app: String?
     @OptionGroup var output: OutputOptions
+    @OptionGroup var clock: ClockOptions
 
     func run() throws {
-        let scheduler = FetchScheduler(store: try store.openStore())
+        let eventStore = try store.openStore()
+        let zone = try eventStore.timeZone(device: store.device) ?? .current
+        let scheduler = FetchScheduler(store: eventStore)
         let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device)
-        let learned = try apps.map { try PeaksText.AppJSON(app: $0, device: store.device, scheduler: scheduler) }
+        let learned = try apps.map {
+            try PeaksText.AppJSON(
+                app: $0, device: store.device, now: clock.currentDate, zone: zone, scheduler: scheduler)
+        }
         try output.print(learned) { PeaksText.describe($0, device: store.device) }
     }
 }

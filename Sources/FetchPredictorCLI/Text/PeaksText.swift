@@ -17,15 +17,22 @@ enum PeaksText {
         var app: String
         var coldStart: Bool
         var profiles: [ProfileJSON]
+        /// How the app is used lately, as of now.
+        var state: AppState
+        /// The state in a sentence.
+        var stateText: String
 
-        /// What the scheduler learned of an app: one profile, or weekdays and weekends apart.
-        init(app: String, device: String, scheduler: FetchScheduler) throws {
+        /// What the scheduler learned of an app: one profile, or weekdays and weekends apart,
+        /// and its state as of `now`.
+        init(app: String, device: String, now: Date, zone: TimeZone, scheduler: FetchScheduler) throws {
             let weekday = try scheduler.profile(app: app, device: device, days: .weekday)
             let profiles =
                 weekday.days == .all
                 ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend)]
             self.app = app
             coldStart = try scheduler.isColdStart(app: app, device: device)
+            state = try scheduler.state(app: app, device: device, now: now)
+            stateText = state.description(now: now, zone: zone)
             self.profiles = profiles.map {
                 ProfileJSON(
                     days: $0.days, launchesPerDay: $0.launchesPerDay, peaks: $0.peaks, halfHourly: halfHourly($0))
@@ -50,6 +57,7 @@ enum PeaksText {
                             peak.spreadMinutes, peak.launchesPerDay, peak.confidence * 100))
                 }
             }
+            lines.append("  now: \(entry.stateText)")
         }
         return lines.joined(separator: "\n")
     }

@@ -19,29 +19,10 @@ extension Planner {
         let densities =
             configuration.usesRecency
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
-        // Launches the profile expected since the app's last launch, up to the horizon's start,
-        // counted minute by minute over at most a week.
-        var missed = 0.0
-        if let last = model.lastLaunch, last < clock.start {
-            var (day, minute) = device.local(last, utcOffset: nil)
-            var left = min(7 * 1440, Int((clock.start - last) / 60_000))
-            while left > 0 {
-                let profile = DeviceModel.isWeekend(day: day) ? weekend : weekday
-                if minute == 0, left >= 1440 {
-                    missed += profile.launchesPerDay
-                    left -= 1440
-                    day += 1
-                    continue
-                }
-                missed += profile.rate(minute: minute)
-                left -= 1
-                minute += 1
-                if minute == 1440 {
-                    minute = 0
-                    day += 1
-                }
-            }
-        }
+        var missed =
+            model.lastLaunch.map {
+                expectedLaunches(from: $0, to: clock.start, device: device, weekday: weekday, weekend: weekend)
+            } ?? 0
         for index in 0..<clock.count {
             let time = clock.time(index)
             let profile = clock.weekend[index] ? weekend : weekday
@@ -61,10 +42,45 @@ extension Planner {
                 } else if since >= recencyHorizon {
                     // An app not opened although its profile expected it is likely in a quiet
                     // spell: the profile remembers the days when it was in use.
-                    rate /= 1 + quietSpellWeight * max(0, missed - quietSpellAllowance)
+                    rate *= quietShare(missed: missed)
                 }
             }
             rates[index] = rate
         }
+    }
+
+    /// The launches the profiles expected from `start` to `end`, counted minute by minute over
+    /// at most a week.
+    static func expectedLaunches(
+        from start: Milliseconds, to end: Milliseconds, device: DeviceModel, weekday: DailyProfile,
+        weekend: DailyProfile
+    ) -> Double {
+        guard start < end else { return 0 }
+        var expected = 0.0
+        var (day, minute) = device.local(start, utcOffset: nil)
+        var left = min(7 * 1440, Int((end - start) / 60_000))
+        while left > 0 {
+            let profile = DeviceModel.isWeekend(day: day) ? weekend : weekday
+            if minute == 0, left >= 1440 {
+                expected += profile.launchesPerDay
+                left -= 1440
+                day += 1
+                continue
+            }
+            expected += profile.rate(minute: minute)
+            left -= 1
+            minute += 1
+            if minute == 1440 {
+                minute = 0
+                day += 1
+            }
+        }
+        return expected
+    }
+
+    /// The share of its usual launches that an app is expected to make after it missed `missed`
+    /// launches its profile expected: it is likely in a quiet spell.
+    static func quietShare(missed: Double) -> Double {
+        1 / (1 + quietSpellWeight * max(0, missed - quietSpellAllowance))
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+
+/// How an app is used lately, shown beside its habits: what happened in the last days is its
+/// state, not a rewrite of its habits.
+public struct AppState: Sendable, Hashable, Codable {
+    /// The app's last launch before now.
+    public var lastLaunch: Date?
+    /// Cold launches in the last seven local days up to now.
+    public var coldLaunchesLastWeek: Double
+    /// The cold launches its habits make in seven such days.
+    public var usualLastWeek: Double
+    /// The share of its usual launches the planner expects of it now, from 0 to 1: below 1 when
+    /// its profile expected launches that did not come.
+    public var expectedShare: Double
+
+    /// A sentence for people, such as "no launch since 2022-01-15; 2 cold launches in the last 7
+    /// days, usually 14; expecting 40% of usual".
+    public func description(now: Date, zone: TimeZone) -> String {
+        var parts: [String] = []
+        if let lastLaunch {
+            let local = TimestampFormatter.iso(
+                lastLaunch.milliseconds, utcOffset: zone.secondsFromGMT(for: lastLaunch))
+            let hours = now.timeIntervalSince(lastLaunch) / 3600
+            parts.append(
+                hours >= 24
+                    ? "no launch since \(local.prefix(10))"
+                    : "last launch \(local.dropFirst(11).prefix(5)), \(Int(hours.rounded(.down))) h ago")
+        } else {
+            parts.append("never launched")
+        }
+        parts.append(
+            String(
+                format: "%.0f cold launches in the last 7 days, usually %.0f", coldLaunchesLastWeek, usualLastWeek))
+        parts.append(
+            expectedShare >= 0.995
+                ? "expecting its usual" : String(format: "expecting %.0f%% of usual", expectedShare * 100))
+        return parts.joined(separator: "; ")
+    }
+}
+
+extension DeviceModel {
+    /// How an app is used lately, as of `now`.
+    ///
+    /// - Parameters:
+    ///   - app: the app.
+    ///   - now: the moment of the answer; events after it must not have been learned.
+    public func state(app: String, now: Date, _ configuration: PredictorConfiguration) -> AppState {
+        guard let model = apps[app] else {
+            return AppState(lastLaunch: nil, coldLaunchesLastWeek: 0, usualLastWeek: 0, expectedShare: 1)
+        }
+        let today = local(now.milliseconds, utcOffset: nil).day
+        let recent = model.habits.coldLaunches(from: today - 6, through: today)
+        var usual = 0.0
+        for day in (today - 6)...today {
+            let (bins, days) = model.habits.bins(DeviceModel.isWeekend(day: day) ? .weekend : .weekday)
+            if days > 0 { usual += bins.reduce(0, +) / days }
+        }
+        var share = 1.0
+        if let last = model.lastLaunch, now.milliseconds - last >= Milliseconds(Planner.recencyHorizon) * 60_000 {
+            let missed = Planner.expectedLaunches(
+                from: last, to: now.milliseconds, device: self,
+                weekday: planningProfile(app: app, for: .weekday, configuration),
+                weekend: planningProfile(app: app, for: .weekend, configuration))
+            share = Planner.quietShare(missed: missed)
+        }
+        return AppState(
+            lastLaunch: model.lastLaunch.map { Date(milliseconds: $0) }, coldLaunchesLastWeek: recent,
+            usualLastWeek: usual, expectedShare: share)
+    }
+}
