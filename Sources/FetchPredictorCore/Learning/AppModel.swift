@@ -74,12 +74,10 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// Counts a launch at a local minute of a local day; returns whether it was cold.
     @discardableResult
     mutating func observeLaunch(
-        at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds
+        at time: Milliseconds, minuteOfDay: Int, day: Int, isWeekend: Bool, coldGap: Milliseconds,
+        habitDecay: Double = PredictorConfiguration().habitDecay
     ) -> Bool {
-        if firstDay == nil {
-            firstDay = day
-            habits.start(day: day)
-        }
+        if firstDay == nil { firstDay = day }
         let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
         launches += 1
         if cold {
@@ -91,8 +89,8 @@ public struct AppModel: Sendable, Hashable, Codable {
                 gaps[min(Self.gapBins, max(0, (minutes - 30) / 10))] += 1
             }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
-            habits.countLaunch(bin: bin, day: day)
         }
+        habits.countLaunch(bin: cold ? minuteOfDay / Self.binMinutes : nil, day: day, decay: habitDecay)
         lastLaunch = max(lastLaunch ?? time, time)
         lastRefresh = max(lastRefresh ?? time, time)
         // Opening the app ends a backoff, as on iOS.
@@ -150,10 +148,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?
     ) {
         let hour = minuteOfDay / 60
-        if firstDay == nil {
-            firstDay = day
-            habits.start(day: day)
-        }
+        if firstDay == nil { firstDay = day }
         if result != .failed {
             learnPublications(at: time, minuteOfDay: minuteOfDay, newData: result == .newData)
             lastRefresh = max(lastRefresh ?? time, time)

@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 7
+    static let encodingVersion: UInt32 = 8
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {

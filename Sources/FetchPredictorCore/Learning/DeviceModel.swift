@@ -67,7 +67,6 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         let fetchFactor = pow(configuration.fetchDecay, Double(steps))
         for name in apps.keys {
             apps[name]!.decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
-            apps[name]!.habits.advance(from: current, to: day, decay: configuration.habitDecay)
         }
         currentDay = day
     }
@@ -83,7 +82,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         case .launch:
             app.observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
-                coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+                coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)
         case .fetch:
             app.observeFetch(
                 at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration

@@ -4,9 +4,10 @@ import Foundation
 /// day on weekdays and on weekends, the days they were counted over, and the last week day by day.
 ///
 /// Counts and days decay together by ``PredictorConfiguration/habitDecay`` a day (0.97 halves a
-/// day's weight in about 23 days), so that launches per day are the recent weeks' average, and a
-/// quiet week lowers them only a little: what happened lately is the app's ``AppState``, not a
-/// rewrite of its habits.
+/// day's weight in about 23 days), so that launches per day are the recent weeks' average. Days
+/// are counted from the app's first launch to its latest: the days since the latest are its
+/// ``AppState``, a quiet spell that would otherwise rewrite its habits; they count once a launch
+/// ends them.
 public struct HabitCounts: Sendable, Hashable, Codable {
     /// Decayed cold launches per 5-minute bin of the local day, on weekdays and on weekends.
     var weekday = [Double](repeating: 0, count: AppModel.binsPerDay)
@@ -22,8 +23,8 @@ public struct HabitCounts: Sendable, Hashable, Codable {
     /// How many days ``recentDays`` keeps.
     static let recentDayCount = 8
 
-    /// Moves to a new local day: decays what came before, and counts the days in between.
-    mutating func advance(from current: Int, to day: Int, decay: Double) {
+    /// Moves to a later local day: decays what came before, and counts the days in between.
+    private mutating func advance(from current: Int, to day: Int, decay: Double) {
         guard day > current else { return }
         for newDay in (current + 1)...day {
             weekdayDays *= decay
@@ -38,17 +39,18 @@ public struct HabitCounts: Sendable, Hashable, Codable {
         shiftRecent(to: day)
     }
 
-    /// Counts the app's first day.
-    mutating func start(day: Int) {
-        if DeviceModel.isWeekend(day: day) { weekendDays = 1 } else { weekdayDays = 1 }
-        recentDay = day
-    }
-
-    /// Counts a cold launch in a bin of a local day.
-    mutating func countLaunch(bin: Int, day: Int) {
+    /// Counts a launch on a local day: the days up to it, and the launch in its bin when it is
+    /// cold (`bin` is `nil` for a launch that is not).
+    mutating func countLaunch(bin: Int?, day: Int, decay: Double) {
+        if let counted = recentDay {
+            advance(from: counted, to: day, decay: decay)
+        } else {
+            if DeviceModel.isWeekend(day: day) { weekendDays = 1 } else { weekdayDays = 1 }
+            recentDay = day
+        }
+        guard let bin else { return }
         if DeviceModel.isWeekend(day: day) { weekend[bin] += 1 } else { weekday[bin] += 1 }
-        shiftRecent(to: day)
-        recentDays[recentDays.count - 1] += 1
+        if day == recentDay { recentDays[recentDays.count - 1] += 1 }
     }
 
     private mutating func shiftRecent(to day: Int) {

@@ -9,7 +9,7 @@ import Foundation
 /// two spreads each side), which is the background there: the launches that come at any time
 /// (the higher shoulder counts, so that the edge of the day's use is no habit). A candidate is
 /// a habit when it is all of: ``minimumExcess`` launches or more above that background; at least
-/// ``minimumLaunchesPerDay`` (a habit happens on two days in five or more); a spread of at most
+/// ``minimumLaunchesPerDay`` (a habit happens on half the days or more); a spread of at most
 /// ``maximumSpread``; and more launches than the background makes by chance (Poisson,
 /// ``significance``). Its launches a day are those
 /// above the background over the days counted, and its confidence grows with them.
@@ -23,7 +23,7 @@ enum HabitFinder {
     /// The fewest launches above the background that make a habit.
     static let minimumExcess = 1.5
     /// The fewest launches a day that make a habit.
-    static let minimumLaunchesPerDay = 0.4
+    static let minimumLaunchesPerDay = 0.5
     /// The widest spread of a habit, in minutes: use spread wider than that is a stretch of the
     /// day, not a habit.
     static let maximumSpread = 60.0
