@@ -16,8 +16,7 @@ extension EventStore {
 }
 
 extension BacktestDevice {
-    /// Log files read into a temporary store in memory, one device per file, as the backtest
-    /// replays them. The files are not stored anywhere.
+    /// Log files read as the backtest replays them, one device per file; nothing is stored.
     ///
     /// - Parameters:
     ///   - files: the logs, in any format the import reads.
@@ -25,11 +24,12 @@ extension BacktestDevice {
     ///     files, each device is named after its folder and file.
     ///   - timeZone: the zone of the logs' devices; `nil` for UTC.
     ///   - dateOrder: the order of day and month in App Usage dates.
-    /// - Throws: ``ImportError`` when a file cannot be read.
+    /// - Throws: ``ImportError`` when a file cannot be read or has invalid rows.
     public static func load(
         files: [String], device: String? = nil, timeZone: TimeZone?, dateOrder: DateOrder?
     ) throws -> [BacktestDevice] {
-        let store = try EventStore.inMemory()
+        let zone = timeZone ?? TimeZone(identifier: "UTC")!
+        var devices: [String: [Event]] = [:]
         var names: [String] = []
         for file in files {
             let url = URL(fileURLWithPath: file)
@@ -38,12 +38,24 @@ extension BacktestDevice {
                 ? (device ?? "default")
                 : url.deletingLastPathComponent().lastPathComponent + "/"
                     + url.deletingPathExtension().lastPathComponent
-            let options = ImportOptions(
-                device: name, timeZone: timeZone, defaultTimeZone: timeZone ?? TimeZone(identifier: "UTC")!,
-                dateOrder: dateOrder)
-            _ = try store.importFile(file, options: options, now: Date(timeIntervalSince1970: 0))
             names.append(name)
+            // Each launch once, by app and instant, as the store keeps it.
+            struct Key: Hashable {
+                var device: String?
+                var app: String
+                var time: Milliseconds
+            }
+            var seen = Set<Key>()
+            _ = try LogReader(options: ImportOptions(device: name, timeZone: zone, dateOrder: dateOrder)).read(
+                file, timeZone: zone
+            ) { event in
+                guard event.kind == .launch,
+                    seen.insert(Key(device: event.device, app: event.app, time: event.time)).inserted
+                else { return false }
+                devices[event.device ?? name, default: []].append(event)
+                return true
+            }
         }
-        return try store.backtestDevices(names, timeZone: timeZone)
+        return names.map { BacktestDevice(name: $0, timeZone: zone, launches: devices[$0] ?? []) }
     }
 }

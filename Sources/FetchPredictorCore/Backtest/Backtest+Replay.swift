@@ -135,6 +135,8 @@ struct PreparedDevice: Sendable {
         configuration.budget = budget
         configuration.freshnessWindow = settings.window
         configuration.lead = settings.lead
+        // Nothing reads the reasons of a replay's wakes.
+        configuration.explainsWakes = false
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: name)
         predictor.defaultInterval = .never

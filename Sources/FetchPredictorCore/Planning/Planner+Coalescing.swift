@@ -33,7 +33,11 @@ extension Planner {
                 let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
                 if keepsValue && keepsInterval {
                     if anchor != planned {
-                        wake.reasons.append(.movedEarlier(seconds: Double(planned - anchor) / 1000))
+                        let plannedIndex = Int((planned - clock.start) / 60_000)
+                        wake.reasons = movedReasons(
+                            wake.reasons,
+                            plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
+                            by: planned - anchor, value: value(plan, at: anchor), configuration)
                     }
                     current.apps.append(wake)
                     deviceWakes[deviceWakes.count - 1] = current
@@ -104,5 +108,30 @@ extension Planner {
             dropped.formUnion(ranked.dropFirst(configuration.perDeviceDailyCap))
         }
         return wakes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+    }
+
+    /// The reasons of a wake moved earlier: a peak no longer between the new time's lead and
+    /// window is no reason of it any more; if no reason of why is left, use at this time of day is.
+    static func movedReasons(
+        _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double,
+        _ configuration: PredictorConfiguration
+    ) -> [WakeReason] {
+        let minutes = Int(shift / 60_000)
+        let window = Int(configuration.freshnessWindow / 60)
+        let lead = Int((configuration.lead / 60).rounded(.up))
+        var kept = reasons.filter { reason in
+            guard case .peak(let minute, _, _) = reason else { return true }
+            let ahead = ((minute - plannedMinute) % 1440 + 1440) % 1440 + minutes
+            return ahead >= lead && ahead <= window
+        }
+        let explains = kept.contains {
+            switch $0 {
+            case .peak, .usualTime, .returning, .coldStart: true
+            default: false
+            }
+        }
+        if !reasons.isEmpty, !explains { kept.insert(.usualTime(expectedLaunches: value), at: 0) }
+        kept.append(.movedEarlier(seconds: Double(shift) / 1000))
+        return kept
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 
 extension Planner {
-    /// Expected cold launches per minute over the horizon: the daily profile, raised where the
-    /// time since the app's last launch makes the next launch likely (people often come back
-    /// to an app within an hour or two).
     /// How long after a launch the time since it says more than the time of day, in minutes.
     static let recencyHorizon = 4 * 60
     /// Expected launches an app may miss before it counts as in a quiet spell, and how much
@@ -11,10 +8,16 @@ extension Planner {
     static let quietSpellAllowance = 1.5
     static let quietSpellWeight = 0.5
 
-    static func fillRates(
-        _ rates: inout [Double], model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile,
-        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
-    ) {
+    /// Expected cold launches per minute over the horizon: the daily profile, and where the time
+    /// since the app's last launch makes the next launch likely, the chance of coming back (people
+    /// often come back to an app within an hour or two). An app not opened although its profile
+    /// expected it is likely in a quiet spell, and a peak of today that passed without a launch
+    /// is not waited for any more.
+    static func expectedLaunches(
+        model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile, weekend: DailyProfile,
+        notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
+    ) -> ExpectedLaunches {
+        var expected = ExpectedLaunches(minutes: clock.count)
         let now = clock.time(startIndex)
         let densities =
             configuration.usesRecency
@@ -28,24 +31,45 @@ extension Planner {
             let profile = clock.weekend[index] ? weekend : weekday
             let profileRate = profile.rate(minute: Int(clock.minuteOfDay[index]))
             defer { if model.lastLaunch.map({ time > $0 }) ?? false { missed += profileRate } }
-            guard time >= notColdUntil else {
-                rates[index] = 0
-                continue
+            guard time >= notColdUntil else { continue }
+            expected.usual[index] = profileRate
+            guard let last = model.lastLaunch else { continue }
+            let since = Int((time - last) / 60_000)
+            if let densities, since >= 30, since < recencyHorizon {
+                // Both signals add: the profile's launches at this hour, and the chance of
+                // coming back so soon after the last launch.
+                expected.returning[index] = densities[(since - 30) / 10]
+            } else if since >= recencyHorizon {
+                // The profile remembers the days when the app was in use.
+                expected.usual[index] *= quietShare(missed: missed)
             }
-            var rate = profileRate
-            if let last = model.lastLaunch {
-                let since = Int((time - last) / 60_000)
-                if let densities, since >= 30, since < recencyHorizon {
-                    // Both signals add: the profile's launches at this hour, and the chance of
-                    // coming back so soon after the last launch.
-                    rate += densities[(since - 30) / 10]
-                } else if since >= recencyHorizon {
-                    // An app not opened although its profile expected it is likely in a quiet
-                    // spell: the profile remembers the days when it was in use.
-                    rate *= quietShare(missed: missed)
-                }
+        }
+        forgetPassedPeaks(
+            &expected, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend)
+        return expected
+    }
+
+    /// Today's peaks whose time has passed with no launch since they began are not waited for:
+    /// their remaining launches are taken out of the rest of today.
+    static func forgetPassedPeaks(
+        _ expected: inout ExpectedLaunches, model: AppModel, clock: HorizonClock, startIndex: Int,
+        weekday: DailyProfile, weekend: DailyProfile
+    ) {
+        guard startIndex < clock.count else { return }
+        let today = clock.localDay[startIndex]
+        let nowMinute = Int(clock.minuteOfDay[startIndex])
+        let profile = clock.weekend[startIndex] ? weekend : weekday
+        let dayStart = clock.time(startIndex) - Milliseconds(nowMinute) * 60_000
+        for peak in profile.peaks where peak.minute < nowMinute {
+            let spread = max(10, peak.spreadMinutes)
+            let began = dayStart + Milliseconds(Double(peak.minute) - 2 * spread) * 60_000
+            if let last = model.lastLaunch, last >= began { continue }
+            let end = min(1440, Int(Double(peak.minute) + 3 * spread))
+            var index = startIndex
+            while index < clock.count, clock.localDay[index] == today, Int(clock.minuteOfDay[index]) < end {
+                expected.usual[index] = 0
+                index += 1
             }
-            rates[index] = rate
         }
     }
 

@@ -1,20 +1,46 @@
-extension Planner.Selection {
-    /// Why a wake at a minute of the horizon was chosen: the peak it comes before, and what
-    /// fetch results say of new content.
-    func reasons(at index: Int, expected: Double, newContentChance: Double) -> [WakeReason] {
+import Foundation
+
+extension Planner {
+    /// Why a wake at a minute of the horizon was chosen, each reason true of it: the habits that
+    /// peak between its lead and the end of its window; use at this time of day; the app's return
+    /// after its last launch; what fetch results say of new content and of failures.
+    static func reasons(
+        at index: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel, clock: HorizonClock,
+        habits: (weekday: DailyProfile, weekend: DailyProfile), _ configuration: PredictorConfiguration
+    ) -> [WakeReason] {
+        let window = Int(configuration.freshnessWindow / 60)
+        let lead = Int((configuration.lead / 60).rounded(.up))
+        let span = (index + lead)...min(index + window, clock.count - 1)
+        let usual = span.reduce(0) { $0 + expected.usual[$1] }
+        let returning = span.reduce(0) { $0 + expected.returning[$1] }
         var reasons: [WakeReason] = []
-        let profile = clock.weekend[index + window / 2] ? profiles.weekend : profiles.weekday
-        let centre = (Int(clock.minuteOfDay[index]) + (lead + window) / 2) % 1440
-        if let peak = profile.peaks.min(by: {
-            Planner.circularDistance($0.minute, centre) < Planner.circularDistance($1.minute, centre)
-        }), Planner.circularDistance(peak.minute, centre) <= 90 {
-            reasons.append(.peak(minute: peak.minute, expectedLaunches: expected, confidence: peak.confidence))
-        } else {
-            reasons.append(.peak(minute: centre, expectedLaunches: expected, confidence: 0))
+        let wakeMinute = Int(clock.minuteOfDay[index])
+        let profile = clock.weekend[min(index + window / 2, clock.count - 1)] ? habits.weekend : habits.weekday
+        for peak in profile.peaks {
+            let ahead = ((peak.minute - wakeMinute) % 1440 + 1440) % 1440
+            if ahead >= lead && ahead <= window, peak.confidence > 0 {
+                reasons.append(
+                    .peak(minute: peak.minute, spreadMinutes: peak.spreadMinutes, confidence: peak.confidence))
+            }
         }
-        if configuration.usesFetchResults, model.fetchWeight > 0, newContentChance < 0.9 {
-            reasons.append(.fetchResults(newDataRate: newContentChance))
+        let total = usual + returning
+        if let last = model.lastLaunch, returning > 0,
+            returning >= 0.25 * total || reasons.isEmpty && returning >= usual
+        {
+            reasons.append(
+                .returning(
+                    minutesSinceLastLaunch: Int((clock.time(index) - last) / 60_000), expectedLaunches: returning))
         }
+        if reasons.isEmpty
+            || !reasons.contains(where: { if case .peak = $0 { true } else { false } })
+                && usual >= 0.25 * total && usual > 0
+        {
+            reasons.append(.usualTime(expectedLaunches: usual))
+        }
+        guard configuration.usesFetchResults, model.fetchWeight > 0 else { return reasons }
+        if newContentChance < 0.9 { reasons.append(.newContent(chance: newContentChance)) }
+        let failureRate = model.failureRate(hour: wakeMinute / 60)
+        if failureRate >= 0.1 { reasons.append(.failures(rate: failureRate)) }
         return reasons
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// An app's plan is made in steps, each in a file of its own: the earliest fetch its interval
 /// and backoff allow (`Planner+Earliest`), the conservative plan of an app with too little
 /// history (`Planner+ColdStart`), its expected cold launches minute by minute (`Planner+Rates`),
-/// the chance that new content waits (`ContentOutlook`), the greedy choice of wakes
-/// (`Planner+Selection`) and their reasons (`Planner+Reasons`). Coalescing into device wakes is
+/// the chance that new content waits (`ContentOutlook`), the choice of wakes in time order
+/// (`Planner+Sweep`) and their reasons (`Planner+Reasons`). Coalescing into device wakes is
 /// `Planner+Coalescing`.
 enum Planner {
     /// The floor between two fetches of an app with this interval.
@@ -38,22 +38,32 @@ enum Planner {
         }
         let weekday = device.planningProfile(app: name, for: .weekday, configuration)
         let weekend = device.planningProfile(app: name, for: .weekend, configuration)
-        var rates = [Double](repeating: 0, count: clock.count)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
-        fillRates(
-            &rates, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
+        let expected = expectedLaunches(
+            model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
             notColdUntil: notColdUntil, device: device, configuration)
-        let content = ContentOutlook(model, clock: clock, configuration)
-        let selection = Selection(
-            name: name, model: model, clock: clock, factors: factors, content: content,
-            profiles: (
+        let rates = expected.total
+        let sweep = Sweep(
+            name: name, clock: clock, factors: factors, content: ContentOutlook(model, clock: clock, configuration),
+            configuration: configuration)
+        let choices = sweep.choose(
+            rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
+        let habits =
+            configuration.explainsWakes
+            ? (
                 device.profile(app: name, for: .weekday, configuration),
                 device.profile(app: name, for: .weekend, configuration)
-            ), configuration: configuration)
-        var wakes = selection.choose(
-            rates: rates, from: firstIndex, planMinutes: planMinutes,
-            floorMinutes: Int((floor + 59_999) / 60_000))
-        if configuration.usesFetchResults { wakes = selection.dropWakesWithoutNews(wakes) }
+            )
+            : nil
+        var wakes = choices.map { choice in
+            AppWake(
+                app: name, plannedTime: Date(milliseconds: clock.time(choice.index)), expectedLaunches: choice.expected,
+                reasons: habits.map {
+                    reasons(
+                        at: choice.index, newContentChance: choice.newContentChance, expected: expected, model: model,
+                        clock: clock, habits: $0, configuration)
+                } ?? [])
+        }
         // The first wake is the one the interval or a backoff held back, if it comes soon after.
         if let heldBy = earliest.heldBy, let first = wakes.first,
             first.plannedTime.milliseconds - earliest.time <= Milliseconds(configuration.freshnessWindow * 1000)

@@ -1,10 +1,18 @@
 import Foundation
 
-/// Why a wake was planned, or how it was shaped.
+/// Why a wake was planned, or how it was shaped. Each reason is true of its wake: a peak is
+/// named only when it falls between the wake's lead and the end of its freshness window.
 public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// It comes shortly before a learned peak: its local time (minutes after midnight), the
-    /// expected cold launches it serves, and the peak's confidence from 0 to 1.
-    case peak(minute: Int, expectedLaunches: Double, confidence: Double)
+    /// One of the app's habits peaks between the wake's lead and the end of its window: its
+    /// local time (minutes after midnight), its spread in minutes and its confidence from 0 to 1.
+    case peak(minute: Int, spreadMinutes: Double, confidence: Double)
+    /// The app's daily profile expects this many cold launches in the window, though no habit
+    /// peaks there: use spread over this time of day.
+    case usualTime(expectedLaunches: Double)
+    /// The app was opened this many minutes before the wake, and apps are often opened again
+    /// soon after: this many cold launches are expected in the window from how soon it usually
+    /// comes back.
+    case returning(minutesSinceLastLaunch: Int, expectedLaunches: Double)
     /// The app has too little history; this is the conservative cold-start plan.
     case coldStart
     /// The app's interval held the wake back until this time.
@@ -16,15 +24,24 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// It was moved earlier by this many seconds to share a device wake.
     case movedEarlier(seconds: Double)
     /// The chance (0 to 1), learned from fetch results, that new content is there to fetch.
-    case fetchResults(newDataRate: Double)
+    case newContent(chance: Double)
+    /// The share of the app's fetches at this hour that fail (0 to 1), learned from fetch
+    /// results; the wake is worth less by as much.
+    case failures(rate: Double)
 
     /// A sentence for people.
     public var description: String {
         switch self {
-        case .peak(let minute, let expected, let confidence):
+        case .peak(let minute, let spread, let confidence):
             return String(
-                format: "serves the %02d:%02d peak (%.2f expected cold launches, confidence %.0f%%)", minute / 60,
-                minute % 60, expected, confidence * 100)
+                format: "before its %02d:%02d habit (±%.0f min, confidence %.0f%%)", minute / 60, minute % 60, spread,
+                confidence * 100)
+        case .usualTime(let expected):
+            return String(format: "usual use at this time of day (%.2f expected cold launches)", expected)
+        case .returning(let minutes, let expected):
+            return String(
+                format: "opened %d min before; often opened again soon after (%.2f expected cold launches)", minutes,
+                expected)
         case .coldStart:
             return "cold start: too little history, conservative plan"
         case .intervalHeldBack(let until, let interval):
@@ -35,8 +52,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
             return "coalesced with \(apps.joined(separator: ", "))"
         case .movedEarlier(let seconds):
             return "moved \(Int(seconds / 60)) min earlier to share a device wake"
-        case .fetchResults(let rate):
-            return String(format: "%.0f%% chance of new content by then, from past fetch results", rate * 100)
+        case .newContent(let chance):
+            return String(format: "%.0f%% chance of new content by then, from past fetch results", chance * 100)
+        case .failures(let rate):
+            return String(format: "%.0f%% of its fetches at this hour fail", rate * 100)
         }
     }
 }

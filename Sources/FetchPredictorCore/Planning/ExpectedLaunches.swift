@@ -1,0 +1,17 @@
+/// Expected cold launches of one app per minute over a planning horizon, by what expects them,
+/// so that each wake's reasons can say what its expected launches come from.
+struct ExpectedLaunches: Sendable {
+    /// From the app's daily profile: use at this time of day, less a quiet spell's discount and
+    /// today's peaks that passed without a launch.
+    var usual: [Double]
+    /// From how soon the app is opened again after its last launch.
+    var returning: [Double]
+
+    init(minutes: Int) {
+        usual = [Double](repeating: 0, count: minutes)
+        returning = [Double](repeating: 0, count: minutes)
+    }
+
+    /// Both together, minute by minute.
+    var total: [Double] { zip(usual, returning).map(+) }
+}

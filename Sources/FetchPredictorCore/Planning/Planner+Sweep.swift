@@ -1,0 +1,83 @@
+import Foundation
+
+extension Planner {
+    /// The choice of one app's wakes over a horizon, in time order: from the earliest moment
+    /// allowed, the first minute whose fetch would serve enough expected cold launches that no
+    /// earlier wake serves (weighed by its chance of working and of finding new content) starts a
+    /// wake, placed at the best minute within the next half window; the next may come one
+    /// interval floor later.
+    ///
+    /// - Complexity: O(minutes of the horizon), so that a plan made again after every event
+    ///   stays cheap.
+    struct Sweep {
+        var name: String
+        var clock: HorizonClock
+        /// The value factor of a fetch at each local hour.
+        var factors: [Double]
+        var content: ContentOutlook
+        var configuration: PredictorConfiguration
+
+        var window: Int { Int(configuration.freshnessWindow / 60) }
+        var lead: Int { Int((configuration.lead / 60).rounded(.up)) }
+
+        /// A chosen wake, before its reasons.
+        struct Choice {
+            var index: Int
+            var expected: Double
+            var newContentChance: Double
+        }
+
+        /// The wakes chosen from expected cold launches per minute, in time order.
+        ///
+        /// - Parameters:
+        ///   - rates: expected cold launches per minute of the horizon.
+        ///   - firstIndex: the earliest minute a wake may take.
+        ///   - planMinutes: the minutes planned.
+        ///   - floorMinutes: the least distance between two wakes, in minutes.
+        func choose(rates: [Double], from firstIndex: Int, planMinutes: Int, floorMinutes: Int) -> [Choice] {
+            var prefix = [Double](repeating: 0, count: rates.count + 1)
+            for index in rates.indices { prefix[index + 1] = prefix[index] + rates[index] }
+            let lastIndex = min(planMinutes, clock.count - window - 1)
+            let threshold = configuration.threshold
+            var choices: [Choice] = []
+            var perDay: [Int32: Int] = [:]
+            var coveredUntil = -1
+            var previous: Int?
+            /// The launches a wake at `index` serves that no earlier wake serves, and its value.
+            func weigh(_ index: Int) -> (expected: Double, chance: Double, value: Double) {
+                let from = max(index + lead, coveredUntil + 1)
+                let expected = from > index + window ? 0 : prefix[index + window + 1] - prefix[from]
+                let chance = content.newContentChance(index, lastSelectedBefore: previous)
+                return (expected, chance, expected * factors[Int(clock.minuteOfDay[index]) / 60] * chance)
+            }
+            var index = firstIndex
+            while index < lastIndex {
+                if perDay[clock.localDay[index], default: 0] >= configuration.perAppDailyCap {
+                    index += 1
+                    continue
+                }
+                var best = (index: index, weight: weigh(index))
+                guard best.weight.value >= threshold, best.weight.value > 0 else {
+                    index += 1
+                    continue
+                }
+                // The best minute within half a window: a wake that waits a little may catch more.
+                var candidate = index + 1
+                while candidate < min(lastIndex, index + window / 2),
+                    clock.localDay[candidate] == clock.localDay[index]
+                {
+                    let weight = weigh(candidate)
+                    if weight.value > best.weight.value { best = (candidate, weight) }
+                    candidate += 1
+                }
+                choices.append(
+                    Choice(index: best.index, expected: best.weight.expected, newContentChance: best.weight.chance))
+                perDay[clock.localDay[best.index], default: 0] += 1
+                coveredUntil = best.index + window
+                previous = best.index
+                index = best.index + max(1, floorMinutes)
+            }
+            return choices
+        }
+    }
+}
