@@ -43,9 +43,15 @@ public struct Predictor: Sendable {
         var plan: AppPlan?
     }
 
+    private struct CachedProfiles {
+        var version: Int
+        var profiles: (weekday: DailyProfile, weekend: DailyProfile)
+    }
+
     private struct DeviceCache {
         var clock: HorizonClock
         var plans: [String: CachedPlan] = [:]
+        var profiles: [String: CachedProfiles] = [:]
     }
 
     /// Creates a value with every field given.
@@ -93,9 +99,9 @@ public struct Predictor: Sendable {
     ///
     /// - Complexity: O(1), and O(apps) on the first event of a new local day.
     public mutating func observe(_ event: Event, device: String) {
-        var model = model(device)
-        model.observe(event, configuration)
-        devices[device] = model
+        if devices[device] == nil { devices[device] = model(device) }
+        // In place: a copy of the model would copy every app's counts.
+        devices[device]!.observe(event, configuration)
     }
 
     /// The apps the predictor knows on a device: seen in events or given a policy.
@@ -132,16 +138,29 @@ public struct Predictor: Sendable {
         }
         let startIndex = Int((start - cache.clock.start) / 60_000)
         var plans: [String: AppPlan] = [:]
-        for app in apps(device: device) {
+        // Every app seen or given a policy; unsorted, as the plans are a dictionary.
+        let appsWithPolicies = policies[device].map { $0.keys.filter { model.apps[$0] == nil } } ?? []
+        for app in Array(model.apps.keys) + appsWithPolicies {
             let policy = policy(app: app, device: device)
+            // An app that is never woken has no plan: nothing more to look up.
+            guard policy.enabled, policy.interval != .never else { continue }
             let version = model.apps[app]?.version ?? -1
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
                 if let plan = cached.plan { plans[app] = plan }
                 continue
             }
+            let profileVersion = model.apps[app]?.profileVersion ?? -1
+            let profiles: (weekday: DailyProfile, weekend: DailyProfile)
+            if let cached = cache.profiles[app], cached.version == profileVersion {
+                profiles = cached.profiles
+            } else {
+                profiles = model.planningProfiles(app: app, configuration)
+                cache.profiles[app] = CachedProfiles(version: profileVersion, profiles: profiles)
+            }
             let plan = Planner.planApp(
                 app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
-                planMinutes: cache.clock.count - Int(configuration.freshnessWindow / 60) - 2, configuration)
+                planMinutes: cache.clock.count - Int(configuration.freshnessWindow / 60) - 2, profiles: profiles,
+                configuration)
             cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan)
             if let plan { plans[app] = plan }
         }

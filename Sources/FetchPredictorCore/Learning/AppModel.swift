@@ -50,6 +50,9 @@ public struct AppModel: Sendable, Hashable, Codable {
     public internal(set) var meanFetchDuration: Double?
     /// Bumped by every change, so that plans made from the model know when they are stale.
     public internal(set) var version = 0
+    /// Bumped by every change of what its planning profiles are made of (cold launches, a new
+    /// day), so that a cache of them knows when it is stale.
+    public internal(set) var profileVersion = 0
 
     /// Creates a value with every field given.
     public init() {}
@@ -61,6 +64,7 @@ public struct AppModel: Sendable, Hashable, Codable {
             weekend[index] *= slowFactor
         }
         for index in gaps.indices { gaps[index] *= slowFactor }
+        profileVersion += 1
         for hour in 0..<24 {
             fetchNew[hour] *= fetchFactor
             fetchNo[hour] *= fetchFactor
@@ -89,6 +93,7 @@ public struct AppModel: Sendable, Hashable, Codable {
                 gaps[min(Self.gapBins, max(0, (minutes - 30) / 10))] += 1
             }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
+            profileVersion += 1
         }
         habits.countLaunch(bin: cold ? minuteOfDay / Self.binMinutes : nil, day: day, decay: habitDecay)
         lastLaunch = max(lastLaunch ?? time, time)

@@ -17,6 +17,14 @@ extension DeviceModel {
             peaks: HabitFinder.peaks(bins: bins, days: days), effectiveDays: days)
     }
 
+    /// The planner's weekday and weekend profiles of an app (the same one twice when they do not differ).
+    func planningProfiles(app: String, _ configuration: PredictorConfiguration) -> (
+        weekday: DailyProfile, weekend: DailyProfile
+    ) {
+        let weekday = planningProfile(app: app, for: .weekday, configuration)
+        return (weekday, weekday.days == .all ? weekday : planningProfile(app: app, for: .weekend, configuration))
+    }
+
     /// The profile the planner weighs a day with: the fast-decaying counts, so that a moved habit
     /// is followed within days; weekdays and weekends apart when they differ.
     func planningProfile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {

@@ -65,8 +65,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         }
         let launchFactor = pow(fast, Double(steps)), slowFactor = pow(slow, Double(steps))
         let fetchFactor = pow(configuration.fetchDecay, Double(steps))
-        for name in apps.keys {
-            apps[name]!.decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
+        // Through the values in place: iterating the keys while writing would copy the dictionary.
+        for index in apps.values.indices {
+            apps.values[index].decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
         }
         currentDay = day
     }
@@ -77,20 +78,19 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
         advance(to: day, configuration)
         lastEventTime = max(lastEventTime ?? event.time, event.time)
-        var app = apps[event.app] ?? AppModel()
+        // In place: a copy of the app's model would copy its counts on the first write.
         switch event.kind {
         case .launch:
-            app.observeLaunch(
+            apps[event.app, default: AppModel()].observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
                 coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)
         case .fetch:
-            app.observeFetch(
+            apps[event.app, default: AppModel()].observeFetch(
                 at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration
             )
         default:
             break
         }
-        apps[event.app] = app
     }
 
     /// Days of history the device has, counting the current one.

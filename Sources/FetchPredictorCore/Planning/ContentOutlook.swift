@@ -11,16 +11,23 @@ struct ContentOutlook {
     /// New content expected per hour, averaged over the day.
     private let meanRate: Double
 
-    init(_ model: AppModel, clock: HorizonClock, _ configuration: PredictorConfiguration) {
+    /// The first minute the running sum counts from: before it, the mean rate stands in.
+    private let from: Int
+
+    init(_ model: AppModel, clock: HorizonClock, from: Int = 0, _ configuration: PredictorConfiguration) {
         self.model = model
         self.clock = clock
         usesFetchResults = configuration.usesFetchResults
+        let hourly = (0..<24).map { model.publicationRate(hour: $0) }
         var prefix = [Double](repeating: 0, count: clock.count + 1)
-        for index in 0..<clock.count {
-            prefix[index + 1] = prefix[index] + model.publicationRate(hour: Int(clock.minuteOfDay[index]) / 60) / 60
+        self.from = min(max(0, from), clock.count)
+        if configuration.usesFetchResults {
+            for index in self.from..<clock.count {
+                prefix[index + 1] = prefix[index] + hourly[Int(clock.minuteOfDay[index]) / 60] / 60
+            }
         }
         self.prefix = prefix
-        meanRate = (0..<24).reduce(0) { $0 + model.publicationRate(hour: $1) } / 24
+        meanRate = hourly.reduce(0, +) / 24
     }
 
     /// The chance that something new was published between the last refresh before a candidate
@@ -32,11 +39,11 @@ struct ContentOutlook {
             expected = prefix[candidate] - prefix[previous]
         } else if let refresh = model.lastRefresh {
             let index = Int((refresh - clock.start) / 60_000)
-            if index >= 0 {
+            if index >= from {
                 expected = prefix[candidate] - prefix[min(index, candidate)]
             } else {
-                let before = min(Double(-index), 24 * 60) / 60 * meanRate
-                expected = prefix[candidate] + before
+                let before = min(Double(from - index), 24 * 60) / 60 * meanRate
+                expected = prefix[candidate] - prefix[from] + before
             }
         } else {
             return 1

@@ -13,5 +13,9 @@ struct ExpectedLaunches: Sendable {
     }
 
     /// Both together, minute by minute.
-    var total: [Double] { zip(usual, returning).map(+) }
+    var total: [Double] {
+        var total = usual
+        for index in total.indices { total[index] += returning[index] }
+        return total
+    }
 }

@@ -26,7 +26,14 @@ extension Planner {
             model.lastLaunch.map {
                 expectedLaunches(from: $0, to: clock.start, device: device, weekday: weekday, weekend: weekend)
             } ?? 0
-        for index in 0..<clock.count {
+        // Launches the profile expected between the last launch and the horizon's start.
+        if startIndex > 0, let last = model.lastLaunch, last < clock.time(startIndex) {
+            missed +=
+                expectedLaunches(
+                    from: max(last, clock.start), to: clock.time(startIndex), device: device, weekday: weekday,
+                    weekend: weekend)
+        }
+        for index in startIndex..<clock.count {
             let time = clock.time(index)
             let profile = clock.weekend[index] ? weekend : weekday
             let profileRate = profile.rate(minute: Int(clock.minuteOfDay[index]))

@@ -40,23 +40,28 @@ extension Planner {
             let lastIndex = min(planMinutes, clock.count - window - 1)
             let threshold = configuration.threshold
             var choices: [Choice] = []
-            var perDay: [Int32: Int] = [:]
+            // Wakes per local day, by the day's offset from the horizon's first.
+            let firstDay = clock.localDay.first ?? 0
+            var perDay = [Int](repeating: 0, count: Int((clock.localDay.last ?? 0) - firstDay) + 2)
             var coveredUntil = -1
             var previous: Int?
-            /// The launches a wake at `index` serves that no earlier wake serves, and its value.
-            func weigh(_ index: Int) -> (expected: Double, chance: Double, value: Double) {
+            /// The launches a wake at `index` serves that no earlier wake serves, and its value;
+            /// the chance of new content (at most 1) is weighed only when the rest could beat `floor`.
+            func weigh(_ index: Int, above floor: Double) -> (expected: Double, chance: Double, value: Double) {
                 let from = max(index + lead, coveredUntil + 1)
                 let expected = from > index + window ? 0 : prefix[index + window + 1] - prefix[from]
+                let upper = expected * factors[Int(clock.minuteOfDay[index]) / 60]
+                guard upper > 0, upper >= floor else { return (expected, 1, upper) }
                 let chance = content.newContentChance(index, lastSelectedBefore: previous)
-                return (expected, chance, expected * factors[Int(clock.minuteOfDay[index]) / 60] * chance)
+                return (expected, chance, upper * chance)
             }
             var index = firstIndex
             while index < lastIndex {
-                if perDay[clock.localDay[index], default: 0] >= configuration.perAppDailyCap {
+                if perDay[Int(clock.localDay[index] - firstDay)] >= configuration.perAppDailyCap {
                     index += 1
                     continue
                 }
-                var best = (index: index, weight: weigh(index))
+                var best = (index: index, weight: weigh(index, above: threshold))
                 guard best.weight.value >= threshold, best.weight.value > 0 else {
                     index += 1
                     continue
@@ -66,13 +71,13 @@ extension Planner {
                 while candidate < min(lastIndex, index + window / 2),
                     clock.localDay[candidate] == clock.localDay[index]
                 {
-                    let weight = weigh(candidate)
+                    let weight = weigh(candidate, above: best.weight.value)
                     if weight.value > best.weight.value { best = (candidate, weight) }
                     candidate += 1
                 }
                 choices.append(
                     Choice(index: best.index, expected: best.weight.expected, newContentChance: best.weight.chance))
-                perDay[clock.localDay[best.index], default: 0] += 1
+                perDay[Int(clock.localDay[best.index] - firstDay)] += 1
                 coveredUntil = best.index + window
                 previous = best.index
                 index = best.index + max(1, floorMinutes)

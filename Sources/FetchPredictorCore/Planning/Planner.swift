@@ -21,7 +21,8 @@ enum Planner {
     /// The plan of one app over the clock's horizon; `nil` when the app is never woken.
     static func planApp(
         _ name: String, device: DeviceModel, policy: AppPolicy, clock: HorizonClock, startIndex: Int,
-        planMinutes: Int, _ configuration: PredictorConfiguration
+        planMinutes: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile)? = nil,
+        _ configuration: PredictorConfiguration
     ) -> AppPlan? {
         guard policy.enabled, let floor = floor(policy.interval, configuration) else { return nil }
         let model = device.apps[name] ?? AppModel()
@@ -36,15 +37,15 @@ enum Planner {
             return AppPlan(
                 wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true)
         }
-        let weekday = device.planningProfile(app: name, for: .weekday, configuration)
-        let weekend = device.planningProfile(app: name, for: .weekend, configuration)
+        let (weekday, weekend) = profiles ?? device.planningProfiles(app: name, configuration)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
         let expected = expectedLaunches(
             model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
             notColdUntil: notColdUntil, device: device, configuration)
         let rates = expected.total
         let sweep = Sweep(
-            name: name, clock: clock, factors: factors, content: ContentOutlook(model, clock: clock, configuration),
+            name: name, clock: clock, factors: factors,
+            content: ContentOutlook(model, clock: clock, from: startIndex, configuration),
             configuration: configuration)
         let choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
