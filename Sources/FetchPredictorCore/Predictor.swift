@@ -166,8 +166,18 @@ public struct Predictor: Sendable {
         }
         caches[device] = cache
         let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        return Planner.firstDeviceWake(
+        let wake = Planner.firstDeviceWake(
             plans, device: device, clock: cache.clock, after: time, before: end, configuration)
+        // The forecasts of the wake before their correction, bound to its fetches when they are
+        // recorded at its time: the correction is learned from what the model itself forecasts.
+        if let wake, devices[device] != nil {
+            let correction = configuration.calibratesForecasts ? model.calibration.correction : 1
+            for app in wake.apps {
+                devices[device]!.calibration.plan(
+                    app.app, at: wake.time.milliseconds, forecast: app.expectedLaunches / correction)
+            }
+        }
+        return wake
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing

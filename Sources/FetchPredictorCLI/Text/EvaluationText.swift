@@ -31,7 +31,8 @@ enum EvaluationText {
             let rows = figures.map { figure -> [String] in
                 [
                     figure.strategy, figure.budget.map { String(format: "%.2f", $0) } ?? "",
-                    String(figure.coldLaunches),
+                    String(figure.coldLaunches), String(figure.freshLaunches),
+                    figure.expectedFresh.map { String(format: "%.0f", $0) } ?? "-",
                     String(format: "%.3f", figure.freshRate), String(format: "%.2f", figure.wakesPerAppDay),
                     String(format: "%.1f", figure.deviceWakesPerDay), String(figure.wasted),
                     figure.medianContentAgeMinutes.map { String(format: "%.0f", $0) } ?? "-",
@@ -39,10 +40,10 @@ enum EvaluationText {
             }
             return Output.table(
                 [
-                    "STRATEGY", "BUDGET", "COLD", "FRESH", "WAKES/APP-DAY", "DEVICE WAKES/DAY", "WASTED",
-                    "MEDIAN AGE (MIN)",
+                    "STRATEGY", "BUDGET", "COLD", "FRESH", "EXPECTED", "FRESH RATE", "WAKES/APP-DAY",
+                    "DEVICE WAKES/DAY", "WASTED", "MEDIAN AGE (MIN)",
                 ], rows,
-                rightAligned: [1, 2, 3, 4, 5, 6, 7])
+                rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9])
         }
         for device in report.devices {
             lines.append("")
@@ -56,6 +57,13 @@ enum EvaluationText {
             lines.append("overall:")
             lines.append(table(report.overall))
         }
+        // The level nearest the reported budget.
+        if let reported = report.overall.filter({ $0.strategy == "predictor" }).min(by: {
+            abs(($0.budget ?? 0) - settings.reportedBudget) < abs(($1.budget ?? 0) - settings.reportedBudget)
+        }) {
+            lines.append("")
+            lines.append(reliability(reported))
+        }
         lines.append("")
         lines.append(
             "fresh@4: "
@@ -63,5 +71,26 @@ enum EvaluationText {
                     ?? "not reached (the frontier does not span 4 wakes per app-day)")
                 + "   wakes@50: " + (report.wakesAt50.map { String(format: "%.2f", $0) } ?? "not reached"))
         return lines.joined(separator: "\n")
+    }
+
+    /// The reliability table of one budget level: the wakes grouped by their forecast of the
+    /// cold launches they serve, against the fresh cold launches they served.
+    static func reliability(_ figures: StrategyFigures) -> String {
+        let rows = figures.reliability.filter { $0.wakes > 0 }.map { bin -> [String] in
+            [
+                bin.upper.isFinite
+                    ? String(format: "%.2f–%.2f", bin.lower, bin.upper) : String(format: "%.2f or more", bin.lower),
+                String(bin.wakes), String(format: "%.1f", bin.forecast), String(bin.served),
+                bin.forecast > 0 ? String(format: "%.2f", Double(bin.served) / bin.forecast) : "-",
+            ]
+        }
+        let header = String(
+            format: "Reliability at budget %.2f: %.0f fresh cold launches expected, %d served (%.2f).",
+            figures.budget ?? 0, figures.expectedFresh ?? 0, figures.freshLaunches,
+            (figures.expectedFresh ?? 0) > 0 ? Double(figures.freshLaunches) / figures.expectedFresh! : 0)
+        return header + "\n"
+            + Output.table(
+                ["FORECAST PER WAKE", "WAKES", "EXPECTED", "SERVED", "SERVED/EXPECTED"], rows,
+                rightAligned: [1, 2, 3, 4])
     }
 }

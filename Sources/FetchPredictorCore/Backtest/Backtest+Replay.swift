@@ -175,7 +175,9 @@ struct PreparedDevice: Sendable {
                 let result = timeline.result(at: wakeTime, lastRefresh: lastRefresh[app.app])
                 timelines[app.app] = timeline
                 if result != .failed { lastRefresh[app.app] = wakeTime }
-                fetches.append(SimulatedFetch(device: name, app: app.app, start: wakeTime, result: result))
+                fetches.append(
+                    SimulatedFetch(
+                        device: name, app: app.app, start: wakeTime, result: result, forecast: app.expectedLaunches))
                 pending.append(
                     Event(kind: .fetch, app: app.app, time: wakeTime, result: result, duration: settings.fetchDuration))
             }
@@ -198,11 +200,21 @@ struct PreparedDevice: Sendable {
         var scored: [ScoredLaunch] = []
         var ages: [Double] = []
         var wakeInstants = Set<Milliseconds>()
+        let isPredictor: Bool = { if case .predictor = strategy { true } else { false } }()
+        if isPredictor {
+            figures.expectedFresh = 0
+            figures.reliability = zip(ReliabilityBin.edges, ReliabilityBin.edges.dropFirst() + [.infinity]).map {
+                ReliabilityBin(lower: $0, upper: $1, wakes: 0, forecast: 0, served: 0)
+            }
+        }
         for app in scope.keys.sorted() {
             let appFetches = (byApp[app] ?? []).sorted { $0.start < $1.start }
             let launchTimes = appLaunches[app] ?? []
             let timeline = timeline(app, settings)
-            let refreshes = appFetches.filter { $0.result != .failed }.map(\.start)
+            let refreshing = appFetches.indices.filter { appFetches[$0].result != .failed }
+            let refreshes = refreshing.map { appFetches[$0].start }
+            // The fresh cold launches each fetch served: each counts for the last fetch before it.
+            var served = [Int](repeating: 0, count: appFetches.count)
             // Cold launches and their freshness.
             var refreshIndex = 0
             for (index, time) in launchTimes.enumerated() {
@@ -215,6 +227,7 @@ struct PreparedDevice: Sendable {
                 let fresh = refresh.map { !timeline.published(after: $0, upTo: time - window) } ?? false
                 figures.coldLaunches += 1
                 if fresh { figures.freshLaunches += 1 }
+                if fresh, let lastFetch, lastFetch >= lastLaunch ?? .min { served[refreshing[refreshIndex - 1]] += 1 }
                 if let refresh { ages.append(Double(time - refresh) / 60_000) }
                 scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
             }
@@ -223,6 +236,13 @@ struct PreparedDevice: Sendable {
             for (index, fetch) in appFetches.enumerated() where isScored(fetch.start) {
                 figures.fetches += 1
                 wakeInstants.insert(fetch.start)
+                if isPredictor, let forecast = fetch.forecast {
+                    figures.expectedFresh! += forecast
+                    let bin = figures.reliability.lastIndex { $0.lower <= forecast } ?? 0
+                    figures.reliability[bin].wakes += 1
+                    figures.reliability[bin].forecast += forecast
+                    figures.reliability[bin].served += served[index]
+                }
                 switch fetch.result {
                 case .noData: figures.wastedNoData += 1
                 case .failed: figures.wastedFailed += 1

@@ -72,6 +72,11 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var wastedSuperseded: Int
     /// Median of t − r over cold launches with a refresh before them, in minutes.
     public var medianContentAgeMinutes: Double?
+    /// The predictor's forecast of the fresh cold launches: the sum of the forecasts of its
+    /// fetches on scored days; `nil` for the baselines.
+    public var expectedFresh: Double?
+    /// The predictor's fetches grouped by forecast, against what they served; empty for the baselines.
+    public var reliability: [ReliabilityBin] = []
 
     /// Fresh cold launches over cold launches.
     public var freshRate: Double { coldLaunches == 0 ? 0 : Double(freshLaunches) / Double(coldLaunches) }
@@ -85,7 +90,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case strategy, budget, coldLaunches, freshLaunches, fetches, appDays, scoredDays, deviceWakes, wastedNoData,
             wastedFailed, wastedSuperseded, medianContentAgeMinutes, freshRate, wakesPerAppDay, deviceWakesPerDay,
-            wasted
+            wasted, expectedFresh, reliability
     }
 
     /// Writes the value to an encoder.
@@ -101,6 +106,8 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
             try container.encode(value, forKey: key)
         }
         try container.encodeIfPresent(medianContentAgeMinutes, forKey: .medianContentAgeMinutes)
+        try container.encodeIfPresent(expectedFresh, forKey: .expectedFresh)
+        if !reliability.isEmpty { try container.encode(reliability, forKey: .reliability) }
         try container.encode(freshRate, forKey: .freshRate)
         try container.encode(wakesPerAppDay, forKey: .wakesPerAppDay)
         try container.encode(deviceWakesPerDay, forKey: .deviceWakesPerDay)
@@ -121,6 +128,8 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         wastedFailed = try container.decode(Int.self, forKey: .wastedFailed)
         wastedSuperseded = try container.decode(Int.self, forKey: .wastedSuperseded)
         medianContentAgeMinutes = try container.decodeIfPresent(Double.self, forKey: .medianContentAgeMinutes)
+        expectedFresh = try container.decodeIfPresent(Double.self, forKey: .expectedFresh)
+        reliability = try container.decodeIfPresent([ReliabilityBin].self, forKey: .reliability) ?? []
     }
 
     init(strategy: String, budget: Double?) {
@@ -149,6 +158,16 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         sum.wastedNoData += other.wastedNoData
         sum.wastedFailed += other.wastedFailed
         sum.wastedSuperseded += other.wastedSuperseded
+        if let expected = other.expectedFresh { sum.expectedFresh = (sum.expectedFresh ?? 0) + expected }
+        if sum.reliability.isEmpty {
+            sum.reliability = other.reliability
+        } else if !other.reliability.isEmpty {
+            for index in sum.reliability.indices {
+                sum.reliability[index].wakes += other.reliability[index].wakes
+                sum.reliability[index].forecast += other.reliability[index].forecast
+                sum.reliability[index].served += other.reliability[index].served
+            }
+        }
         return sum
     }
 }
@@ -163,6 +182,35 @@ public struct SimulatedFetch: Sendable, Hashable {
     public var start: Milliseconds
     /// How the fetch ended.
     public var result: FetchResult
+    /// The predictor's forecast of the cold launches the fetch serves; `nil` for the baselines.
+    public var forecast: Double?
+
+    /// Creates a value with every field given.
+    public init(device: String, app: String, start: Milliseconds, result: FetchResult, forecast: Double? = nil) {
+        self.device = device
+        self.app = app
+        self.start = start
+        self.result = result
+        self.forecast = forecast
+    }
+}
+
+/// Wakes grouped by their forecast of the cold launches they serve, against what they served:
+/// a row of the reliability table.
+public struct ReliabilityBin: Sendable, Hashable, Codable {
+    /// The forecasts of the bin are from this ...
+    public var lower: Double
+    /// ... up to, not including, this.
+    public var upper: Double
+    /// Fetches of apps in scope on scored days whose forecast fell in the bin.
+    public var wakes: Int
+    /// The sum of their forecasts.
+    public var forecast: Double
+    /// The cold launches they made fresh (each fresh cold launch counts for the last fetch before it).
+    public var served: Int
+
+    /// The edges of the bins, in expected cold launches.
+    public static let edges: [Double] = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 1]
 }
 
 /// One scored cold launch, as the protocol's launches CSV lists it.

@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 8
+    static let encodingVersion: UInt32 = 9
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -18,6 +18,8 @@ extension DeviceModel {
         writer.put(weekdayDays)
         writer.put(weekendDays)
         writer.put(lastEventTime ?? .min)
+        writer.put(calibration.forecast)
+        writer.put(calibration.served)
         return writer.bytes
     }
 
@@ -38,7 +40,9 @@ extension DeviceModel {
         weekdayDays = weekday
         weekendDays = weekend
         lastEventTime = ByteReader.optionalTime(reader.int64())
-        guard reader.atEnd else { return nil }
+        guard let forecast = reader.double(), let served = reader.double(), reader.atEnd else { return nil }
+        calibration.forecast = forecast
+        calibration.served = served
         self.apps = apps
     }
 }

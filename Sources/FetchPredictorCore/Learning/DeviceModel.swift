@@ -19,6 +19,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     var weekendDays = 0.0
     /// The time of the latest event.
     public internal(set) var lastEventTime: Milliseconds?
+    /// How well the planner's forecasts came true, and the correction of its next ones.
+    public internal(set) var calibration = ForecastCalibration()
 
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
@@ -69,6 +71,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         for index in apps.values.indices {
             apps.values[index].decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
         }
+        calibration.decay(pow(configuration.habitDecay, Double(steps)))
         currentDay = day
     }
 
@@ -81,10 +84,14 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         // In place: a copy of the app's model would copy its counts on the first write.
         switch event.kind {
         case .launch:
-            apps[event.app, default: AppModel()].observeLaunch(
+            let cold = apps[event.app, default: AppModel()].observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
                 coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)
+            calibration.launched(
+                event.app, at: event.time, cold: cold, lead: Milliseconds(configuration.lead * 1000),
+                window: Milliseconds(configuration.freshnessWindow * 1000))
         case .fetch:
+            calibration.fetched(event.app, at: event.time)
             apps[event.app, default: AppModel()].observeFetch(
                 at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration
             )

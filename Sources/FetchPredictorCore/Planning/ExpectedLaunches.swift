@@ -12,6 +12,15 @@ struct ExpectedLaunches: Sendable {
         returning = [Double](repeating: 0, count: minutes)
     }
 
+    /// Multiplies both by a factor.
+    mutating func scale(by factor: Double) {
+        guard factor != 1 else { return }
+        for index in usual.indices {
+            usual[index] *= factor
+            returning[index] *= factor
+        }
+    }
+
     /// Both together, minute by minute.
     var total: [Double] {
         var total = usual

@@ -39,9 +39,11 @@ enum Planner {
         }
         let (weekday, weekend) = profiles ?? device.planningProfiles(app: name, configuration)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
-        let expected = expectedLaunches(
+        var expected = expectedLaunches(
             model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
             notColdUntil: notColdUntil, device: device, configuration)
+        // Forecasts as their fetches came true.
+        if configuration.calibratesForecasts { expected.scale(by: device.calibration.correction) }
         let rates = expected.total
         let sweep = Sweep(
             name: name, clock: clock, factors: factors,

@@ -52,6 +52,9 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// Whether the time since an app's last launch raises the expected launches (people often
     /// come back to an app within an hour or two).
     public var usesRecency: Bool = true
+    /// Whether forecasts are corrected by how the planned fetches' forecasts came true
+    /// (``ForecastCalibration``).
+    public var calibratesForecasts: Bool = true
     /// Whether wakes carry their reasons; a backtest, which reads none, plans faster without.
     public var explainsWakes: Bool = true
     /// Whether weekdays and weekends are learned apart when the history shows that they differ.
