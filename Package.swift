@@ -40,7 +40,8 @@ let package = Package(
         .executableTarget(name: "fetchpredict-bench", dependencies: ["FetchPredictor"]),
         // The README's scheduler loop, against a simulated clock.
         .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
-        .testTarget(name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore"]),
+        .testTarget(
+            name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore", "FetchPredictorTestSupport"]),
         // What the tests of the formats and of the store share: fixtures' paths, the fuzzer.
         .target(name: "FetchPredictorTestSupport", dependencies: ["FetchPredictorCore"], path: "Tests/Support"),
         .testTarget(

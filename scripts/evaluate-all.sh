@@ -12,6 +12,8 @@ run() { echo; echo "== $1"; shift; /usr/bin/time -f "(%e s)" "$bin" evaluate "$@
 run "ActivityWatch, Xiaomi phone, 35 days" "$datasets/activitywatch-android-1/export.json" --time-zone Europe/Warsaw
 run "ActivityWatch, Samsung phone, 58 days" "$datasets/activitywatch-android-2/export.json" --time-zone Europe/Warsaw
 run "App Usage export, 11 days (4 scored)" "$datasets/app-usage-export-2023/Activity_history.csv" --date-order dmy --time-zone UTC
+run "App Usage export, India, 49 days" "$datasets/app-usage-export-2024-india/Activity.csv" --date-order mdy --time-zone Asia/Kolkata
+run "App Usage export, Lyon, 31 days" "$datasets/app-usage-export-2019-lyon/AUM_V4_Activity_2019-12-10_22-19-45.csv" --date-order mdy --time-zone Europe/Paris
 for persona in commuter night-owl; do
   "$bin" generate --persona "$persona" --days 28 --seed 1 --time-zone Europe/Warsaw > "$work/$persona.csv"
   run "persona $persona, 28 days, content scenario" "$work/$persona.csv" --time-zone Europe/Warsaw \

@@ -1,3 +1,4 @@
+import FetchPredictorTestSupport
 import Foundation
 import Testing
 
@@ -129,12 +130,16 @@ struct PlanningInvariantTests {
         }
         let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(48 * 3600), device: "phone")
         #expect(ScheduleInvariants.check(schedule, predictor: predictor, lastFetch: lastFetch, configuration) == [])
+        #expect(ReasonInvariants.check(schedule, zone: zone, configuration) == [])
         // A scheduler loop that carries out each wake and records its result.
         var now = from
         var executed: [String: Date] = lastFetch
         for _ in 0..<60 {
             guard let wake = predictor.nextWake(after: now, device: "phone") else { break }
             #expect(wake.time > now)
+            let single = Schedule(
+                device: "phone", from: now, to: wake.time.addingTimeInterval(1), wakes: [wake], coldStartApps: [])
+            #expect(ReasonInvariants.check(single, zone: zone, configuration) == [])
             for app in wake.apps {
                 let policy = predictor.policy(app: app.app, device: "phone")
                 let floor = Planner.floor(policy.interval, configuration)

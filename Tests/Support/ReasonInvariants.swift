@@ -1,0 +1,57 @@
+import FetchPredictorCore
+import Foundation
+
+/// What the reasons of every planned wake must satisfy: each is true of its wake.
+public enum ReasonInvariants {
+    /// The problems with the reasons of a schedule's wakes, in a zone; empty when there are none.
+    ///
+    /// - Every app wake says why: a habit, usual use at this time, a return, or a cold start.
+    /// - A habit's peak lies from the lead to the end of the window after the device wake (so no
+    ///   wake names a peak already over), and its confidence is above 0.
+    /// - A return's window reaches past the cold-launch gap after the app's last launch.
+    public static func check(
+        _ schedule: Schedule, zone: TimeZone, _ configuration: PredictorConfiguration = PredictorConfiguration()
+    ) -> [String] {
+        var problems: [String] = []
+        let window = Int(configuration.freshnessWindow / 60)
+        let lead = Int((configuration.lead / 60).rounded(.up))
+        for wake in schedule.wakes {
+            let local = wake.time.milliseconds + Milliseconds(zone.secondsFromGMT(for: wake.time)) * 1000
+            let minute = Int(((local % 86_400_000) + 86_400_000) % 86_400_000 / 60_000)
+            for app in wake.apps {
+                let label = "\(app.app) at \(TimestampFormatter.iso(wake.time.milliseconds))"
+                var explained = false
+                for reason in app.reasons {
+                    switch reason {
+                    case .peak(let peak, _, let confidence):
+                        explained = true
+                        let ahead = ((peak - minute) % 1440 + 1440) % 1440
+                        if ahead < lead || ahead > window {
+                            problems.append("\(label): a peak \(ahead) min after the wake, outside \(lead)–\(window)")
+                        }
+                        if confidence <= 0 { problems.append("\(label): a peak of confidence 0") }
+                    case .returning(let since, let expected):
+                        explained = true
+                        if since < 0 || since + window < Int(configuration.coldLaunchGap / 60) {
+                            problems.append("\(label): a return only \(since) min after the last launch")
+                        }
+                        if expected <= 0 { problems.append("\(label): a return that expects nothing") }
+                    case .usualTime(let expected):
+                        explained = true
+                        if expected <= 0 { problems.append("\(label): usual use that expects nothing") }
+                    case .coldStart:
+                        explained = true
+                    case .newContent(let chance):
+                        if chance <= 0 || chance > 1 {
+                            problems.append("\(label): a chance of new content of \(chance)")
+                        }
+                    default:
+                        break
+                    }
+                }
+                if !explained { problems.append("\(label): no reason says why: \(app.reasons)") }
+            }
+        }
+        return problems
+    }
+}
