@@ -9,8 +9,10 @@ extension EventStore {
     public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) throws -> [BacktestDevice] {
         try (names ?? devices()).map { name in
             let zone = try timeZone ?? self.timeZone(device: name) ?? TimeZone(identifier: "UTC")!
+            let events = try events(device: name)
             return BacktestDevice(
-                name: name, timeZone: zone, launches: try events(device: name).filter { $0.kind == .launch })
+                name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
+                deviceEvents: events.filter(\.kind.isDeviceEvent))
         }
     }
 }
@@ -30,6 +32,7 @@ extension BacktestDevice {
     ) throws -> [BacktestDevice] {
         let zone = timeZone ?? TimeZone(identifier: "UTC")!
         var devices: [String: [Event]] = [:]
+        var deviceEvents: [String: [Event]] = [:]
         var names: [String] = []
         for file in files {
             let url = URL(fileURLWithPath: file)
@@ -39,9 +42,10 @@ extension BacktestDevice {
                 : url.deletingLastPathComponent().lastPathComponent + "/"
                     + url.deletingPathExtension().lastPathComponent
             names.append(name)
-            // Each launch once, by app and instant, as the store keeps it.
+            // Each launch and device event once, by kind, app and instant, as the store keeps it.
             struct Key: Hashable {
                 var device: String?
+                var kind: EventKind
                 var app: String
                 var time: Milliseconds
             }
@@ -49,13 +53,19 @@ extension BacktestDevice {
             _ = try LogReader(options: ImportOptions(device: name, timeZone: zone, dateOrder: dateOrder)).read(
                 file, timeZone: zone
             ) { event in
-                guard event.kind == .launch,
-                    seen.insert(Key(device: event.device, app: event.app, time: event.time)).inserted
+                guard event.kind == .launch || event.kind.isDeviceEvent,
+                    seen.insert(Key(device: event.device, kind: event.kind, app: event.app, time: event.time)).inserted
                 else { return false }
-                devices[event.device ?? name, default: []].append(event)
+                if event.kind == .launch {
+                    devices[event.device ?? name, default: []].append(event)
+                } else {
+                    deviceEvents[event.device ?? name, default: []].append(event)
+                }
                 return true
             }
         }
-        return names.map { BacktestDevice(name: $0, timeZone: zone, launches: devices[$0] ?? []) }
+        return names.map {
+            BacktestDevice(name: $0, timeZone: zone, launches: devices[$0] ?? [], deviceEvents: deviceEvents[$0] ?? [])
+        }
     }
 }

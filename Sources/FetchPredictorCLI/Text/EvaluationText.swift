@@ -32,6 +32,7 @@ enum EvaluationText {
                 [
                     figure.strategy, figure.budget.map { String(format: "%.2f", $0) } ?? "",
                     String(figure.coldLaunches), String(figure.freshLaunches),
+                    figure.expectedFresh != nil ? String(figure.servedLaunches) : "-",
                     figure.expectedFresh.map { String(format: "%.0f", $0) } ?? "-",
                     String(format: "%.3f", figure.freshRate), String(format: "%.2f", figure.wakesPerAppDay),
                     String(format: "%.1f", figure.deviceWakesPerDay), String(figure.wasted),
@@ -40,10 +41,10 @@ enum EvaluationText {
             }
             return Output.table(
                 [
-                    "STRATEGY", "BUDGET", "COLD", "FRESH", "EXPECTED", "FRESH RATE", "WAKES/APP-DAY",
+                    "STRATEGY", "BUDGET", "COLD", "FRESH", "BY A FETCH", "EXPECTED", "FRESH RATE", "WAKES/APP-DAY",
                     "DEVICE WAKES/DAY", "WASTED", "MEDIAN AGE (MIN)",
                 ], rows,
-                rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9])
+                rightAligned: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         }
         for device in report.devices {
             lines.append("")
@@ -85,9 +86,9 @@ enum EvaluationText {
             ]
         }
         let header = String(
-            format: "Reliability at budget %.2f: %.0f fresh cold launches expected, %d served (%.2f).",
-            figures.budget ?? 0, figures.expectedFresh ?? 0, figures.freshLaunches,
-            (figures.expectedFresh ?? 0) > 0 ? Double(figures.freshLaunches) / figures.expectedFresh! : 0)
+            format: "Reliability at budget %.2f: %.0f fresh cold launches expected of its fetches, %d served (%.2f).",
+            figures.budget ?? 0, figures.expectedFresh ?? 0, figures.servedLaunches,
+            (figures.expectedFresh ?? 0) > 0 ? Double(figures.servedLaunches) / figures.expectedFresh! : 0)
         return header + "\n"
             + Output.table(
                 ["FORECAST PER WAKE", "WAKES", "EXPECTED", "SERVED", "SERVED/EXPECTED"], rows,

@@ -6,6 +6,8 @@ struct PreparedDevice: Sendable {
     let zone: TimeZone
     /// All launches, in time order.
     let launches: [Event]
+    /// Launches and device events, in time order: what the replay feeds the predictor.
+    let logged: [Event]
     /// Launch times of each app, in order.
     let appLaunches: [String: [Milliseconds]]
     /// The apps in scope and their intervals.
@@ -22,6 +24,9 @@ struct PreparedDevice: Sendable {
         name = device.name
         zone = device.timeZone
         launches = device.launches.filter { $0.kind == .launch }.sorted { ($0.time, $0.app) < ($1.time, $1.app) }
+        logged = (launches + device.deviceEvents.filter(\.kind.isDeviceEvent)).sorted {
+            ($0.time, $0.kind.rawValue, $0.app) < ($1.time, $1.kind.rawValue, $1.app)
+        }
         var byApp: [String: [Milliseconds]] = [:]
         for launch in launches { byApp[launch.app, default: []].append(launch.time) }
         appLaunches = byApp
@@ -147,7 +152,7 @@ struct PreparedDevice: Sendable {
         var fetches: [SimulatedFetch] = []
         var pending: [Event] = []
         let duration = Milliseconds(settings.fetchDuration * 1000)
-        guard var now = launches.first.map({ $0.time - 1 }) else { return [] }
+        guard var now = launches.first.map({ min($0.time, logged.first?.time ?? $0.time) - 1 }) else { return [] }
         var index = 0
         while true {
             // Results of fetches that have ended come first: wakes fall on whole minutes, after them.
@@ -157,14 +162,14 @@ struct PreparedDevice: Sendable {
                 predictor.observe(event, device: name)
                 continue
             }
-            let nextLaunch = index < launches.count ? launches[index].time : nil
+            let nextLaunch = index < logged.count ? logged[index].time : nil
             let wake = now < end ? predictor.nextWake(after: Date(milliseconds: now), device: name) : nil
             let wakeTime = wake.map { $0.time.milliseconds }.flatMap { $0 < end ? $0 : nil }
             if let launchTime = nextLaunch, wakeTime.map({ launchTime <= $0 }) ?? true {
-                let launch = launches[index]
+                let launch = logged[index]
                 index += 1
                 now = max(now, launchTime)
-                if scope[launch.app] != nil { lastRefresh[launch.app] = launchTime }
+                if launch.kind == .launch, scope[launch.app] != nil { lastRefresh[launch.app] = launchTime }
                 predictor.observe(launch, device: name)
                 continue
             }
@@ -227,7 +232,11 @@ struct PreparedDevice: Sendable {
                 let fresh = refresh.map { !timeline.published(after: $0, upTo: time - window) } ?? false
                 figures.coldLaunches += 1
                 if fresh { figures.freshLaunches += 1 }
-                if fresh, let lastFetch, lastFetch >= lastLaunch ?? .min { served[refreshing[refreshIndex - 1]] += 1 }
+                // Served by a fetch: fresh, with that fetch as its last refresh, within its window.
+                if fresh, let lastFetch, lastFetch >= lastLaunch ?? .min, lastFetch >= time - window {
+                    served[refreshing[refreshIndex - 1]] += 1
+                    figures.servedLaunches += 1
+                }
                 if let refresh { ages.append(Double(time - refresh) / 60_000) }
                 scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
             }

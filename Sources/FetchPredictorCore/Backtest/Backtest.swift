@@ -37,12 +37,16 @@ public struct BacktestDevice: Sendable {
     public var timeZone: TimeZone
     /// Its launches, in any order.
     public var launches: [Event]
+    /// Its device events (unlocks, the screen on and off), in any order: the replay feeds them
+    /// to the predictor when the clock reaches them.
+    public var deviceEvents: [Event]
 
     /// Creates a value with every field given.
-    public init(name: String, timeZone: TimeZone, launches: [Event]) {
+    public init(name: String, timeZone: TimeZone, launches: [Event], deviceEvents: [Event] = []) {
         self.name = name
         self.timeZone = timeZone
         self.launches = launches
+        self.deviceEvents = deviceEvents
     }
 }
 
@@ -72,9 +76,13 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var wastedSuperseded: Int
     /// Median of t − r over cold launches with a refresh before them, in minutes.
     public var medianContentAgeMinutes: Double?
-    /// The predictor's forecast of the fresh cold launches: the sum of the forecasts of its
-    /// fetches on scored days; `nil` for the baselines.
+    /// The predictor's forecast of the fresh cold launches its fetches serve: the sum of the
+    /// forecasts of its fetches on scored days; `nil` for the baselines.
     public var expectedFresh: Double?
+    /// The fresh cold launches served by a fetch: their last refresh was a fetch within the
+    /// window before them. Without a content scenario they are all the fresh ones; with one, a
+    /// launch may also be fresh because nothing was published since an older refresh.
+    public var servedLaunches: Int = 0
     /// The predictor's fetches grouped by forecast, against what they served; empty for the baselines.
     public var reliability: [ReliabilityBin] = []
 
@@ -90,7 +98,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case strategy, budget, coldLaunches, freshLaunches, fetches, appDays, scoredDays, deviceWakes, wastedNoData,
             wastedFailed, wastedSuperseded, medianContentAgeMinutes, freshRate, wakesPerAppDay, deviceWakesPerDay,
-            wasted, expectedFresh, reliability
+            wasted, expectedFresh, servedLaunches, reliability
     }
 
     /// Writes the value to an encoder.
@@ -107,6 +115,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         }
         try container.encodeIfPresent(medianContentAgeMinutes, forKey: .medianContentAgeMinutes)
         try container.encodeIfPresent(expectedFresh, forKey: .expectedFresh)
+        try container.encode(servedLaunches, forKey: .servedLaunches)
         if !reliability.isEmpty { try container.encode(reliability, forKey: .reliability) }
         try container.encode(freshRate, forKey: .freshRate)
         try container.encode(wakesPerAppDay, forKey: .wakesPerAppDay)
@@ -129,6 +138,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         wastedSuperseded = try container.decode(Int.self, forKey: .wastedSuperseded)
         medianContentAgeMinutes = try container.decodeIfPresent(Double.self, forKey: .medianContentAgeMinutes)
         expectedFresh = try container.decodeIfPresent(Double.self, forKey: .expectedFresh)
+        servedLaunches = try container.decodeIfPresent(Int.self, forKey: .servedLaunches) ?? 0
         reliability = try container.decodeIfPresent([ReliabilityBin].self, forKey: .reliability) ?? []
     }
 
@@ -159,6 +169,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         sum.wastedFailed += other.wastedFailed
         sum.wastedSuperseded += other.wastedSuperseded
         if let expected = other.expectedFresh { sum.expectedFresh = (sum.expectedFresh ?? 0) + expected }
+        sum.servedLaunches += other.servedLaunches
         if sum.reliability.isEmpty {
             sum.reliability = other.reliability
         } else if !other.reliability.isEmpty {
@@ -206,7 +217,7 @@ public struct ReliabilityBin: Sendable, Hashable, Codable {
     public var wakes: Int
     /// The sum of their forecasts.
     public var forecast: Double
-    /// The cold launches they made fresh (each fresh cold launch counts for the last fetch before it).
+    /// The fresh cold launches they served: each counts for the last fetch before it, within its window.
     public var served: Int
 
     /// The edges of the bins, in expected cold launches.
