@@ -1,0 +1,28 @@
+/// The settings of a backtest, with the defaults of the backtest protocol.
+public struct BacktestSettings: Sendable {
+    /// The freshness window W, in seconds.
+    public var window: Double = 30 * 60
+    /// The lead L, in seconds.
+    public var lead: Double = 60
+    /// Days of each device learned but not scored.
+    public var warmupDays = 7
+    /// The predictor's budget levels, which trace the frontier.
+    public var budgets: [Double] = [0.5, 0.7, 0.8, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98]
+    /// The budget of the run whose wakes and launches are written out.
+    public var reportedBudget: Double = PredictorConfiguration().budget
+    /// The periods of the periodic baselines, in minutes.
+    public var periods = [30, 60, 120, 240, 480]
+    /// How apps' content changes; `nil` for content that changes all the time.
+    public var scenario: ContentScenario?
+    /// The apps in scope and their intervals; `nil` for every app with enough cold launches, on `minimum`.
+    public var apps: [String: FetchInterval]?
+    /// Cold launches an app needs in the whole log to be in scope, without a settings file.
+    public var minimumColdLaunches = 20
+    /// How long a simulated fetch takes, in seconds: its result reaches the predictor then.
+    public var fetchDuration: Double = 5
+    /// The predictor's other settings.
+    public var configuration = PredictorConfiguration()
+
+    /// Creates a value with every field given.
+    public init() {}
+}

@@ -1,0 +1,132 @@
+/// What one strategy scored on one device or overall.
+public struct StrategyFigures: Sendable, Hashable, Codable {
+    /// `predictor`, `periodic-30` ... `periodic-480`, or `oracle`.
+    public var strategy: String
+    /// The predictor's budget level.
+    public var budget: Double?
+    /// Cold launches: launches with no launch of the app in the 30 minutes before.
+    public var coldLaunches: Int
+    /// Cold launches that found fresh content.
+    public var freshLaunches: Int
+    /// Background fetches of apps in scope on scored days.
+    public var fetches: Int
+    /// App-days: apps in scope times scored days.
+    public var appDays: Int
+    /// Local days scored (after the warm-up).
+    public var scoredDays: Int
+    /// Distinct instants at which at least one app fetched.
+    public var deviceWakes: Int
+    /// Fetches that found nothing new.
+    public var wastedNoData: Int
+    /// Fetches that failed.
+    public var wastedFailed: Int
+    /// Fetches followed by another refresh of the app before any launch.
+    public var wastedSuperseded: Int
+    /// Median of t − r over cold launches with a refresh before them, in minutes.
+    public var medianContentAgeMinutes: Double?
+    /// The predictor's forecast of the fresh cold launches its fetches serve: the sum of the
+    /// forecasts of its fetches on scored days; `nil` for the baselines.
+    public var expectedFresh: Double?
+    /// The fresh cold launches served by a fetch: their last refresh was a fetch within the
+    /// window before them. Without a content scenario they are all the fresh ones; with one, a
+    /// launch may also be fresh because nothing was published since an older refresh.
+    public var servedLaunches: Int = 0
+    /// The predictor's fetches grouped by forecast, against what they served; empty for the baselines.
+    public var reliability: [ReliabilityBin] = []
+
+    /// Fresh cold launches over cold launches.
+    public var freshRate: Double { coldLaunches == 0 ? 0 : Double(freshLaunches) / Double(coldLaunches) }
+    /// Fetches of apps in scope on scored days, over app-days.
+    public var wakesPerAppDay: Double { appDays == 0 ? 0 : Double(fetches) / Double(appDays) }
+    /// Device wakes over scored days.
+    public var deviceWakesPerDay: Double { scoredDays == 0 ? 0 : Double(deviceWakes) / Double(scoredDays) }
+    /// Wasted fetches of every kind.
+    public var wasted: Int { wastedNoData + wastedFailed + wastedSuperseded }
+
+    enum CodingKeys: String, CodingKey {
+        case strategy, budget, coldLaunches, freshLaunches, fetches, appDays, scoredDays, deviceWakes, wastedNoData,
+            wastedFailed, wastedSuperseded, medianContentAgeMinutes, freshRate, wakesPerAppDay, deviceWakesPerDay,
+            wasted, expectedFresh, servedLaunches, reliability
+    }
+
+    /// Writes the value to an encoder.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(strategy, forKey: .strategy)
+        try container.encodeIfPresent(budget, forKey: .budget)
+        for (key, value) in [
+            (CodingKeys.coldLaunches, coldLaunches), (.freshLaunches, freshLaunches), (.fetches, fetches),
+            (.appDays, appDays), (.scoredDays, scoredDays), (.deviceWakes, deviceWakes), (.wastedNoData, wastedNoData),
+            (.wastedFailed, wastedFailed), (.wastedSuperseded, wastedSuperseded), (.wasted, wasted),
+        ] {
+            try container.encode(value, forKey: key)
+        }
+        try container.encodeIfPresent(medianContentAgeMinutes, forKey: .medianContentAgeMinutes)
+        try container.encodeIfPresent(expectedFresh, forKey: .expectedFresh)
+        try container.encode(servedLaunches, forKey: .servedLaunches)
+        if !reliability.isEmpty { try container.encode(reliability, forKey: .reliability) }
+        try container.encode(freshRate, forKey: .freshRate)
+        try container.encode(wakesPerAppDay, forKey: .wakesPerAppDay)
+        try container.encode(deviceWakesPerDay, forKey: .deviceWakesPerDay)
+    }
+
+    /// Creates a value from its coder.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        strategy = try container.decode(String.self, forKey: .strategy)
+        budget = try container.decodeIfPresent(Double.self, forKey: .budget)
+        coldLaunches = try container.decode(Int.self, forKey: .coldLaunches)
+        freshLaunches = try container.decode(Int.self, forKey: .freshLaunches)
+        fetches = try container.decode(Int.self, forKey: .fetches)
+        appDays = try container.decode(Int.self, forKey: .appDays)
+        scoredDays = try container.decode(Int.self, forKey: .scoredDays)
+        deviceWakes = try container.decode(Int.self, forKey: .deviceWakes)
+        wastedNoData = try container.decode(Int.self, forKey: .wastedNoData)
+        wastedFailed = try container.decode(Int.self, forKey: .wastedFailed)
+        wastedSuperseded = try container.decode(Int.self, forKey: .wastedSuperseded)
+        medianContentAgeMinutes = try container.decodeIfPresent(Double.self, forKey: .medianContentAgeMinutes)
+        expectedFresh = try container.decodeIfPresent(Double.self, forKey: .expectedFresh)
+        servedLaunches = try container.decodeIfPresent(Int.self, forKey: .servedLaunches) ?? 0
+        reliability = try container.decodeIfPresent([ReliabilityBin].self, forKey: .reliability) ?? []
+    }
+
+    init(strategy: String, budget: Double?) {
+        self.strategy = strategy
+        self.budget = budget
+        coldLaunches = 0
+        freshLaunches = 0
+        fetches = 0
+        appDays = 0
+        scoredDays = 0
+        deviceWakes = 0
+        wastedNoData = 0
+        wastedFailed = 0
+        wastedSuperseded = 0
+    }
+
+    /// The sum of two devices' figures; the median age is not kept.
+    func adding(_ other: StrategyFigures) -> StrategyFigures {
+        var sum = self
+        sum.coldLaunches += other.coldLaunches
+        sum.freshLaunches += other.freshLaunches
+        sum.fetches += other.fetches
+        sum.appDays += other.appDays
+        sum.scoredDays += other.scoredDays
+        sum.deviceWakes += other.deviceWakes
+        sum.wastedNoData += other.wastedNoData
+        sum.wastedFailed += other.wastedFailed
+        sum.wastedSuperseded += other.wastedSuperseded
+        if let expected = other.expectedFresh { sum.expectedFresh = (sum.expectedFresh ?? 0) + expected }
+        sum.servedLaunches += other.servedLaunches
+        if sum.reliability.isEmpty {
+            sum.reliability = other.reliability
+        } else if !other.reliability.isEmpty {
+            for index in sum.reliability.indices {
+                sum.reliability[index].wakes += other.reliability[index].wakes
+                sum.reliability[index].forecast += other.reliability[index].forecast
+                sum.reliability[index].served += other.reliability[index].served
+            }
+        }
+        return sum
+    }
+}
