@@ -12,5 +12,5 @@ set -x
 "$bin" import fixtures/commuter-28d.csv --db "$db" --device phone --time-zone Europe/Warsaw
 "$bin" config --default-interval minimum --db "$db" --device phone
 "$bin" apps --db "$db" --device phone
-"$bin" peaks com.example.news --db "$db" --device phone
+"$bin" peaks com.example.news --db "$db" --device phone --now 2024-01-29T00:00:00+01:00
 "$bin" schedule --db "$db" --device phone --now "$now"
