@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchPredictor
+import Foundation
 
 /// The `fetchpredict` command: learns when apps get opened and plans background-fetch wakes.
 public struct FetchPredict: ParsableCommand {
@@ -24,4 +25,32 @@ public struct FetchPredict: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the arguments and runs the command. A `ValidationError` thrown while a subcommand
+    /// runs is reported with that subcommand's usage, as one thrown while it parses is.
+    public static func runAsCommandLineTool() -> Never {
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            try command.run()
+            exit()
+        } catch let error as ValidationError {
+            let subcommand = type(of: command)
+            let usage = usageString(for: subcommand)
+            let name = usage.split(separator: " ").prefix {
+                !$0.hasPrefix("[") && !$0.hasPrefix("<") && !$0.hasPrefix("-")
+            }
+            FileHandle.standardError.write(
+                Data(
+                    "Error: \(error.message)\nUsage: \(usage)\n  See '\(name.joined(separator: " ")) --help' for more information.\n"
+                        .utf8))
+            exit(withError: ExitCode.validationFailure)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -1,3 +1,3 @@
 import FetchPredictorCLI
 
-FetchPredict.main()
+FetchPredict.runAsCommandLineTool()

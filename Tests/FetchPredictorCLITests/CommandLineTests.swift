@@ -68,6 +68,40 @@ struct CommandLineTests {
                 """)
     }
 
+    /// The spellings the help and the README show work as written (issue: `--enable` was
+    /// `--enable-enable`, and negative numbers were read as option names).
+    @Test func flagsAndValuesAsPeopleWriteThem() throws {
+        let enable = try Tool.run(["config", "com.example.news", "--enable", "--db", db])
+        #expect(enable.status == 0, "\(enable.stderr)")
+        #expect(enable.stdout.contains("background fetch enabled"))
+        let disable = try Tool.run(["config", "com.example.news", "--disable", "--db", db])
+        #expect(disable.stdout.contains("background fetch disabled"))
+        // A negative number reaches validation and gets its sentence, not "Missing value".
+        for (arguments, sentence) in [
+            (["config", "a", "--interval", "-5"], "positive number of seconds"),
+            (["schedule", "--hours", "-1"], "--hours must be more than 0"),
+            (["record", "fetch", "a", "--result", "noData", "--duration", "-3"], "0 or more"),
+            (["record", "fetch", "a", "--result", "noData", "--bytes=-3"], "--bytes must be a whole number"),
+        ] {
+            let result = try Tool.run(arguments + ["--db", db])
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains(sentence), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
+        }
+        let stored = try Tool.run(["apps", "--json", "--db", db])
+        #expect(!stored.stdout.contains("\"fetchesNoData\" : 1"), "a refused fetch was stored")
+        // An error found while the command runs shows the command's own usage.
+        let from = try Tool.run(["schedule", "--from", "garbage", "--db", db])
+        #expect(from.stderr.contains("Usage: fetchpredict schedule"), "\(from.stderr)")
+        // Sentences read as sentences.
+        let record = try Tool.run(["record", "launch", "--help"])
+        #expect(!record.stdout.contains("(default: now). (default: now)"))
+        let bad = Tool.scratch().appendingPathComponent("no-offset.csv")
+        try "timestamp,app,event\n2024-01-01T08:00:00,a,launch\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try Tool.run(["import", bad.path, "--db", db])
+        #expect(refused.stderr.contains("'2024-01-01T08:00:00' is a time with no Z and no UTC offset"))
+    }
+
     @Test func errorsAreOneSentenceAndNonZero() throws {
         let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
         #expect(missing.status != 0)

@@ -23,14 +23,27 @@ struct ConfigCommand: ParsableCommand {
     var app: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The app's minimum fetch interval: minimum, never or seconds.", valueName: "interval"),
         transform: IntervalArgument.parse)
     var interval: FetchInterval?
 
-    @Flag(inversion: .prefixedEnableDisable, help: "Enable or disable background fetch for the app.")
-    var enable: Bool?
+    /// `--enable` or `--disable`.
+    enum Switch: String, EnumerableFlag {
+        case enable, disable
+
+        static func help(for value: Switch) -> ArgumentHelp? {
+            value == .enable ? "Enable background fetch for the app." : "Disable background fetch for the app."
+        }
+    }
+
+    @Flag var fetchSwitch: Switch?
+
+    /// Whether `--enable` or `--disable` was given, and which.
+    var enable: Bool? { fetchSwitch.map { $0 == .enable } }
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The interval of apps that set none: minimum, never or seconds.", valueName: "interval"),
         transform: IntervalArgument.parse)
     var defaultInterval: FetchInterval?

@@ -41,13 +41,14 @@ struct EvaluateCommand: ParsableCommand {
     )
     var scenario: String?
 
-    @Option(help: ArgumentHelp("The freshness window, in minutes.", valueName: "minutes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The freshness window, in minutes.", valueName: "minutes"))
     var window: Double = 30
 
-    @Option(help: ArgumentHelp("The lead, in minutes.", valueName: "minutes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The lead, in minutes.", valueName: "minutes"))
     var lead: Double = 1
 
-    @Option(help: ArgumentHelp("Days of each device learned but not scored.", valueName: "days"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Days of each device learned but not scored.", valueName: "days"))
     var warmupDays: Int = 7
 
     @Option(

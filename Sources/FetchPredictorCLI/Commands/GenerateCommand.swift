@@ -24,7 +24,7 @@ struct GenerateCommand: ParsableCommand {
         transform: PersonaArgument.parse)
     var persona: Persona
 
-    @Option(help: "How many days the log covers.")
+    @Option(parsing: .unconditional, help: "How many days the log covers.")
     var days: Int = 28
 
     @Option(help: "The seed of the random draws.")
@@ -38,7 +38,9 @@ struct GenerateCommand: ParsableCommand {
         transform: TimeZoneArgument.parse)
     var timeZone = TimeZone(identifier: "UTC")!
 
-    @Option(help: ArgumentHelp("The period of the logged fetches, in minutes; 0 for none.", valueName: "minutes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The period of the logged fetches, in minutes; 0 for none.", valueName: "minutes"))
     var fetchPeriod: Int = 180
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {

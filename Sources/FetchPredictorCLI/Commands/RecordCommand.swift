@@ -40,12 +40,18 @@ struct RecordCommand: ParsableCommand {
 
         @Option(
             help: ArgumentHelp(
-                "When it happened: now, ISO 8601, Unix seconds, or YYYY-MM-DD HH:MM in the device's time zone (default: now).",
+                "When it happened: now, ISO 8601, Unix seconds, or YYYY-MM-DD HH:MM in the device's time zone.",
                 valueName: "time"))
         var at: String = "now"
 
-        @Option(help: ArgumentHelp("How long it lasted, in seconds.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How long it lasted, in seconds.", valueName: "seconds"))
         var duration: Double?
+
+        func validate() throws {
+            if let duration, let problem = EventLimits.problem(withDuration: duration) {
+                throw ValidationError("--duration: \(problem).")
+            }
+        }
 
         func time(_ eventStore: EventStore, device: String, now: Date) throws -> Date {
             let zone = try eventStore.timeZone(device: device) ?? .current
@@ -88,10 +94,15 @@ struct RecordCommand: ParsableCommand {
         @Option(help: ArgumentHelp("How the fetch ended: newData, noData or failed.", valueName: "result"))
         var result: FetchResult
 
-        @Option(help: ArgumentHelp("How many bytes the fetch transferred.", valueName: "bytes"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("How many bytes the fetch transferred.", valueName: "bytes"))
         var bytes: Int64?
 
         @OptionGroup var clock: ClockOptions
+
+        func validate() throws {
+            if let bytes, bytes < 0 { throw ValidationError("--bytes must be a whole number of bytes, 0 or more.") }
+        }
 
         func run() throws {
             let eventStore = try store.openStore()

@@ -20,7 +20,7 @@ struct ScheduleCommand: ParsableCommand {
             valueName: "time"))
     var from: String?
 
-    @Option(help: "How many hours to plan.")
+    @Option(parsing: .unconditional, help: "How many hours to plan.")
     var hours: Double = 24
 
     @OptionGroup var plan: PlanOptions

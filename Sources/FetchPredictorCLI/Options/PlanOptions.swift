@@ -4,6 +4,7 @@ import FetchPredictor
 /// The planning option `next` and `schedule` share.
 struct PlanOptions: ParsableArguments {
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "How eager the planner is to spend a wake, from 0 (never) to 1 (whenever a launch may follow) (default: \(PredictorConfiguration().budget)).",
             valueName: "level"),

@@ -13,9 +13,9 @@ public enum TimestampError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unreadable:
             "not a timestamp: write ISO 8601 with Z or an offset (2024-05-01T08:30:00Z) or Unix seconds"
         case .missingOffset:
-            "the time has no Z and no UTC offset, so its instant is unknown: add Z or an offset such as +02:00"
+            "a time with no Z and no UTC offset, so its instant is unknown: add Z or an offset such as +02:00"
         case .outOfRange(let field):
-            "the \(field) is out of range"
+            "a time whose \(field) is out of range"
         }
     }
 }
