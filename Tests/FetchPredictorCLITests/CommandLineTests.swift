@@ -102,6 +102,26 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("'2024-01-01T08:00:00' is a time with no Z and no UTC offset"))
     }
 
+    /// Commands that only read never make a store or a folder: a missing store is an error that
+    /// says how to start one.
+    @Test func readingNeverWrites() throws {
+        let home = Tool.scratch()
+        let nowhere = home.appendingPathComponent("some/new/dir/x.sqlite").path
+        for command in [
+            ["apps"], ["peaks"], ["next"], ["schedule"], ["evaluate"], ["prune", "--before", "2024-01-01"],
+        ] {
+            let result = try Tool.run(command + ["--db", nowhere])
+            #expect(result.status != 0, "\(command)")
+            #expect(result.stderr.contains("There is no store at \(nowhere)"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("fetchpredict import"), "\(command)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("some").path))
+        let plain = try Tool.run(
+            ["apps"], environment: ["HOME": home.path, "XDG_DATA_HOME": "", "FETCHPREDICT_DB": ""])
+        #expect(plain.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(".local").path))
+    }
+
     @Test func errorsAreOneSentenceAndNonZero() throws {
         let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
         #expect(missing.status != 0)

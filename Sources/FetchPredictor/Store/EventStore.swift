@@ -30,7 +30,7 @@ public final class EventStore: Sendable {
     public static let defaultBusyTimeout: TimeInterval = 300
 
     /// Opens the store at `path`, creating it (mode 0600, in a folder created with mode 0700)
-    /// when it does not exist yet.
+    /// when it does not exist yet and `creating` is `true`.
     ///
     /// - Parameters:
     ///   - path: the database file.
@@ -38,13 +38,17 @@ public final class EventStore: Sendable {
     ///   - concurrentReads: whether reads in this process may run beside a write (a pool of
     ///     connections, for long-lived schedulers); `false` opens one connection, which is
     ///     quicker to open, for short-lived processes such as the command-line tool.
+    ///   - creating: whether to create the store when there is none; `false` for a reader, which
+    ///     then gets ``StoreError/missing(path:)`` and leaves no folder or file behind.
     /// - Throws: ``StoreError`` when the file is not a FetchPredictor database, is damaged, or was
     ///   written by a newer version. The file is then left as it was.
     public init(
-        path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout, concurrentReads: Bool = true
+        path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout, concurrentReads: Bool = true,
+        creating: Bool = true
     ) throws {
         self.path = path
         self.busyTimeout = busyTimeout
+        if !creating, !FileManager.default.fileExists(atPath: path) { throw StoreError.missing(path: path) }
         let isNew = try Self.prepareFile(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)

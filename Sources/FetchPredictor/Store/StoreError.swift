@@ -8,6 +8,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case newerSchema(path: String)
     /// The folder or file could not be created.
     case cannotCreate(path: String, reason: String)
+    /// There is no store at the path, and the caller only reads.
+    case missing(path: String)
     /// No device of that name in the store.
     case unknownDevice(String)
     /// A time zone name that is not in the IANA database.
@@ -28,6 +30,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "The database \(path) was written by a newer version of FetchPredictor; upgrade fetchpredict to use it."
         case .cannotCreate(let path, let reason):
             "Cannot create \(path): \(reason)."
+        case .missing(let path):
+            "There is no store at \(path) yet: start one with fetchpredict import FILE or fetchpredict record launch APP, or give --db."
         case .unknownDevice(let name):
             "There is no device named '\(name)' in the store: import or record events for it first, or check --device."
         case .unknownTimeZone(let name):

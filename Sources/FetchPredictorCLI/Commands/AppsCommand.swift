@@ -20,7 +20,7 @@ struct AppsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let eventStore = try store.openStore()
+        let eventStore = try store.openStore(creating: false)
         let apps = try eventStore.apps(device: allDevices ? nil : store.device)
         var zones: [String: TimeZone] = [:]
         for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) ?? .current }

@@ -87,7 +87,7 @@ struct EvaluateCommand: ParsableCommand {
         let backtest = try backtestSettings()
         let devices =
             files.isEmpty
-            ? try store.openStore().backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
+            ? try store.openStore(creating: false).backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
             : try BacktestDevice.load(
                 files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
         let bar = ProgressBar(label: "evaluating")

@@ -32,7 +32,7 @@ struct NextCommand: ParsableCommand {
     }
 
     func run() throws {
-        let eventStore = try store.openStore()
+        let eventStore = try store.openStore(creating: false)
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         let now = clock.currentDate
         let wake: DeviceWake?

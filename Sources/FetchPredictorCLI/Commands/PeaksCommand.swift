@@ -27,7 +27,7 @@ struct PeaksCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-        let eventStore = try store.openStore()
+        let eventStore = try store.openStore(creating: false)
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let scheduler = FetchScheduler(store: eventStore)
         let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device)

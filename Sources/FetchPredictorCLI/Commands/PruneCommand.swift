@@ -29,7 +29,7 @@ struct PruneCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let eventStore = try store.openStore()
+        let eventStore = try store.openStore(creating: false)
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let text = before.count == 10 ? before + " 00:00" : before
         let instant = try TimeArgument.parse(text, option: "--before", zone: zone, now: Date())

@@ -33,9 +33,11 @@ struct StoreOptions: ParsableArguments {
         return dataHome + "/fetchpredict/events.sqlite"
     }
 
-    func openStore() throws -> EventStore {
+    /// Opens the store; a command that only reads passes `creating: false`, so that it never
+    /// makes a folder or an empty store.
+    func openStore(creating: Bool = true) throws -> EventStore {
         // One connection: a command is a short-lived process that never reads beside its own writes.
-        try EventStore(path: databasePath(), concurrentReads: false)
+        try EventStore(path: databasePath(), concurrentReads: false, creating: creating)
     }
 
     func validate() throws {
