@@ -122,6 +122,28 @@ struct CommandLineTests {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent(".local").path))
     }
 
+    /// An unknown app or device in a command that reads is an error naming the nearest known
+    /// ones; config may name an app not seen yet, and says so.
+    @Test func unknownNamesSuggestTheNearest() throws {
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "phone"])
+        let app = try Tool.run(["next", "com.example.nws", "--db", db, "--device", "phone"])
+        #expect(app.status != 0)
+        #expect(
+            app.stderr.contains(
+                "There is no app named 'com.example.nws' on device phone: did you mean 'com.example.news'?"))
+        let peaks = try Tool.run(["peaks", "com.nosuch", "--db", db, "--device", "phone"])
+        #expect(peaks.status != 0)
+        #expect(peaks.stderr.contains("There is no app named 'com.nosuch' on device phone."))
+        for command in [["prune", "--before", "2024-01-01"], ["schedule"], ["apps"]] {
+            let device = try Tool.run(command + ["--db", db, "--device", "phne"])
+            #expect(device.status != 0, "\(command)")
+            #expect(device.stderr.contains("There is no device named 'phne' in the store: did you mean 'phone'?"))
+        }
+        let config = try Tool.run(["config", "com.example.new", "--interval", "60", "--db", db, "--device", "phone"])
+        #expect(config.status == 0)
+        #expect(config.stderr.contains("com.example.new is not in the store yet"))
+    }
+
     @Test func errorsAreOneSentenceAndNonZero() throws {
         let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
         #expect(missing.status != 0)

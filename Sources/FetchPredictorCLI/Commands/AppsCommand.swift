@@ -21,6 +21,7 @@ struct AppsCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
+        if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
         let apps = try eventStore.apps(device: allDevices ? nil : store.device)
         var zones: [String: TimeZone] = [:]
         for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) ?? .current }

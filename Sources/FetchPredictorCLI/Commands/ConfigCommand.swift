@@ -72,6 +72,11 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore()
+        if let app, interval != nil || enable != nil,
+            try !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
+        {
+            Output.error("\(app) is not in the store yet: its settings are kept for when its events come.")
+        }
         if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
         if let defaultInterval { try eventStore.setDefaultInterval(defaultInterval) }

@@ -87,7 +87,7 @@ struct EvaluateCommand: ParsableCommand {
         let backtest = try backtestSettings()
         let devices =
             files.isEmpty
-            ? try store.openStore(creating: false).backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
+            ? try storeDevices()
             : try BacktestDevice.load(
                 files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
         let bar = ProgressBar(label: "evaluating")
@@ -100,6 +100,13 @@ struct EvaluateCommand: ParsableCommand {
             try EvaluationText.launchesCSV(report).write(toFile: launchesOut, atomically: true, encoding: .utf8)
         }
         try output.print(report) { EvaluationText.describe($0, backtest) }
+    }
+
+    /// The store's devices, or the one `--device` names, which must be in it.
+    func storeDevices() throws -> [BacktestDevice] {
+        let eventStore = try store.openStore(creating: false)
+        if let device = store.deviceOption { try KnownNames.requireDevice(device, in: eventStore) }
+        return try eventStore.backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
     }
 
     /// The backtest's settings from the options and the files they name.

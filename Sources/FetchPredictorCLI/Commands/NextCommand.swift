@@ -33,6 +33,8 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
+        try KnownNames.requireDevice(store.device, in: eventStore)
+        if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         let now = clock.currentDate
         let wake: DeviceWake?

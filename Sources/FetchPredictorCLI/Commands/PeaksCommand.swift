@@ -28,6 +28,8 @@ struct PeaksCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
+        try KnownNames.requireDevice(store.device, in: eventStore)
+        if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let scheduler = FetchScheduler(store: eventStore)
         let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device)

@@ -30,6 +30,7 @@ struct PruneCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
+        if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let text = before.count == 10 ? before + " 00:00" : before
         let instant = try TimeArgument.parse(text, option: "--before", zone: zone, now: Date())

@@ -33,6 +33,7 @@ struct ScheduleCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
+        try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let now = clock.currentDate
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
