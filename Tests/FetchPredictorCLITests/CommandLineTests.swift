@@ -144,6 +144,59 @@ struct CommandLineTests {
         #expect(config.stderr.contains("com.example.new is not in the store yet"))
     }
 
+    /// A schedule reads as blocks that fit the width, and goes to other tools as CSV and as an
+    /// iCalendar file that a real iCalendar parser reads (Python's icalendar, which .ci/run installs).
+    @Test func schedulesInTextCSVAndICS() throws {
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let now = "2024-01-29T00:00:00+01:00"
+        let json = try Tool.run(["schedule", "--db", db, "--now", now, "--format", "json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let wakes = try #require(object["wakes"] as? [[String: Any]])
+        let fetches = wakes.reduce(0) { $0 + (($1["apps"] as? [Any])?.count ?? 0) }
+        #expect(wakes.count >= 4)
+        // Text: one block per wake, each app named once, no line wider than the width.
+        let text = try Tool.run(["schedule", "--db", db, "--now", now], environment: ["COLUMNS": "100"])
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 100 }, "\(lines.map(\.count).max() ?? 0)")
+        #expect(
+            lines.filter { $0.first?.isNumber == true && ($0.hasSuffix(" app") || $0.hasSuffix(" apps")) }.count
+                == wakes.count)
+        #expect(!text.stdout.contains("coalesced with"))
+        // CSV: a header and one row per app fetch.
+        let csv = try Tool.run(["schedule", "--db", db, "--now", now, "--format", "csv"])
+        let rows = csv.stdout.split(separator: "\n")
+        #expect(rows.first == "time,device,app,planned,expected_launches,reasons")
+        #expect(rows.count == fetches + 1)
+        // ICS: one event per device wake, read by a real parser.
+        let ics = try Tool.run(["schedule", "--db", db, "--now", now, "--format", "ics"])
+        #expect(ics.stdout.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(ics.stdout.split(separator: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+        let file = Tool.scratch().appendingPathComponent("plan.ics")
+        try ics.stdout.write(to: file, atomically: true, encoding: .utf8)
+        let script = """
+            import sys, icalendar
+            calendar = icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read())
+            events = calendar.walk('VEVENT')
+            assert len(set(str(e['UID']) for e in events)) == len(events)
+            assert all(e.decoded('DTSTART').tzinfo is not None and e.decoded('DTSTART').utcoffset().total_seconds() == 0 for e in events)
+            assert all(str(e['SUMMARY']).startswith('Wake: com.example.') for e in events)
+            assert all(':' in str(e['DESCRIPTION']) for e in events)
+            print(len(events))
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", script, file.path]
+        let output = Pipe()
+        python.standardOutput = output
+        python.standardError = output
+        try python.run()
+        python.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(python.terminationStatus == 0, "icalendar (pip install icalendar): \(said)")
+        #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == String(wakes.count))
+    }
+
     @Test func errorsAreOneSentenceAndNonZero() throws {
         let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
         #expect(missing.status != 0)

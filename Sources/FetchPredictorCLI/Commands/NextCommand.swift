@@ -14,13 +14,14 @@ struct NextCommand: ParsableCommand {
             Example:
               fetchpredict next
               fetchpredict next com.example.news --json --now 2024-01-29T06:00:00Z
+              fetchpredict next --format ics > next.ics
             """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: ArgumentHelp("The app.", valueName: "app"))
     var app: String?
     @OptionGroup var plan: PlanOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: WakeFormatOptions
     @OptionGroup var clock: ClockOptions
 
     /// What `next` answers.
@@ -47,8 +48,12 @@ struct NextCommand: ParsableCommand {
         }
         let zone = try eventStore.timeZone(device: store.device) ?? .current
         let hint = wake == nil ? try WakeText.emptyHint(eventStore, device: store.device) : nil
-        try output.print(Answer(device: store.device, app: app, now: now, wake: wake)) {
-            WakeText.next($0, zone: zone, hint: hint)
+        let answer = Answer(device: store.device, app: app, now: now, wake: wake)
+        switch output.chosen {
+        case .text: print(WakeText.next(answer, zone: zone, hint: hint))
+        case .json: print(try Output.json(answer))
+        case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))
+        case .ics: print(WakeCalendar.ics(wake.map { [$0] } ?? [], stamp: now), terminator: "")
         }
     }
 }

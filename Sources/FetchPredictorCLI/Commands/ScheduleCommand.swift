@@ -10,6 +10,7 @@ struct ScheduleCommand: ParsableCommand {
             Example:
               fetchpredict schedule --hours 24
               fetchpredict schedule --from 2024-01-29T00:00:00Z --json
+              fetchpredict schedule --format ics > plan.ics
             """)
 
     @OptionGroup var store: StoreOptions
@@ -24,7 +25,7 @@ struct ScheduleCommand: ParsableCommand {
     var hours: Double = 24
 
     @OptionGroup var plan: PlanOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var output: WakeFormatOptions
     @OptionGroup var clock: ClockOptions
 
     func validate() throws {
@@ -40,6 +41,11 @@ struct ScheduleCommand: ParsableCommand {
         let schedule = try FetchScheduler(store: eventStore, configuration: plan.configuration)
             .schedule(from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
         let hint = schedule.wakes.isEmpty ? try WakeText.emptyHint(eventStore, device: store.device) : nil
-        try output.print(schedule) { WakeText.schedule($0, hours: hours, zone: zone, hint: hint) }
+        switch output.chosen {
+        case .text: print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
+        case .json: print(try Output.json(schedule))
+        case .csv: print(WakeCalendar.csv(schedule.wakes))
+        case .ics: print(WakeCalendar.ics(schedule.wakes, stamp: now), terminator: "")
+        }
     }
 }

@@ -43,4 +43,12 @@ enum Output {
         let text = TimestampFormatter.iso(date.milliseconds, utcOffset: offset)
         return String(text.prefix(16)).replacingOccurrences(of: "T", with: " ")
     }
+
+    /// The width text is wrapped to: `$COLUMNS`, else the terminal's, else 100.
+    static var columns: Int {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 { return value }
+        var size = winsize()
+        if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 100
+    }
 }

@@ -3,16 +3,42 @@ import Foundation
 
 /// The text forms of wakes, shared by `next` and `schedule`.
 enum WakeText {
-    /// The lines of one device wake: its time, then one line per app with its reasons.
-    static func lines(_ wake: DeviceWake, zone: TimeZone, only app: String? = nil) -> [String] {
-        let time = Output.local(wake.time, zone)
+    /// The block of one device wake: its time and how many apps, then a line per app with its
+    /// reasons, wrapped to `width` columns and aligned on `appWidth`.
+    static func lines(
+        _ wake: DeviceWake, zone: TimeZone, only app: String? = nil, appWidth: Int? = nil,
+        width: Int = Output.columns
+    ) -> [String] {
         let apps = wake.apps.filter { app == nil || $0.app == app }
-        let width = apps.map(\.app.count).max() ?? 0
-        return apps.enumerated().map { index, appWake in
-            let prefix = index == 0 ? time : String(repeating: " ", count: time.count)
-            let padded = appWake.app + String(repeating: " ", count: width - appWake.app.count)
-            return "\(prefix)  \(padded)  \(appWake.reasons.map(\.description).joined(separator: "; "))"
+        let nameWidth = appWidth ?? apps.map(\.app.count).max() ?? 0
+        var lines = ["\(Output.local(wake.time, zone))  \(apps.count) app\(apps.count == 1 ? "" : "s")"]
+        for appWake in apps {
+            // The block names its apps once: "coalesced with" would name them again.
+            let reasons = appWake.reasons.filter { if case .coalesced = $0 { false } else { true } }
+            let prefix =
+                "  " + appWake.app + String(repeating: " ", count: max(0, nameWidth - appWake.app.count)) + "  "
+            lines += wrap(reasons.map(\.description).joined(separator: "; "), first: prefix, width: width)
         }
+        return lines
+    }
+
+    /// Text wrapped at spaces to `width` columns, the first line after `first`, the others
+    /// indented as far.
+    static func wrap(_ text: String, first: String, width: Int) -> [String] {
+        let indent = String(repeating: " ", count: first.count)
+        let room = max(20, width - first.count)
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if !current.isEmpty, current.count + 1 + word.count > room {
+                lines.append(current)
+                current = String(word)
+            } else {
+                current += current.isEmpty ? String(word) : " " + word
+            }
+        }
+        lines.append(current)
+        return lines.enumerated().map { ($0.offset == 0 ? first : indent) + $0.element }
     }
 
     /// What `next` prints: the wake and how soon it comes, or why there is none.
@@ -27,18 +53,21 @@ enum WakeText {
             .joined(separator: "\n")
     }
 
-    /// What `schedule` prints: a summary line, then every device wake.
+    /// What `schedule` prints: a summary line, then every device wake, wrapped to the width.
     static func schedule(_ schedule: Schedule, hours: Double, zone: TimeZone, hint: String?) -> String {
+        let width = Output.columns
         let span = hours == hours.rounded() ? String(Int(hours)) : String(hours)
-        var text = [
+        var text = wrap(
             "Schedule of device \(schedule.device) (\(zone.identifier)) from \(Output.local(schedule.from, zone)) "
-                + "for \(span) h: \(schedule.wakes.count) device wakes for \(schedule.appWakeCount) app fetches."
-        ]
-        if let hint { text.append(hint) }
-        for wake in schedule.wakes { text += lines(wake, zone: zone) }
+                + "for \(span) h: \(schedule.wakes.count) device wakes for \(schedule.appWakeCount) app fetches.",
+            first: "", width: width)
+        if let hint { text += wrap(hint, first: "", width: width) }
+        let appWidth = schedule.wakes.flatMap(\.apps).map(\.app.count).max() ?? 0
+        for wake in schedule.wakes { text += lines(wake, zone: zone, appWidth: appWidth, width: width) }
         if !schedule.coldStartApps.isEmpty {
-            text.append(
-                "Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).")
+            text += wrap(
+                "Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).",
+                first: "", width: width)
         }
         return text.joined(separator: "\n")
     }
