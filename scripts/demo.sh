@@ -14,3 +14,13 @@ set -x
 "$bin" apps --db "$db" --device phone
 "$bin" peaks com.example.news --db "$db" --device phone --now 2024-01-29T00:00:00+01:00
 "$bin" schedule --db "$db" --device phone --now "$now"
+set +x
+cat <<NEXT
+
+The store is at $db (a temporary folder: it is not removed, so you can go on with it).
+Next commands to try on it:
+  $bin next --db "$db" --device phone --now "$now"
+  $bin next com.example.news --db "$db" --device phone --now "$now" --json
+  $bin schedule --db "$db" --device phone --now "$now" --format ics > plan.ics
+  $bin evaluate --db "$db" --device phone
+NEXT

@@ -197,6 +197,16 @@ struct CommandLineTests {
         #expect(said.trimmingCharacters(in: .whitespacesAndNewlines) == String(wakes.count))
     }
 
+    /// The completion scripts the README's install section shows name every subcommand.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsNameEverySubcommand(shell: String) throws {
+        let script = try Tool.run(["--generate-completion-script", shell])
+        #expect(script.status == 0)
+        for command in ["import", "record", "config", "apps", "peaks", "next", "schedule", "evaluate", "generate", "prune"] {
+            #expect(script.stdout.contains(command), "\(shell) completion lacks \(command)")
+        }
+    }
+
     @Test func errorsAreOneSentenceAndNonZero() throws {
         let missing = try Tool.run(["import", "/nonexistent/log.csv", "--db", db])
         #expect(missing.status != 0)
