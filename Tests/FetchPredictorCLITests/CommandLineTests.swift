@@ -202,7 +202,9 @@ struct CommandLineTests {
     func completionScriptsNameEverySubcommand(shell: String) throws {
         let script = try Tool.run(["--generate-completion-script", shell])
         #expect(script.status == 0)
-        for command in ["import", "record", "config", "apps", "peaks", "next", "schedule", "evaluate", "generate", "prune"] {
+        for command in [
+            "import", "record", "config", "apps", "peaks", "next", "schedule", "evaluate", "generate", "prune",
+        ] {
             #expect(script.stdout.contains(command), "\(shell) completion lacks \(command)")
         }
     }

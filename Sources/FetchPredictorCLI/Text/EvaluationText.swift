@@ -79,8 +79,8 @@ enum EvaluationText {
     static func reliability(_ figures: StrategyFigures) -> String {
         let rows = figures.reliability.filter { $0.wakes > 0 }.map { bin -> [String] in
             [
-                bin.upper.isFinite
-                    ? String(format: "%.2f–%.2f", bin.lower, bin.upper) : String(format: "%.2f or more", bin.lower),
+                bin.upper.map { String(format: "%.2f–%.2f", bin.lower, $0) }
+                    ?? String(format: "%.2f or more", bin.lower),
                 String(bin.wakes), String(format: "%.1f", bin.forecast), String(bin.served),
                 bin.forecast > 0 ? String(format: "%.2f", Double(bin.served) / bin.forecast) : "-",
             ]

@@ -208,7 +208,8 @@ struct PreparedDevice: Sendable {
         let isPredictor: Bool = { if case .predictor = strategy { true } else { false } }()
         if isPredictor {
             figures.expectedFresh = 0
-            figures.reliability = zip(ReliabilityBin.edges, ReliabilityBin.edges.dropFirst() + [.infinity]).map {
+            let uppers: [Double?] = ReliabilityBin.edges.dropFirst().map { $0 } + [nil]
+            figures.reliability = zip(ReliabilityBin.edges, uppers).map {
                 ReliabilityBin(lower: $0, upper: $1, wakes: 0, forecast: 0, served: 0)
             }
         }

@@ -3,8 +3,8 @@
 public struct ReliabilityBin: Sendable, Hashable, Codable {
     /// The forecasts of the bin are from this ...
     public var lower: Double
-    /// ... up to, not including, this.
-    public var upper: Double
+    /// ... up to, not including, this; `nil` for the last bin, which has no upper bound.
+    public var upper: Double?
     /// Fetches of apps in scope on scored days whose forecast fell in the bin.
     public var wakes: Int
     /// The sum of their forecasts.

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Every example that the README and every `--help` show runs as written: a pinned help proves
+/// only that the help did not change. The examples' placeholder files (export.json, a big csv,
+/// a scenario...) are the project's fixtures under those names, in a scratch folder that is the
+/// working directory, with the default store there.
+@Suite(.serialized)
+struct ExampleTests {
+    /// The commands of the README's `sh` blocks and of the `Example:` sections of the helps.
+    static func examples() throws -> [(source: String, command: String)] {
+        var found: [(String, String)] = []
+        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
+        var inShell = false
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inShell = line == "```sh"
+                continue
+            }
+            if inShell, line.hasPrefix("fetchpredict ") { found.append(("README", String(line))) }
+        }
+        for command in HelpTests.commands {
+            let help = try Tool.run(command.split(separator: " ").map(String.init) + ["--help"])
+            var inExample = false
+            for line in help.stdout.split(separator: "\n") {
+                if line.hasPrefix("Example") {
+                    inExample = true
+                    continue
+                }
+                if inExample, line.hasPrefix("  fetchpredict ") {
+                    found.append(("fetchpredict \(command) --help", line.trimmingCharacters(in: .whitespaces)))
+                } else if inExample, !line.hasPrefix("  ") {
+                    inExample = false
+                }
+            }
+        }
+        return found
+    }
+
+    /// A scratch folder with the examples' files and a store holding a commuter's weeks.
+    static func workspace() throws -> URL {
+        let folder = Tool.scratch()
+        let fixtures = Tool.root.appendingPathComponent("fixtures")
+        let manager = FileManager.default
+        try manager.createSymbolicLink(at: folder.appendingPathComponent("fixtures"), withDestinationURL: fixtures)
+        for (name, fixture) in [
+            ("export.json", "activitywatch-small.json"), ("Activity_history.csv", "app-usage-dmy.csv"),
+            ("usage.csv", "app-usage-dmy.csv"),
+            ("big.csv", "commuter-28d.csv"), ("log.csv", "commuter-28d.csv"), ("news.json", "scenarios/commuter.json"),
+        ] {
+            try manager.copyItem(at: fixtures.appendingPathComponent(fixture), to: folder.appendingPathComponent(name))
+        }
+        try Data(#"{"apps": {"com.example.news": "minimum", "com.example.mail": 3600}}"#.utf8)
+            .write(to: folder.appendingPathComponent("apps.json"))
+        return folder
+    }
+
+    @Test func everyExampleRunsAsWritten() throws {
+        let folder = try Self.workspace()
+        let store = folder.appendingPathComponent("events.sqlite").path
+        var failures: [String] = []
+        for (source, example) in try Self.examples() {
+            // Comments go; a redirection to a system folder stays in the workspace.
+            var command = example.components(separatedBy: "   #").first!
+            command = command.replacingOccurrences(of: "/etc/bash_completion.d/fetchpredict", with: "completion")
+            command = Tool.path + command.dropFirst("fetchpredict".count)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            process.currentDirectoryURL = folder
+            var environment = ProcessInfo.processInfo.environment
+            environment["FETCHPREDICT_DB"] = store
+            process.environment = environment
+            let errors = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus != 0 { failures.append("\(source): \(example)\n  \(said.prefix(300))") }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+}
