@@ -43,7 +43,9 @@ let package = Package(
         .testTarget(
             name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore", "FetchPredictorTestSupport"]),
         // What the tests of the formats and of the store share: fixtures' paths, the fuzzer.
-        .target(name: "FetchPredictorTestSupport", dependencies: ["FetchPredictorCore"], path: "Tests/Support"),
+        .target(
+            name: "FetchPredictorTestSupport", dependencies: ["FetchPredictorCore", "FetchPredictorImport"],
+            path: "Tests/Support"),
         .testTarget(
             name: "FetchPredictorImportTests", dependencies: ["FetchPredictorImport", "FetchPredictorTestSupport"]),
         .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor", "FetchPredictorTestSupport"]),

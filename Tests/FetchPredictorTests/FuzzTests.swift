@@ -6,38 +6,17 @@ import Testing
 
 /// Damaged files refused by the store leave nothing behind: the import's transaction is whole.
 enum StoreFuzzer {
-    /// Imports mutated copies of a fixture; returns the problems found.
-    static func run(fixture: String, iterations: Int, seed: UInt64) throws -> (
-        successes: Int, refusals: Int, problems: [String]
-    ) {
-        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture(fixture))))
-        var random = SeededGenerator(seed: seed)
-        let folder = TestFiles.scratchFolder()
-        var successes = 0, refusals = 0
-        var problems: [String] = []
+    /// Imports mutated copies of a fixture; a refused one must leave the store as it was.
+    static func run(fixture: String, iterations: Int, seed: UInt64) throws -> ImportFuzzer.Outcome {
         let store = try EventStore.inMemory()
-        for iteration in 0..<iterations {
-            let path = folder.appendingPathComponent("mutant-\(iteration)-\(fixture)").path
-            try Data(ImportFuzzer.mutate(original, &random)).write(to: URL(fileURLWithPath: path))
-            let before = try store.eventCounts()
-            let format: ImportFormat? =
-                iteration.isMultiple(of: 2) ? nil : [.csv, .jsonl, .activitywatch, .appUsage][iteration / 2 % 4]
-            do {
-                _ = try store.importFile(
-                    path, options: ImportOptions(format: format, dateOrder: .dmy, skipInvalid: iteration % 3 == 0),
-                    now: Date(timeIntervalSince1970: 0))
-                successes += 1
-            } catch let error as ImportError {
-                refusals += 1
-                let message = "\(error)"
-                if !message.contains(path) { problems.append("message without the file: \(message)") }
-                if try store.eventCounts() != before { problems.append("a refused file left events: \(path)") }
-            } catch {
-                problems.append("unexpected error \(type(of: error)): \(error)")
-            }
-            try? FileManager.default.removeItem(atPath: path)
+        var before = try store.eventCounts()
+        return try ImportFuzzer.run(fixture: fixture, iterations: iterations, seed: seed) { path, options in
+            before = try store.eventCounts()
+            _ = try store.importFile(path, options: options, now: Date(timeIntervalSince1970: 0))
+            return []
+        } refused: { path in
+            try store.eventCounts() != before ? ["a refused file left events: \(path)"] : []
         }
-        return (successes, refusals, problems)
     }
 }
 

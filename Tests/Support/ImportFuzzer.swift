@@ -1,4 +1,6 @@
 import FetchPredictorCore
+import FetchPredictorImport
+import Foundation
 
 /// Damages files the ways real files get damaged, for the fuzz tests of the formats and of the
 /// store: seeded, so that a failure can be replayed.
@@ -35,5 +37,50 @@ public enum ImportFuzzer {
             }
         }
         return bytes
+    }
+}
+
+extension ImportFuzzer {
+    /// What a run of mutated files came to.
+    public struct Outcome {
+        public var successes = 0
+        public var refusals = 0
+        /// What went wrong: a crash-free run has none.
+        public var problems: [String] = []
+    }
+
+    /// Writes mutated copies of a fixture one at a time and reads each with `read`, with the
+    /// options of its turn (the format detected, then each given in turn; invalid rows skipped
+    /// one time in three). A read that throws an ``ImportError`` is a refusal, whose message must
+    /// name the file; `read` and `refused` return the other problems they find.
+    public static func run(
+        fixture: String, iterations: Int, seed: UInt64,
+        read: (_ path: String, _ options: ImportOptions) throws -> [String],
+        refused: (_ path: String) throws -> [String] = { _ in [] }
+    ) throws -> Outcome {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture(fixture))))
+        var random = SeededGenerator(seed: seed)
+        let folder = TestFiles.scratchFolder()
+        var outcome = Outcome()
+        for iteration in 0..<iterations {
+            let path = folder.appendingPathComponent("mutant-\(iteration)-\(fixture)").path
+            try Data(mutate(original, &random)).write(to: URL(fileURLWithPath: path))
+            let format: ImportFormat? =
+                iteration.isMultiple(of: 2) ? nil : [.csv, .jsonl, .activitywatch, .appUsage][iteration / 2 % 4]
+            let options = ImportOptions(format: format, dateOrder: .dmy, skipInvalid: iteration % 3 == 0)
+            do {
+                outcome.problems += try read(path, options)
+                outcome.successes += 1
+            } catch let error as ImportError {
+                outcome.refusals += 1
+                let message = "\(error)"
+                if !message.contains(path) { outcome.problems.append("message without the file: \(message)") }
+                outcome.problems += try refused(path)
+            } catch {
+                outcome.problems.append("unexpected error \(type(of: error)): \(error)")
+            }
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        return outcome
     }
 }
