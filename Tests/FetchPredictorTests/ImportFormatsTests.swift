@@ -17,6 +17,21 @@ struct ImportFormatsTests {
         return (store, report)
     }
 
+    /// App Usage's note that its history was switched on is no app.
+    @Test func appUsageMetaRowsAreNoApps() throws {
+        let path = TestFiles.write(
+            """
+            "App name","Date","Time","Duration"
+            "Chat","13/03/24","9:01:10 pm","0:00:30"
+            "Activity history enabled","13/03/24","9:00:00 pm","0:00:00"
+            "App Usage","13/03/24","8:59:00 pm","0:00:10"
+            """, name: "meta.csv")
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(
+            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy), now: now)
+        #expect(try store.apps().map(\.app) == ["Chat"])
+    }
+
     @Test func csvFixtureStoresEveryRow() throws {
         let (store, report) = try importFixture("commuter-28d.csv")
         let lines = try String(contentsOfFile: TestFiles.fixture("commuter-28d.csv"), encoding: .utf8)

@@ -27,8 +27,9 @@ struct AppUsageParser: LogParser {
         "device boot": nil,
         "device shutdown": nil,
     ]
-    /// Rows of the logging app itself, which end a run but are not launches.
-    static let selfNames: Set<String> = ["app usage"]
+    /// Rows of the logging app itself, and its notes about its own history ("Activity history
+    /// enabled", written when history is switched on), which end a run but are not launches.
+    static let selfNames: Set<String> = ["app usage", "activity history enabled", "activity history disabled"]
 
     struct Columns {
         var app = -1, date = -1, time = -1, duration = -1
