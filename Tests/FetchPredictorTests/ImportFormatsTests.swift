@@ -32,6 +32,31 @@ struct ImportFormatsTests {
         #expect(try store.apps().map(\.app) == ["Chat"])
     }
 
+    /// App Usage's screen rows in Polish and French are device events that end a run, not apps.
+    @Test(arguments: [
+        ("Ekran włączony (odblokowany)", "Ekran wyłączony (zablokowany)", "Ekran wyłączony"),
+        ("Écran allumé (déverrouillé)", "Écran éteint (verrouillé)", "Écran éteint"),
+    ])
+    func appUsageScreenRowsInOtherLanguages(unlock: String, lockedOff: String, off: String) throws {
+        let path = TestFiles.write(
+            """
+            "App name","Date","Time","Duration"
+            "Chat","13/03/24","9:10:00 pm","0:00:30"
+            "\(off)","13/03/24","9:05:00 pm","0:00:00"
+            "\(lockedOff)","13/03/24","9:04:00 pm","0:00:00"
+            "Chat","13/03/24","9:03:00 pm","0:00:30"
+            "\(unlock)","13/03/24","9:02:00 pm","0:00:00"
+            """, name: "screens.csv")
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(
+            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy), now: now)
+        #expect(try store.apps().map(\.app) == ["Chat"])
+        let events = try store.events(device: "default")
+        #expect(events.filter { $0.kind == .launch }.count == 2, "the screen rows end the first run")
+        #expect(events.filter { $0.kind == .unlock }.count == 1)
+        #expect(events.filter { $0.kind == .screenOff }.count == 2)
+    }
+
     @Test func csvFixtureStoresEveryRow() throws {
         let (store, report) = try importFixture("commuter-28d.csv")
         let lines = try String(contentsOfFile: TestFiles.fixture("commuter-28d.csv"), encoding: .utf8)

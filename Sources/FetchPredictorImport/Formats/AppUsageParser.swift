@@ -26,6 +26,18 @@ struct AppUsageParser: LogParser {
         "screen off (unlocked)": .screenOff,
         "device boot": nil,
         "device shutdown": nil,
+        // App Usage writes them in the phone's language: Polish ...
+        "ekran włączony (odblokowany)": .unlock,
+        "ekran włączony (zablokowany)": .screenOn,
+        "ekran włączony": .screenOn,
+        "ekran wyłączony (zablokowany)": .screenOff,
+        "ekran wyłączony": .screenOff,
+        // ... and French.
+        "écran allumé (déverrouillé)": .unlock,
+        "écran allumé (verrouillé)": .screenOn,
+        "écran allumé": .screenOn,
+        "écran éteint (verrouillé)": .screenOff,
+        "écran éteint": .screenOff,
     ]
     /// Rows of the logging app itself, and its notes about its own history ("Activity history
     /// enabled", written when history is switched on), which end a run but are not launches.
