@@ -10,7 +10,6 @@ extension Planner {
     /// - Complexity: O(minutes of the horizon), so that a plan made again after every event
     ///   stays cheap.
     struct Sweep {
-        var name: String
         var clock: HorizonClock
         /// The value factor of a fetch at each local hour.
         var factors: [Double]

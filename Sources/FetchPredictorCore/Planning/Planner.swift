@@ -46,7 +46,7 @@ enum Planner {
         if configuration.calibratesForecasts { expected.scale(by: device.calibration.correction) }
         let rates = expected.total
         let sweep = Sweep(
-            name: name, clock: clock, factors: factors,
+            clock: clock, factors: factors,
             content: ContentOutlook(model, clock: clock, from: startIndex, configuration),
             configuration: configuration)
         let choices = sweep.choose(
