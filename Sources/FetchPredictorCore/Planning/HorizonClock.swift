@@ -1,6 +1,7 @@
 import Foundation
 
-/// The local calendar of a planning horizon, minute by minute, shared by every app of a device.
+/// The local calendar of a planning horizon, minute by minute, shared by every app of a device:
+/// each minute's local time from the zone's offset, which changes at its exact transitions.
 struct HorizonClock {
     /// The first minute of the horizon.
     let start: Milliseconds
@@ -17,10 +18,15 @@ struct HorizonClock {
         var minuteOfDay = [Int16](repeating: 0, count: minutes)
         var weekend = [Bool](repeating: false, count: minutes)
         var localDay = [Int32](repeating: 0, count: minutes)
-        var offset = 0
+        // The offset changes only at the zone's transitions: take each at its exact instant.
+        var offset = zone.secondsFromGMT(for: Date(milliseconds: start))
+        var change = zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: start))?.milliseconds
         for index in 0..<minutes {
             let time = start + Milliseconds(index) * 60_000
-            if index % 15 == 0 { offset = zone.secondsFromGMT(for: Date(milliseconds: time)) }
+            while let next = change, time >= next {
+                offset = zone.secondsFromGMT(for: Date(milliseconds: next))
+                change = zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: next))?.milliseconds
+            }
             let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
             minuteOfDay[index] = Int16(millisecond / 60_000)
             weekend[index] = DeviceModel.isWeekend(day: day)
