@@ -134,6 +134,29 @@ struct ImportRejectionTests {
         #expect(count == 15)
     }
 
+    /// A zone that contradicts the device's is refused, naming both, and stores nothing (it was
+    /// ignored without a word, and a second import stored every event again, shifted).
+    @Test func aZoneThatContradictsTheDevicesIsRefused() throws {
+        let store = try EventStore.inMemory()
+        let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+        _ = try store.importFile(
+            TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(device: "phone", timeZone: kolkata), now: now
+        )
+        let before = try store.eventCounts()
+        let error = try #require(throws: StoreError.self) {
+            try store.importFile(
+                TestFiles.fixture("app-usage-dmy.csv"),
+                options: ImportOptions(device: "phone", timeZone: TimeZone(identifier: "Europe/Warsaw")!), now: now)
+        }
+        #expect("\(error)".contains("Asia/Kolkata") && "\(error)".contains("Europe/Warsaw"))
+        #expect(try store.eventCounts() == before)
+        // The same zone again: every event a duplicate.
+        let again = try store.importFile(
+            TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(device: "phone", timeZone: kolkata), now: now
+        )
+        #expect(again.stored == 0)
+    }
+
     @Test func skipInvalidStoresTheValidRowsAndReportsTheRest() throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(

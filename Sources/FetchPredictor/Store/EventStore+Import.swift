@@ -22,7 +22,8 @@ extension EventStore {
     ///   - onReject: called with every refused row.
     /// - Returns: what was read, stored, duplicate and refused.
     /// - Throws: ``ImportError`` when the file cannot be read, fits no format, or (without
-    ///   ``ImportOptions/skipInvalid``) has invalid rows; ``StoreError`` when the store fails.
+    ///   ``ImportOptions/skipInvalid``) has invalid rows; ``StoreError`` when the store fails, or
+    ///   when ``ImportOptions/timeZone`` contradicts the device's zone.
     /// - Complexity: O(n log m) in the file's rows and the stored events; memory stays flat
     ///   except for ActivityWatch exports, which keep about 40 bytes per window event.
     public func importFile(
@@ -32,6 +33,11 @@ extension EventStore {
     ) throws -> ImportReport {
         try write { db in
             let deviceZone = try Self.timeZone(db, device: options.device, path: path)
+            // Local times read in another zone than the device's would be stored shifted.
+            if let given = options.timeZone, let deviceZone, given.identifier != deviceZone.identifier {
+                throw StoreError.timeZoneConflict(
+                    device: options.device, stored: deviceZone.identifier, given: given.identifier)
+            }
             let writer = try EventWriter(
                 db, newDeviceTimeZone: (options.timeZone ?? options.defaultTimeZone).identifier)
             let report = try LogReader(options: options).read(

@@ -18,6 +18,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case busy(path: String, seconds: Int)
     /// Another error from SQLite, with its message.
     case sqlite(path: String, detail: String)
+    /// A time zone given for a device's local times contradicts the zone the device has.
+    case timeZoneConflict(device: String, stored: String, given: String)
 
     /// A sentence for people.
     public var description: String {
@@ -38,6 +40,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw or America/New_York."
         case .busy(let path, let seconds):
             "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
+        case .timeZoneConflict(let device, let stored, let given):
+            "Device \(device) is in \(stored), not in \(given) as given; nothing was stored: give --time-zone \(stored), or change the device's zone first with fetchpredict config --time-zone \(given) --device \(device)."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
         }

@@ -16,7 +16,7 @@ struct ImportCommand: ParsableCommand {
 
             Example:
               fetchpredict import fixtures/commuter-28d.csv --device phone
-              fetchpredict import usage.csv --time-zone Europe/London --date-order dmy
+              fetchpredict import usage.csv --time-zone Asia/Kolkata --date-order dmy
             """)
 
     @OptionGroup var store: StoreOptions
