@@ -17,6 +17,14 @@ extension DeviceModel {
             peaks: HabitFinder.peaks(bins: bins, days: days), effectiveDays: days)
     }
 
+    /// An app's habits on weekdays and on weekends (the same profile twice when they do not differ).
+    func habitProfiles(app: String, _ configuration: PredictorConfiguration) -> (
+        weekday: DailyProfile, weekend: DailyProfile
+    ) {
+        let weekday = profile(app: app, for: .weekday, configuration)
+        return (weekday, weekday.days == .all ? weekday : profile(app: app, for: .weekend, configuration))
+    }
+
     /// The planner's weekday and weekend profiles of an app (the same one twice when they do not differ).
     func planningProfiles(app: String, _ configuration: PredictorConfiguration) -> (
         weekday: DailyProfile, weekend: DailyProfile

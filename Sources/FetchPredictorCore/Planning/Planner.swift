@@ -51,13 +51,9 @@ enum Planner {
             configuration: configuration)
         let choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
+        // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
-            configuration.explainsWakes
-            ? (
-                device.profile(app: name, for: .weekday, configuration),
-                device.profile(app: name, for: .weekend, configuration)
-            )
-            : nil
+            configuration.explainsWakes && !choices.isEmpty ? device.habitProfiles(app: name, configuration) : nil
         var wakes = choices.map { choice in
             AppWake(
                 app: name, plannedTime: Date(milliseconds: clock.time(choice.index)), expectedLaunches: choice.expected,
