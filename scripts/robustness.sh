@@ -41,8 +41,9 @@ echo "ok: $kills kills, integrity ok each time, the store held only committed im
 
 echo "== 2. 8 writers x 1000 events, with an import and schedule queries"
 db="$work/concurrent.sqlite"; rm -f "$db"*
-"$bin" config --default-interval minimum --db "$db" >/dev/null
-"$bin" import "$work/launches.csv" --db "$db" --device bulk >/dev/null 2>"$work/import.err" &
+"$bin" config --default-interval minimum --time-zone UTC --db "$db" >/dev/null
+"$bin" config --time-zone UTC --db "$db" --device phone >/dev/null
+"$bin" import "$work/launches.csv" --db "$db" --device bulk --time-zone UTC >/dev/null 2>"$work/import.err" &
 import=$!
 ( for i in $(seq 1 40); do "$bin" schedule --db "$db" --now 2024-06-01T00:00:00Z >/dev/null 2>>"$work/schedule.err" || echo fail >> "$work/schedule.err"; done ) &
 queries=$!

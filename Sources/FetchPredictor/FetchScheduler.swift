@@ -25,10 +25,26 @@ public final class FetchScheduler: @unchecked Sendable {
     public let store: EventStore
     private let lock = NSLock()
     private var predictor: Predictor
-    /// The devices whose model and settings are loaded, with the time of the last event learned.
-    private var loaded: [String: Milliseconds] = [:]
-    /// Devices loaded with only some of their apps, for a query about one app.
-    private var partial: Set<String> = []
+    /// What is loaded of each device: its model and settings.
+    private var loaded: [String: Loaded] = [:]
+
+    /// A device's model in the predictor, and what it learned from.
+    private struct Loaded {
+        /// The time of the last event learned.
+        var asOf: Milliseconds
+        /// The latest time of events learned, when later ones were left out for an as-of query;
+        /// `nil` when the model learned every event in the store.
+        var limit: Milliseconds?
+        /// The one app read, for a query about it; `nil` when every app was read.
+        var onlyApp: String?
+
+        /// Whether the model is the one of the events up to `time`, with `app` (every app when `nil`).
+        func answers(asOf time: Milliseconds, app: String?) -> Bool {
+            if let onlyApp, app != onlyApp { return false }
+            if let limit { return limit == time }
+            return asOf <= time
+        }
+    }
 
     /// - Parameters:
     ///   - store: the event store.
@@ -50,44 +66,35 @@ public final class FetchScheduler: @unchecked Sendable {
             "v1 decay=\(configuration.dailyDecay) fetch=\(configuration.fetchDecay) gap=\(configuration.coldLaunchGap)"
     }
 
-    /// Loads a device's settings and model, learning from the events the cached model has not seen.
+    /// Loads a device's settings and its model as of `time`: learned from the events up to it
+    /// (included), never from later ones, so that an answer about the past is the one a store
+    /// holding only the events until then gives.
     ///
-    /// With `app`, and a cached model that has seen every event, only that app's model is read.
-    private func prepare(_ device: String, app: String? = nil) throws {
+    /// The model of every event is cached in the store, and a query learns only from the events
+    /// the cache has not seen; a model as of an earlier time is learned from the cache when the
+    /// cache is older, else from the start, and is not cached. With `app`, and a cached model that
+    /// has seen every event up to `time`, only that app's model is read.
+    private func prepare(_ device: String, app: String? = nil, asOf time: Date) throws {
+        let limit = time.milliseconds
         let settings = try store.planningSettings(device: device)
         let defaultInterval = settings.defaultInterval
         if predictor.defaultInterval != defaultInterval { predictor.defaultInterval = defaultInterval }
+        // A device that is not there has no events, and its zone changes nothing; one that is
+        // there is planned in its own zone, never in an assumed one.
+        if settings.exists && settings.timeZone == nil { throw StoreError.noTimeZone(device: device) }
         let zone = settings.timeZone ?? TimeZone(identifier: "UTC")!
-        if app == nil, partial.contains(device) {
-            loaded[device] = nil
-            partial.remove(device)
-        }
-        if loaded[device] == nil, let app,
-            var cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
-            try !store.hasEvents(device: device, after: cached.asOf)
-        {
-            cached.model.timeZone = zone
-            predictor.setModel(cached.model, device: device)
-            loaded[device] = cached.asOf
-            partial.insert(device)
-        }
+        if let current = loaded[device], !current.answers(asOf: limit, app: app) { loaded[device] = nil }
         if loaded[device] == nil {
-            var asOf = Milliseconds.min
-            var model = DeviceModel(timeZone: zone)
-            if let cached = try store.cachedModel(device: device, configuration: cacheKey) {
-                (asOf, model) = cached
+            let later = try store.hasEvents(device: device, after: limit)
+            if let app, var cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+                cached.asOf <= limit, try !store.hasEvents(device: device, after: cached.asOf, through: limit)
+            {
+                cached.model.timeZone = zone
+                predictor.setModel(cached.model, device: device)
+                loaded[device] = Loaded(asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app)
+            } else {
+                loaded[device] = try learn(device, zone: zone, through: later ? limit : nil)
             }
-            model.timeZone = zone
-            var learned = 0
-            let configuration = predictor.configuration
-            try store.forEachEvent(device: device, after: asOf) { event in
-                model.observe(event, configuration)
-                asOf = event.time
-                learned += 1
-            }
-            if learned > 0 { try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey) }
-            predictor.setModel(model, device: device)
-            loaded[device] = asOf
         }
         predictor.setTimeZone(zone, device: device)
         let policies = settings.policies
@@ -99,6 +106,29 @@ public final class FetchScheduler: @unchecked Sendable {
                 AppPolicy(interval: settings.interval ?? defaultInterval, enabled: settings.enabled), app: app,
                 device: device)
         }
+    }
+
+    /// Learns a device's model from the cache and the events after it, up to `end` when given
+    /// (then from the start when the cache is newer, and caching nothing).
+    private func learn(_ device: String, zone: TimeZone, through end: Milliseconds?) throws -> Loaded {
+        var asOf = Milliseconds.min
+        var model = DeviceModel(timeZone: zone)
+        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end ?? .max {
+            (asOf, model) = cached
+        }
+        model.timeZone = zone
+        var learned = 0
+        let configuration = predictor.configuration
+        try store.forEachEvent(device: device, after: asOf, through: end ?? .max) { event in
+            model.observe(event, configuration)
+            asOf = event.time
+            learned += 1
+        }
+        if learned > 0 && end == nil {
+            try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey)
+        }
+        predictor.setModel(model, device: device)
+        return Loaded(asOf: asOf, limit: end)
     }
 
     /// Records a launch and learns from it.
@@ -114,25 +144,27 @@ public final class FetchScheduler: @unchecked Sendable {
             Event(kind: .fetch, app: app, time: time.milliseconds, result: result, duration: duration), device: device)
     }
 
+    /// Stores an event, and learns from it when the device's model is loaded and the event is
+    /// its newest; otherwise the next query learns it. Recording needs no time zone.
     private func record(_ event: Event, device: String) throws {
         try lock.withLock {
-            try prepare(device)
             guard try store.record(event, device: device) else { return }
-            if let asOf = loaded[device], event.time < asOf {
-                // An event older than what was learned: learn the device again from its cache-less history.
-                loaded[device] = nil
-                try prepare(device)
-            } else {
+            if let current = loaded[device], current.limit == nil, current.onlyApp == nil, event.time >= current.asOf {
                 predictor.observe(event, device: device)
-                loaded[device] = event.time
+                loaded[device]?.asOf = event.time
+            } else {
+                // An older event, or a model that is not of every event: learned again when asked.
+                loaded[device] = nil
             }
         }
     }
 
     /// The next device wake strictly after `time`, within a day; `nil` when none is planned.
+    ///
+    /// Every answer is as of its time: learned from the events up to it, never from later ones.
     public func nextWake(after time: Date, device: String = "default") throws -> DeviceWake? {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: time)
             return predictor.nextWake(after: time, device: device)
         }
     }
@@ -140,23 +172,26 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
     public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
         try lock.withLock {
-            try prepare(device, app: app)
+            try prepare(device, app: app, asOf: time)
             return predictor.nextWake(after: time, device: device, app: app)
         }
     }
 
-    /// The device wakes planned from `start` to `end`.
+    /// The device wakes planned from `start` to `end`, as of `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: start)
             return predictor.schedule(from: start, to: end, device: device)
         }
     }
 
-    /// What was learned of an app: its daily profile for a kind of day, with its peaks.
-    public func profile(app: String, device: String = "default", days: DayKind = .all) throws -> DailyProfile {
+    /// What was learned of an app as of `time` (by default, of every event): its daily profile
+    /// for a kind of day, with its peaks.
+    public func profile(
+        app: String, device: String = "default", days: DayKind = .all, asOf time: Date = .distantFuture
+    ) throws -> DailyProfile {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: time)
             return predictor.profile(app: app, device: device, days: days)
         }
     }
@@ -164,23 +199,24 @@ public final class FetchScheduler: @unchecked Sendable {
     /// How an app is used lately, as of `now`.
     public func state(app: String, device: String = "default", now: Date) throws -> AppState {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: now)
             return predictor.state(app: app, device: device, now: now)
         }
     }
 
-    /// Whether an app has too little history to learn from yet.
-    public func isColdStart(app: String, device: String = "default") throws -> Bool {
+    /// Whether an app has too little history to learn from yet, as of `time` (by default, of every
+    /// event).
+    public func isColdStart(app: String, device: String = "default", asOf time: Date = .distantFuture) throws -> Bool {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: time)
             return predictor.isColdStart(app: app, device: device)
         }
     }
 
-    /// The apps of a device that the predictor knows.
-    public func apps(device: String = "default") throws -> [String] {
+    /// The apps of a device that the predictor knows, as of `time` (by default, of every event).
+    public func apps(device: String = "default", asOf time: Date = .distantFuture) throws -> [String] {
         try lock.withLock {
-            try prepare(device)
+            try prepare(device, asOf: time)
             return predictor.apps(device: device)
         }
     }

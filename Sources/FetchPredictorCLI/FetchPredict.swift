@@ -14,13 +14,15 @@ public struct FetchPredict: ParsableCommand {
             $XDG_DATA_HOME/fetchpredict/events.sqlite (~/.local/share/fetchpredict/events.sqlite).
 
             Example:
-              fetchpredict import fixtures/commuter-28d.csv
-              fetchpredict apps
+              fetchpredict import fixtures/commuter-28d.csv --device phone
+              fetchpredict config --time-zone Europe/Warsaw --device phone
+              fetchpredict apps --device phone
             """,
         version: version,
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
-            NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, GenerateCommand.self, PruneCommand.self,
+            NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, GenerateCommand.self, ImportsCommand.self,
+            ExportCommand.self, PruneCommand.self,
         ]
     )
 

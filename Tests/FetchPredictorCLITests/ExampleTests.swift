@@ -46,10 +46,14 @@ struct ExampleTests {
         for (name, fixture) in [
             ("export.json", "activitywatch-small.json"), ("Activity_history.csv", "app-usage-dmy.csv"),
             ("usage.csv", "app-usage-dmy.csv"),
-            ("big.csv", "commuter-28d.csv"), ("log.csv", "commuter-28d.csv"), ("news.json", "scenarios/commuter.json"),
+            ("log.csv", "commuter-28d.csv"), ("news.json", "scenarios/commuter.json"),
         ] {
             try manager.copyItem(at: fixtures.appendingPathComponent(fixture), to: folder.appendingPathComponent(name))
         }
+        // A big csv with a bad row, for --skip-invalid: another file than the commuter's.
+        let commuter = try Data(contentsOf: fixtures.appendingPathComponent("commuter-28d.csv"))
+        try (commuter + Data("not-a-time,com.example.news,launch\n".utf8))
+            .write(to: folder.appendingPathComponent("big.csv"))
         try Data(#"{"apps": {"com.example.news": "minimum", "com.example.mail": 3600}}"#.utf8)
             .write(to: folder.appendingPathComponent("apps.json"))
         return folder

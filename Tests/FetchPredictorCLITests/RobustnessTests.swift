@@ -92,6 +92,7 @@ struct RobustnessTests {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         let log = Self.bigLog(60_000)
         try Tool.run(["config", "--default-interval", "minimum", "--db", db, "--device", "phone"])
+        try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--db", db, "--device", "phone"])
         let writers = 6, eventsEach = 15
         var processes: [(Process, Pipe, Pipe)] = [try Tool.start(["import", log, "--db", db, "--device", "bulk"])]
         for writer in 0..<writers {
@@ -126,7 +127,7 @@ struct RobustnessTests {
         try
             "timestamp,app,event\n2023-06-01T08:00:00Z,org.example.secretdiary,launch\n2023-06-02T08:00:00Z,org.example.secretdiary,launch\n"
             .write(toFile: old, atomically: true, encoding: .utf8)
-        try Tool.run(["import", old, "--db", db])
+        try Tool.run(["import", old, "--db", db, "--time-zone", "Europe/Warsaw"])
         try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
         let before = try launches(db)
         let pruned = try Tool.run(["prune", "--before", "2024-01-01", "--db", db, "--json"])
@@ -148,7 +149,7 @@ struct PrivacyTests {
         let db = folder.appendingPathComponent("events.sqlite").path
         let environment = ["TMPDIR": temporary.path, "HOME": temporary.path, "XDG_DATA_HOME": temporary.path]
         for arguments in [
-            ["import", Tool.fixture("commuter-28d.csv"), "--db", db],
+            ["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"],
             ["config", "--default-interval", "minimum", "--db", db],
             ["schedule", "--db", db, "--now", "2024-01-29T00:00:00Z"], ["prune", "--before", "2024-01-10", "--db", db],
         ] {

@@ -21,7 +21,8 @@ struct EventStoreTests {
     @Test func importLogRecordsEachImport() throws {
         let folder = TestFiles.scratchFolder()
         let store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
-        let report = try store.importFile(TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(), now: now)
+        let report = try store.importFile(
+            TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(timeZone: .gmt), now: now)
         let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM importLog") }
         #expect(rows.count == 1)
         #expect(rows[0]["sha256"] == report.sha256)

@@ -87,7 +87,8 @@ struct ImportRejectionTests {
     @Test func ambiguousDatesAskForTheOrder() throws {
         let (store, before) = try storeWithHistory()
         let error = try #require(throws: ImportError.self) {
-            try store.importFile(TestFiles.fixture("app-usage-ambiguous.csv"), options: ImportOptions(), now: now)
+            try store.importFile(
+                TestFiles.fixture("app-usage-ambiguous.csv"), options: ImportOptions(timeZone: .gmt), now: now)
         }
         guard case .ambiguousDates(_, let example, let line) = error else { Issue.record("\(error)"); return }
         #expect(example == "05/06/2024")

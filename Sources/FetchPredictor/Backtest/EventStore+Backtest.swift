@@ -1,14 +1,21 @@
 import Foundation
 
 extension EventStore {
-    /// The launches of some of the store's devices, as the backtest replays them.
+    /// The launches of some of the store's devices, as the backtest replays them, each in its
+    /// own zone.
     ///
     /// - Parameters:
     ///   - names: the devices; `nil` for every device of the store.
-    ///   - timeZone: the zone to read them in; `nil` for each device's own, else UTC.
+    ///   - timeZone: the zone the caller expects the devices in; `nil` for each device's own.
+    /// - Throws: ``StoreError/noTimeZone(device:)`` for a device with no zone, and
+    ///   ``StoreError/timeZoneConflict(device:stored:given:)`` when `timeZone` is not its zone:
+    ///   habits are never read in a zone the device was not in.
     public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) throws -> [BacktestDevice] {
         try (names ?? devices()).map { name in
-            let zone = try timeZone ?? self.timeZone(device: name) ?? TimeZone(identifier: "UTC")!
+            guard let zone = try self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
+            if let timeZone, timeZone.identifier != zone.identifier {
+                throw StoreError.timeZoneConflict(device: name, stored: zone.identifier, given: timeZone.identifier)
+            }
             let events = try events(device: name)
             return BacktestDevice(
                 name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
@@ -18,54 +25,68 @@ extension EventStore {
 }
 
 extension BacktestDevice {
-    /// Log files read as the backtest replays them, one device per file; nothing is stored.
+    /// Log files read as the backtest replays them; nothing is stored.
+    ///
+    /// The devices are those the files' rows name (a `device` column); rows that name none
+    /// belong to a device named after their file (its name without the extension, with its
+    /// folder when two files share a name). The same event in two files is replayed once.
     ///
     /// - Parameters:
     ///   - files: the logs, in any format the import reads.
-    ///   - device: the name of the device of a single file (default `default`); with several
-    ///     files, each device is named after its folder and file.
-    ///   - timeZone: the zone of the logs' devices; `nil` for UTC.
+    ///   - timeZone: the zone of the logs' devices, which their daily habits are read in.
     ///   - dateOrder: the order of day and month in App Usage dates.
-    /// - Throws: ``ImportError`` when a file cannot be read or has invalid rows.
+    ///   - skipInvalid: replay the valid rows of a file with invalid ones, as an import stores them.
+    ///   - onReject: called with every refused row.
+    /// - Returns: the devices, in the order the files first name them.
+    /// - Throws: ``ImportError`` when a file cannot be read or (without `skipInvalid`) has
+    ///   invalid rows.
     public static func load(
-        files: [String], device: String? = nil, timeZone: TimeZone?, dateOrder: DateOrder?
+        files: [String], timeZone: TimeZone, dateOrder: DateOrder?, skipInvalid: Bool = false,
+        onReject: ((Rejection) -> Void)? = nil
     ) throws -> [BacktestDevice] {
-        let zone = timeZone ?? TimeZone(identifier: "UTC")!
-        var devices: [String: [Event]] = [:]
+        var launches: [String: [Event]] = [:]
         var deviceEvents: [String: [Event]] = [:]
         var names: [String] = []
-        for file in files {
-            let url = URL(fileURLWithPath: file)
-            let name =
-                files.count == 1
-                ? (device ?? "default")
-                : url.deletingLastPathComponent().lastPathComponent + "/"
-                    + url.deletingPathExtension().lastPathComponent
-            names.append(name)
-            // Each launch and device event once, by kind, app and instant, as the store keeps it.
-            struct Key: Hashable {
-                var device: String?
-                var kind: EventKind
-                var app: String
-                var time: Milliseconds
-            }
-            var seen = Set<Key>()
-            _ = try LogReader(options: ImportOptions(device: name, timeZone: zone, dateOrder: dateOrder)).read(
-                file, timeZone: zone
-            ) { event in
+        var named = Set<String>()
+        // Each launch and device event once, by device, kind, app and instant, as the store keeps it.
+        struct Key: Hashable {
+            var device: String
+            var kind: EventKind
+            var app: String
+            var time: Milliseconds
+        }
+        var seen = Set<Key>()
+        for (file, fileDevice) in zip(files, deviceNames(files: files)) {
+            let options = ImportOptions(
+                device: fileDevice, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid)
+            _ = try LogReader(options: options).read(file, timeZone: timeZone, onReject: onReject) { event in
+                let device = event.device ?? fileDevice
+                if named.insert(device).inserted { names.append(device) }
                 guard event.kind == .launch || event.kind.isDeviceEvent,
-                    seen.insert(Key(device: event.device, kind: event.kind, app: event.app, time: event.time)).inserted
+                    seen.insert(Key(device: device, kind: event.kind, app: event.app, time: event.time)).inserted
                 else { return false }
                 if event.kind == .launch {
-                    devices[event.device ?? name, default: []].append(event)
+                    launches[device, default: []].append(event)
                 } else {
-                    deviceEvents[event.device ?? name, default: []].append(event)
+                    deviceEvents[device, default: []].append(event)
                 }
                 return true
             }
         }
         return names.map {
-            BacktestDevice(name: $0, timeZone: zone, launches: devices[$0] ?? [], deviceEvents: deviceEvents[$0] ?? [])
+            BacktestDevice(
+                name: $0, timeZone: timeZone, launches: launches[$0] ?? [], deviceEvents: deviceEvents[$0] ?? [])
+        }
+    }
+
+    /// The device of each file's rows that name none: the file's name without its extension,
+    /// with its folder when two files share that name.
+    static func deviceNames(files: [String]) -> [String] {
+        let urls = files.map { URL(fileURLWithPath: $0) }
+        let bare = urls.map { $0.deletingPathExtension().lastPathComponent }
+        return zip(urls, bare).map { url, name in
+            bare.filter { $0 == name }.count == 1
+                ? name : url.deletingLastPathComponent().lastPathComponent + "/" + name
         }
     }
 }

@@ -7,7 +7,11 @@ extension EventStore {
     /// By default a file with any invalid row is refused whole and nothing of it is stored; with
     /// ``ImportOptions/skipInvalid`` the valid rows are stored and every invalid one is reported.
     /// The same event imported twice is stored once: importing a file again reports all of it as
-    /// duplicates. Reading the file is ``LogReader``'s work; the store runs the transaction.
+    /// duplicates. The same file (by SHA-256) read another way (format, device, zone, date order)
+    /// is refused, as its events would be stored twice. Every event stored keeps the id of its
+    /// import. Local times are read in ``ImportOptions/timeZone``, else the device's zone, and are
+    /// refused when neither is known. Reading the file is ``LogReader``'s work; the store runs the
+    /// transaction.
     ///
     /// ```swift
     /// let report = try store.importFile("usage.csv", options: ImportOptions(device: "phone"))
@@ -22,8 +26,9 @@ extension EventStore {
     ///   - onReject: called with every refused row.
     /// - Returns: what was read, stored, duplicate and refused.
     /// - Throws: ``ImportError`` when the file cannot be read, fits no format, or (without
-    ///   ``ImportOptions/skipInvalid``) has invalid rows; ``StoreError`` when the store fails, or
-    ///   when ``ImportOptions/timeZone`` contradicts the device's zone.
+    ///   ``ImportOptions/skipInvalid``) has invalid rows, or writes local times in no known zone;
+    ///   ``StoreError`` when the store fails, when ``ImportOptions/timeZone`` contradicts the
+    ///   device's zone, or when the file was imported before and read otherwise.
     /// - Complexity: O(n log m) in the file's rows and the stored events; memory stays flat
     ///   except for ActivityWatch exports, which keep about 40 bytes per window event.
     public func importFile(
@@ -38,17 +43,25 @@ extension EventStore {
                 throw StoreError.timeZoneConflict(
                     device: options.device, stored: deviceZone.identifier, given: given.identifier)
             }
-            let writer = try EventWriter(
-                db, newDeviceTimeZone: (options.timeZone ?? options.defaultTimeZone).identifier)
-            let report = try LogReader(options: options).read(
-                path, timeZone: options.timeZone ?? deviceZone ?? options.defaultTimeZone, progress: progress,
-                onReject: onReject
+            var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
+            try log.insert(db)
+            let writer = try EventWriter(db, newDeviceTimeZone: options.timeZone?.identifier, importID: log.id)
+            var report = try LogReader(options: options).read(
+                path, timeZone: options.timeZone ?? deviceZone, progress: progress, onReject: onReject
             ) { event in
                 try writer.insert(event, device: options.device)
             }
+            for earlier in try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db) {
+                let differences = earlier.differences(from: report)
+                if !differences.isEmpty {
+                    throw StoreError.importedOtherwise(
+                        file: path, earlier: earlier.id!, earlierFile: earlier.path, differences: differences)
+                }
+            }
             try writer.invalidateLearnedModels()
-            var log = ImportLogRecord(report, importedAt: now)
-            try log.insert(db)
+            log.finish(report)
+            try log.update(db)
+            report.timeZone = try Self.timeZone(db, device: options.device, path: path)?.identifier
             return report
         }
     }

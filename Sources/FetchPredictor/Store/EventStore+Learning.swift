@@ -58,38 +58,43 @@ extension EventStore {
         }
     }
 
-    /// Whether a device has a launch or fetch after `time`.
-    func hasEvents(device: String, after time: Milliseconds) throws -> Bool {
+    /// Whether a device has a launch or fetch after `time`, up to `end` (included).
+    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds = .max) throws -> Bool {
         try read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2
+                    SELECT EXISTS (SELECT 1 FROM app JOIN launch ON launch.appId = app.id
+                            AND launch.time > ?2 AND launch.time <= ?3
                         WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
-                    OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2
+                    OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
+                            AND fetch.time > ?2 AND fetch.time <= ?3
                         WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
-                    """, arguments: [device, time]) ?? false
+                    """, arguments: [device, time, end]) ?? false
         }
     }
 
-    /// Calls `body` with every launch and fetch of a device after `time`, in time order.
+    /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
+    /// in time order.
     ///
     /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.
-    func forEachEvent(device: String, after time: Milliseconds, _ body: (Event) throws -> Void) throws {
+    func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds = .max, _ body: (Event) throws -> Void
+    ) throws {
         try read { db in
             let cursor = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT 0 AS kind, app.name AS app, launch.time AS time, launch.utcOffset AS utcOffset,
                         NULL AS result, launch.duration AS duration
-                    FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2
+                    FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2 AND launch.time <= ?3
                     WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
                     UNION ALL
                     SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration
-                    FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2
+                    FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
                     WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
                     ORDER BY 3, 1
-                    """, arguments: [device, time])
+                    """, arguments: [device, time, end])
             while let row = try cursor.next() {
                 let isFetch = (row[0] as Int) == 1
                 try body(
@@ -113,16 +118,20 @@ extension EventStore {
     struct PlanningSettings {
         var defaultInterval: FetchInterval
         var timeZone: TimeZone?
+        /// Whether the device is in the store at all.
+        var exists: Bool
         var policies: [String: AppSettings]
     }
 
     func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
             let defaultInterval = try Self.defaultInterval(db, path: path)
-            let zone = try Self.timeZone(db, device: device, path: path)
+            let record = try DeviceRecord.named(device, db)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
-            return PlanningSettings(defaultInterval: defaultInterval, timeZone: zone, policies: policies)
+            return PlanningSettings(
+                defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
+                policies: policies)
         }
     }
 }

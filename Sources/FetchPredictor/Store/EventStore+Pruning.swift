@@ -4,20 +4,59 @@ extension EventStore {
     /// Deletes for good every event before an instant, of one device or of all, and the learned
     /// models that remember them; the file's freed pages are given back to the system.
     ///
-    /// - Returns: how many events were deleted, by kind.
-    public func prune(before time: Milliseconds, device: String? = nil) throws -> PruneReport {
-        let report = try write { db -> PruneReport in
-            let scope =
-                "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
-            try db.execute(sql: "DELETE FROM launch WHERE time < ?1 AND appId IN \(scope)", arguments: [time, device])
-            let launches = db.changesCount
-            try db.execute(sql: "DELETE FROM fetch WHERE time < ?1 AND appId IN \(scope)", arguments: [time, device])
-            let fetches = db.changesCount
+    /// - Parameters:
+    ///   - time: events before it go.
+    ///   - device: the device; `nil` for every device.
+    ///   - dryRun: count what would go, and change nothing.
+    /// - Returns: how many events were (or would be) deleted, by kind.
+    public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) throws -> PruneReport {
+        let scope =
+            "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
+        return try prune(
+            where: "time < ?1 AND appId IN \(scope)",
+            deviceEventsWhere: "time < ?1 AND deviceId IN (SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)",
+            arguments: [time, device], dryRun: dryRun
+        ) { _ in }
+    }
+
+    /// Deletes for good exactly the events one import stored (not those it found already
+    /// stored), the learned models that remember them, and the import from the import log, so
+    /// that its file can be imported again, read another way.
+    ///
+    /// - Parameters:
+    ///   - importID: the import's id, as ``imports()`` lists it.
+    ///   - dryRun: count what would go, and change nothing.
+    /// - Returns: how many events were (or would be) deleted, by kind.
+    /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
+    public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
+        try prune(
+            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID], dryRun: dryRun
+        ) { db in
+            try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [importID])
+            if db.changesCount == 0 { throw StoreError.unknownImport(importID) }
+        }
+    }
+
+    /// Deletes the launches and fetches that `condition` selects and the device events that
+    /// `deviceEventsCondition` selects, then the apps left empty, then runs `more` in the same
+    /// transaction; compacts the file unless it is a dry run.
+    private func prune(
+        where condition: String, deviceEventsWhere deviceEventsCondition: String, arguments: StatementArguments,
+        dryRun: Bool, more: (Database) throws -> Void
+    ) throws -> PruneReport {
+        let report = try write(commit: !dryRun) { db -> PruneReport in
+            // Models of every device whose events go are dropped: they remember them.
             try db.execute(
                 sql: """
-                    DELETE FROM deviceEvent WHERE time < ?1
-                    AND deviceId IN (SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)
-                    """, arguments: [time, device])
+                    DELETE FROM modelCache WHERE deviceId IN (
+                        SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(condition))
+                        OR app.id IN (SELECT appId FROM fetch WHERE \(condition)))
+                    """, arguments: arguments)
+            try db.execute(sql: "DELETE FROM launch WHERE \(condition)", arguments: arguments)
+            let launches = db.changesCount
+            try db.execute(sql: "DELETE FROM fetch WHERE \(condition)", arguments: arguments)
+            let fetches = db.changesCount
+            try db.execute(sql: "DELETE FROM deviceEvent WHERE \(deviceEventsCondition)", arguments: arguments)
             let deviceEvents = db.changesCount
             // Apps left with no event and no setting of their own go too: their names are data.
             try db.execute(
@@ -26,11 +65,10 @@ extension EventStore {
                     AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
                     AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
                     """)
-            try db.execute(
-                sql: "DELETE FROM modelCache WHERE deviceId IN (SELECT id FROM device WHERE ?1 IS NULL OR name = ?1)",
-                arguments: [device])
+            try more(db)
             return PruneReport(launches: launches, fetches: fetches, deviceEvents: deviceEvents)
         }
+        if dryRun { return report }
         // Deleted rows would otherwise linger in free pages of the file.
         try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")

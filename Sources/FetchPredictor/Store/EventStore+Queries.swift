@@ -5,26 +5,33 @@ extension EventStore {
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device and then by launches, most first.
     ///
+    /// As of a time, only the events up to it (included) are counted, and apps with none of them
+    /// and no setting of their own are left out: the answer of a store holding only those events.
+    ///
     /// - Complexity: O(n) in the events of the apps listed.
-    public func apps(device: String? = nil) throws -> [AppSummary] {
+    public func apps(device: String? = nil, asOf time: Date? = nil) throws -> [AppSummary] {
         try read { db in
             let defaultInterval = try Self.defaultInterval(db, path: path)
             let rows = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT device.name AS device, app.name AS app, app.interval, app.enabled,
-                        (SELECT count(*) FROM launch WHERE appId = app.id) AS launches,
-                        (SELECT min(time) FROM launch WHERE appId = app.id) AS firstLaunch,
-                        (SELECT max(time) FROM launch WHERE appId = app.id) AS lastLaunch,
-                        (SELECT count(*) FROM fetch WHERE appId = app.id AND result = 'newData') AS newData,
-                        (SELECT count(*) FROM fetch WHERE appId = app.id AND result = 'noData') AS noData,
-                        (SELECT count(*) FROM fetch WHERE appId = app.id AND result = 'failed') AS failed,
-                        (SELECT min(time) FROM fetch WHERE appId = app.id) AS firstFetch,
-                        (SELECT max(time) FROM fetch WHERE appId = app.id) AS lastFetch
+                        (SELECT count(*) FROM launch WHERE appId = app.id AND time <= ?2) AS launches,
+                        (SELECT min(time) FROM launch WHERE appId = app.id AND time <= ?2) AS firstLaunch,
+                        (SELECT max(time) FROM launch WHERE appId = app.id AND time <= ?2) AS lastLaunch,
+                        (SELECT count(*) FROM fetch WHERE appId = app.id AND time <= ?2 AND result = 'newData')
+                            AS newData,
+                        (SELECT count(*) FROM fetch WHERE appId = app.id AND time <= ?2 AND result = 'noData')
+                            AS noData,
+                        (SELECT count(*) FROM fetch WHERE appId = app.id AND time <= ?2 AND result = 'failed')
+                            AS failed,
+                        (SELECT min(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS firstFetch,
+                        (SELECT max(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS lastFetch
                     FROM app JOIN device ON device.id = app.deviceId
-                    WHERE ?1 IS NULL OR device.name = ?1
+                    WHERE (?1 IS NULL OR device.name = ?1)
+                    AND (launches + newData + noData + failed > 0 OR app.interval IS NOT NULL OR app.enabled = 0)
                     ORDER BY device.name, launches DESC, app.name
-                    """, arguments: [device])
+                    """, arguments: [device, time?.milliseconds ?? Milliseconds.max])
             return try rows.map { row in
                 let own = try row.decode(FetchInterval?.self, forColumn: "interval")
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()
@@ -89,6 +96,72 @@ extension EventStore {
                     kind: try row.decode(forColumn: "kind"), app: row["app"], time: row["time"],
                     utcOffset: row["utcOffset"], result: try row.decode(forColumn: "result"),
                     duration: row["duration"], bytes: row["bytes"])
+            }
+        }
+    }
+}
+
+extension EventStore {
+    /// The import log, oldest first, with how many of each import's events the store still holds.
+    ///
+    /// - Complexity: O(n) in the stored events, counted by import.
+    public func imports() throws -> [ImportSummary] {
+        try read { db in
+            var kept: [Int64: Int] = [:]
+            for table in ["launch", "fetch", "deviceEvent"] {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
+                for row in rows { kept[row[0], default: 0] += row[1] as Int }
+            }
+            return try ImportLogRecord.fetchAll(db, sql: "SELECT * FROM importLog ORDER BY id").map { log in
+                ImportSummary(
+                    id: log.id!, file: log.path, sha256: log.sha256, format: log.format, device: log.device,
+                    timeZone: log.timeZone, dateOrder: log.dateOrder, rowsRead: log.rowsRead, stored: log.stored,
+                    duplicates: log.duplicates, rejected: log.rejected, eventsKept: kept[log.id!] ?? 0,
+                    importedAt: Date(milliseconds: log.importedAt))
+            }
+        }
+    }
+}
+
+extension EventStore {
+    /// Calls `body` with the stored events of one device (or of all), each naming its device,
+    /// ordered by device, time, kind and app: what `fetchpredict export` writes.
+    ///
+    /// - Parameters:
+    ///   - device: the device; `nil` for every device.
+    ///   - start: the earliest time kept (included); `nil` for no bound.
+    ///   - end: the time events must be before; `nil` for no bound.
+    /// - Complexity: O(n log n) in the events written; memory stays flat (a cursor).
+    public func forEachStoredEvent(
+        device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
+        _ body: (Event) throws -> Void
+    ) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT device.name, 'launch' AS kind, app.name, launch.time, launch.utcOffset, NULL,
+                        launch.duration, NULL
+                    FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
+                    WHERE (?1 IS NULL OR device.name = ?1) AND launch.time >= ?2 AND launch.time < ?3
+                    UNION ALL
+                    SELECT device.name, 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result,
+                        fetch.duration, fetch.bytes
+                    FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
+                    WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
+                    UNION ALL
+                    SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
+                        NULL, NULL
+                    FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
+                    WHERE (?1 IS NULL OR device.name = ?1) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
+                    ORDER BY 1, 4, 2, 3
+                    """, arguments: [device, start ?? .min, end ?? .max])
+            while let row = try cursor.next() {
+                try body(
+                    Event(
+                        kind: try row.decode(atIndex: 1), app: row[2], time: row[3], utcOffset: row[4],
+                        result: try row.decode(atIndex: 5), duration: row[6], bytes: row[7], device: row[0]))
             }
         }
     }

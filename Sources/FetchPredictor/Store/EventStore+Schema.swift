@@ -91,6 +91,21 @@ extension EventStore {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v4: provenance of events, reading of imports") { db in
+            try db.execute(
+                sql: """
+                    -- The import that stored each event (importLog.id); NULL for events stored by
+                    -- `record` (FetchScheduler.recordLaunch and recordFetch) and for every event
+                    -- stored before this migration, whose import is not known.
+                    ALTER TABLE launch ADD COLUMN importId INTEGER;
+                    ALTER TABLE fetch ADD COLUMN importId INTEGER;
+                    ALTER TABLE deviceEvent ADD COLUMN importId INTEGER;
+                    -- How an import read its file: the zone of its local times and its date order
+                    -- (NULL for imports before this migration, and where the format has none).
+                    ALTER TABLE importLog ADD COLUMN timeZone TEXT;
+                    ALTER TABLE importLog ADD COLUMN dateOrder TEXT;
+                    """)
+        }
         return migrator
     }
 }

@@ -58,11 +58,13 @@ extension EventStore {
         }
     }
 
-    /// Sets a device's IANA time zone, creating the device when new.
+    /// Sets a device's IANA time zone, creating the device when new. Models learned in the old
+    /// zone are dropped: their daily profiles are in its local time.
     public func setTimeZone(_ zone: TimeZone, device: String) throws {
         try write { db in
             let id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
             try db.execute(sql: "UPDATE device SET timeZone = ? WHERE id = ?", arguments: [zone.identifier, id])
+            try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id])
         }
     }
 

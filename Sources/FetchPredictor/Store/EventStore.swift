@@ -152,6 +152,24 @@ public final class EventStore: Sendable {
         }
     }
 
+    /// Runs `body` in one write transaction and, when `commit` is false, rolls it back: what a
+    /// change would do, measured on the store, with nothing changed.
+    func write<T>(commit: Bool, _ body: (Database) throws -> T) throws -> T {
+        if commit { return try write(body) }
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .rollback
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        }
+    }
+
     /// Runs `body` in one read transaction, turning SQLite errors into ``StoreError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {

@@ -22,24 +22,34 @@ final class EventWriter {
     private(set) var earliestStored: [Int64: Milliseconds] = [:]
     /// The time zone given to devices this writer creates.
     private let newDeviceTimeZone: String?
+    /// The import whose events these are, written into every row; `nil` for recorded events.
+    private let importID: Int64?
 
     private struct AppKey: Hashable {
         var device: Int64
         var name: String
     }
 
-    init(_ db: Database, newDeviceTimeZone: String?) throws {
+    /// - Parameters:
+    ///   - db: the connection, inside a write transaction.
+    ///   - newDeviceTimeZone: the zone of devices this writer creates; `nil` leaves them with none.
+    ///   - importID: the import log row of the events; `nil` for recorded ones.
+    init(_ db: Database, newDeviceTimeZone: String?, importID: Int64? = nil) throws {
         self.db = db
         self.newDeviceTimeZone = newDeviceTimeZone
+        self.importID = importID
         insertLaunch = try db.makeStatement(
-            sql: "INSERT OR IGNORE INTO launch (appId, time, utcOffset, duration) VALUES (?, ?, ?, ?)")
+            sql: "INSERT OR IGNORE INTO launch (appId, time, utcOffset, duration, importId) VALUES (?, ?, ?, ?, ?)")
         insertFetch = try db.makeStatement(
             sql: """
-                INSERT OR IGNORE INTO fetch (appId, time, result, utcOffset, duration, bytes)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO fetch (appId, time, result, utcOffset, duration, bytes, importId)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
         insertDeviceEvent = try db.makeStatement(
-            sql: "INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset) VALUES (?, ?, ?, ?)")
+            sql: """
+                INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId)
+                VALUES (?, ?, ?, ?, ?)
+                """)
     }
 
     /// The id of the device, created when new.
@@ -71,6 +81,7 @@ final class EventWriter {
             sqlite3_bind_int64(handle, 2, event.time)
             bind(handle, 3, event.utcOffset.map(Int64.init))
             bind(handle, 4, event.duration)
+            bind(handle, 5, importID)
         case .fetch:
             statement = insertFetch
             let handle = statement.sqliteStatement
@@ -80,6 +91,7 @@ final class EventWriter {
             bind(handle, 4, event.utcOffset.map(Int64.init))
             bind(handle, 5, event.duration)
             bind(handle, 6, event.bytes)
+            bind(handle, 7, importID)
         case .unlock, .screenOn, .screenOff:
             statement = insertDeviceEvent
             let handle = statement.sqliteStatement
@@ -87,6 +99,7 @@ final class EventWriter {
             sqlite3_bind_text(handle, 2, event.kind.rawValue, -1, transient)
             sqlite3_bind_int64(handle, 3, event.time)
             bind(handle, 4, event.utcOffset.map(Int64.init))
+            bind(handle, 5, importID)
         }
         let handle = statement.sqliteStatement
         let code = sqlite3_step(handle)

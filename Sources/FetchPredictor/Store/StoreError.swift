@@ -20,6 +20,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case sqlite(path: String, detail: String)
     /// A time zone given for a device's local times contradicts the zone the device has.
     case timeZoneConflict(device: String, stored: String, given: String)
+    /// The file was imported before, read another way: its events would be stored twice.
+    case importedOtherwise(file: String, earlier: Int64, earlierFile: String, differences: [String])
+    /// The device has no time zone, and daily habits are local times.
+    case noTimeZone(device: String)
+    /// No import of that id in the import log.
+    case unknownImport(Int64)
 
     /// A sentence for people.
     public var description: String {
@@ -42,6 +48,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
         case .timeZoneConflict(let device, let stored, let given):
             "Device \(device) is in \(stored), not in \(given) as given; nothing was stored: give --time-zone \(stored), or change the device's zone first with fetchpredict config --time-zone \(given) --device \(device)."
+        case .importedOtherwise(let file, let earlier, let earlierFile, let differences):
+            "\(file) is the file imported as import \(earlier) (\(earlierFile)), read otherwise then: \(differences.joined(separator: "; ")). Its events would be stored twice, so nothing was stored: import it as before, or remove import \(earlier) first with fetchpredict prune --import \(earlier)."
+        case .noTimeZone(let device):
+            "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named: give it one with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
+        case .unknownImport(let id):
+            "There is no import \(id) in the store: fetchpredict imports lists them."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
         }

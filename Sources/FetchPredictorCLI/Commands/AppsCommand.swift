@@ -10,6 +10,7 @@ struct AppsCommand: ParsableCommand {
             Example:
               fetchpredict apps --device phone
               fetchpredict apps --all-devices --json
+              fetchpredict apps --now 2024-05-01T00:00:00Z
             """)
 
     @OptionGroup var store: StoreOptions
@@ -19,24 +20,26 @@ struct AppsCommand: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var clock: ClockOptions
+
     func run() throws {
         let eventStore = try store.openStore(creating: false)
         if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
-        let apps = try eventStore.apps(device: allDevices ? nil : store.device)
+        let apps = try eventStore.apps(device: allDevices ? nil : store.device, asOf: clock.now)
         var zones: [String: TimeZone] = [:]
-        for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) ?? .current }
+        for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) }
         let scope = allDevices ? "any device" : "device \(store.device)"
         try output.print(apps) { Self.describe($0, zones: zones, scope: scope) }
     }
 
-    /// The apps as a table, with a note on default intervals.
+    /// The apps as a table, with a note on default intervals, first and last seen in each device's zone (in UTC, marked Z, where it has none).
     static func describe(_ apps: [AppSummary], zones: [String: TimeZone], scope: String) -> String {
         if apps.isEmpty { return "No apps on \(scope) yet: import a log or record events first." }
         let rows = apps.map { app in
             [
                 app.device, app.app, app.interval.text + (app.intervalIsDefault ? "*" : ""), app.enabled ? "yes" : "no",
                 String(app.launches), String(app.fetchesNewData), String(app.fetchesNoData), String(app.fetchesFailed),
-                Output.local(app.firstSeen, zones[app.device]!), Output.local(app.lastSeen, zones[app.device]!),
+                Output.local(app.firstSeen, zones[app.device]), Output.local(app.lastSeen, zones[app.device]),
             ]
         }
         var text = Output.table(

@@ -9,8 +9,10 @@ struct EvaluateCommand: ParsableCommand {
         discussion: """
             Replays each device's launches through the library, as the backtest protocol \
             describes, at several budget levels, and scores the cold launches that find fresh \
-            content. Give log files to evaluate them in a temporary store (one device per file), \
-            or none to evaluate the store's devices (with --device, only that one).
+            content. Give log files to evaluate them without storing them: the devices are those \
+            their rows name (a device column), else one per file, named after it; --time-zone \
+            names the zone their habits are read in. Give none to evaluate the store's devices, \
+            each in its own zone. With --device, only that device.
 
             Example:
               fetchpredict evaluate export.json --time-zone Europe/Warsaw
@@ -23,7 +25,9 @@ struct EvaluateCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     @Option(
-        help: ArgumentHelp("The time zone of the logs' devices (default: the device's, else UTC).", valueName: "zone"),
+        help: ArgumentHelp(
+            "The time zone of the logs' devices; needed with files (a store's devices have their own).",
+            valueName: "zone"),
         transform: TimeZoneArgument.parse)
     var timeZone: TimeZone?
 
@@ -74,6 +78,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every scored cold launch as CSV (device,app,time,fresh).", valueName: "file"))
     var launchesOut: String?
 
+    @Flag(help: "Replay the valid rows of a file with invalid ones, and report the invalid.")
+    var skipInvalid = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -85,11 +92,7 @@ struct EvaluateCommand: ParsableCommand {
 
     func run() throws {
         let backtest = try backtestSettings()
-        let devices =
-            files.isEmpty
-            ? try storeDevices()
-            : try BacktestDevice.load(
-                files: files, device: store.deviceOption, timeZone: timeZone, dateOrder: dateOrder)
+        let devices = files.isEmpty ? try storeDevices() : try fileDevices()
         let bar = ProgressBar(label: "evaluating")
         let report = Backtest.run(devices, settings: backtest) { bar.update(Int64($0), Int64($1)) }
         bar.finish()
@@ -107,6 +110,33 @@ struct EvaluateCommand: ParsableCommand {
         let eventStore = try store.openStore(creating: false)
         if let device = store.deviceOption { try KnownNames.requireDevice(device, in: eventStore) }
         return try eventStore.backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
+    }
+
+    /// The devices the files name, or the one `--device` names, which must be among them.
+    func fileDevices() throws -> [BacktestDevice] {
+        guard let timeZone else {
+            throw ValidationError(
+                "Daily habits are read in local time, and log files do not name their zone: give --time-zone, such as --time-zone Europe/Warsaw."
+            )
+        }
+        var skipped = 0
+        var devices = try BacktestDevice.load(
+            files: files, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid
+        ) { rejection in
+            skipped += 1
+            if skipped <= 5 { Output.error("Skipped \(rejection)") }
+        }
+        if skipped > 5 { Output.error("... and \(skipped - 5) more invalid rows skipped.") }
+        if let device = store.deviceOption {
+            let names = devices.map(\.name)
+            devices = devices.filter { $0.name == device }
+            if devices.isEmpty {
+                throw ValidationError(
+                    "The files name no device '\(device)': they hold \(names.joined(separator: ", "))."
+                )
+            }
+        }
+        return devices
     }
 
     /// The backtest's settings from the options and the files they name.

@@ -29,7 +29,7 @@ struct ImportCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The time zone of local times (App Usage), and of the device if it is new (default: the device's, else the system's).",
+            "The time zone of local times (App Usage), and of the device if it is new (default: the device's; none is assumed).",
             valueName: "zone"),
         transform: TimeZoneArgument.parse)
     var timeZone: TimeZone?
@@ -58,7 +58,7 @@ struct ImportCommand: ParsableCommand {
         let eventStore = try store.openStore()
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
-            format: format, device: store.device, timeZone: timeZone, defaultTimeZone: .current, dateOrder: dateOrder,
+            format: format, device: store.device, timeZone: timeZone, dateOrder: dateOrder,
             skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages))
         var summary = ImportText.Summary(imports: [], failures: [])
         for file in files {
@@ -76,6 +76,9 @@ struct ImportCommand: ParsableCommand {
             }
         }
         if output.json { print(try Output.json(summary)) }
+        if summary.imports.contains(where: { $0.timeZone == nil }) {
+            Output.error(ImportText.zoneNeeded(device: store.device))
+        }
         if !summary.failures.isEmpty { throw ExitCode.failure }
     }
 }

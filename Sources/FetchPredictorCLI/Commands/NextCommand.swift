@@ -36,6 +36,7 @@ struct NextCommand: ParsableCommand {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
+        let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         let now = clock.currentDate
         let wake: DeviceWake?
@@ -46,8 +47,7 @@ struct NextCommand: ParsableCommand {
         } else {
             wake = try scheduler.nextWake(after: now, device: store.device)
         }
-        let zone = try eventStore.timeZone(device: store.device) ?? .current
-        let hint = wake == nil ? try WakeText.emptyHint(eventStore, device: store.device) : nil
+        let hint = wake == nil ? try WakeText.emptyHint(eventStore, device: store.device, asOf: now) : nil
         let answer = Answer(device: store.device, app: app, now: now, wake: wake)
         switch output.chosen {
         case .text: print(WakeText.next(answer, zone: zone, hint: hint))

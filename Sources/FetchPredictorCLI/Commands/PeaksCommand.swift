@@ -30,9 +30,9 @@ struct PeaksCommand: ParsableCommand {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
-        let zone = try eventStore.timeZone(device: store.device) ?? .current
+        let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore)
-        let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device)
+        let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device, asOf: clock.currentDate)
         let learned = try apps.map {
             try PeaksText.AppJSON(
                 app: $0, device: store.device, now: clock.currentDate, zone: zone, scheduler: scheduler)

@@ -5,15 +5,19 @@ import Foundation
 struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
-        abstract: "Delete for good every event before a date, and say how many.",
+        abstract: "Delete for good every event before a date, or every event one import stored.",
         discussion: """
-            Deletes launches, fetch results and device events, of --device or of every device \
-            with --all-devices, the apps left with neither events nor settings of their own, \
-            and the learned models that remember them; the file is then \
-            compacted so that nothing deleted lingers in it. Settings and the import log are kept.
+            With --before, deletes launches, fetch results and device events before the date, \
+            of --device or of every device with --all-devices. With --import ID, deletes exactly \
+            the events that import stored (fetchpredict imports lists them) and its entry in the \
+            import log, so that its file can be imported again, read another way. Either way the \
+            apps left with neither events nor settings of their own go too, with the learned \
+            models that remember what was deleted, and the file is compacted so that nothing \
+            deleted lingers in it. --dry-run says what would go and changes nothing.
 
             Example:
-              fetchpredict prune --before 2024-01-01 --all-devices
+              fetchpredict prune --before 2024-01-01T00:00:00Z --all-devices --dry-run
+              fetchpredict prune --import 1
             """)
 
     @OptionGroup var store: StoreOptions
@@ -21,24 +25,62 @@ struct PruneCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Delete events before this date (YYYY-MM-DD, device time) or instant (ISO 8601).", valueName: "date"))
-    var before: String
+    var before: String?
 
-    @Flag(help: "Prune every device, not only --device.")
+    @Option(name: .customLong("import"), help: ArgumentHelp("Delete the events this import stored.", valueName: "id"))
+    var importID: Int64?
+
+    @Flag(help: "Prune every device, not only --device (with --before).")
     var allDevices = false
+
+    @Flag(help: "Say what would be deleted, and delete nothing.")
+    var dryRun = false
 
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if (before == nil) == (importID == nil) { throw ValidationError("Give either --before DATE or --import ID.") }
+        if importID != nil && (allDevices || store.deviceOption != nil) {
+            throw ValidationError("--import deletes one import's events, of whatever device: give no --device.")
+        }
+    }
+
     func run() throws {
         let eventStore = try store.openStore(creating: false)
-        if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
-        let zone = try eventStore.timeZone(device: store.device) ?? .current
-        let text = before.count == 10 ? before + " 00:00" : before
-        let instant = try TimeArgument.parse(text, option: "--before", zone: zone, now: Date())
-        let report = try eventStore.prune(before: instant.milliseconds, device: allDevices ? nil : store.device)
-        let scope = allDevices ? "every device" : "device \(store.device)"
-        try output.print(report) {
-            "Deleted \($0.total) events before \(TimestampFormatter.iso(instant.milliseconds)) "
-                + "(\($0.launches) launches, \($0.fetches) fetches, \($0.deviceEvents) device events) from \(scope)."
+        let report: PruneReport
+        let scope: String
+        if let importID {
+            report = try eventStore.prune(importID: importID, dryRun: dryRun)
+            scope = "stored by import \(importID)"
+        } else {
+            if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
+            let zone = allDevices ? nil : try eventStore.timeZone(device: store.device)
+            let text = before!.count == 10 ? before! + " 00:00" : before!
+            let instant = try TimeArgument.parse(text, option: "--before", zone: zone, now: Date())
+            report = try eventStore.prune(
+                before: instant.milliseconds, device: allDevices ? nil : store.device, dryRun: dryRun)
+            scope =
+                "before \(TimestampFormatter.iso(instant.milliseconds)) from "
+                + (allDevices ? "every device" : "device \(store.device)")
         }
+        try output.print(Pruned(dryRun: dryRun, report: report)) {
+            "\($0.dryRun ? "Would delete" : "Deleted") \($0.report.total) events \(scope) "
+                + "(\($0.report.launches) launches, \($0.report.fetches) fetches, \($0.report.deviceEvents) device events)"
+                + ($0.dryRun ? "; nothing was changed." : ".")
+        }
+    }
+
+    /// What the command says in JSON.
+    struct Pruned: Encodable {
+        var dryRun: Bool
+        var report: PruneReport
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(dryRun, forKey: .dryRun)
+        }
+
+        enum Keys: String, CodingKey { case dryRun }
     }
 }

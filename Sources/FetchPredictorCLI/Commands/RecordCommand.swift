@@ -54,7 +54,7 @@ struct RecordCommand: ParsableCommand {
         }
 
         func time(_ eventStore: EventStore, device: String, now: Date) throws -> Date {
-            let zone = try eventStore.timeZone(device: device) ?? .current
+            let zone = try eventStore.timeZone(device: device)
             return try TimeArgument.parse(at, option: "--at", zone: zone, now: now)
         }
     }
@@ -74,7 +74,7 @@ struct RecordCommand: ParsableCommand {
             let time = try event.time(eventStore, device: store.device, now: clock.currentDate)
             let stored = try eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
-                device: store.device, newDeviceTimeZone: .current)
+                device: store.device)
             try output.print(Recorded(device: store.device, app: event.app, event: .launch, time: time, stored: stored))
             {
                 RecordCommand.describe($0)
@@ -110,7 +110,7 @@ struct RecordCommand: ParsableCommand {
             let stored = try eventStore.record(
                 Event(
                     kind: .fetch, app: event.app, time: time.milliseconds, result: result, duration: event.duration,
-                    bytes: bytes), device: store.device, newDeviceTimeZone: .current)
+                    bytes: bytes), device: store.device)
             let recorded = Recorded(
                 device: store.device, app: event.app, event: .fetch, time: time, result: result, stored: stored)
             try output.print(recorded) { RecordCommand.describe($0) }

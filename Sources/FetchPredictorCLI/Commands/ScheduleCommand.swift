@@ -35,12 +35,12 @@ struct ScheduleCommand: ParsableCommand {
     func run() throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
-        let zone = try eventStore.timeZone(device: store.device) ?? .current
+        let zone = try store.zone(in: eventStore)
         let now = clock.currentDate
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
         let schedule = try FetchScheduler(store: eventStore, configuration: plan.configuration)
             .schedule(from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
-        let hint = schedule.wakes.isEmpty ? try WakeText.emptyHint(eventStore, device: store.device) : nil
+        let hint = schedule.wakes.isEmpty ? try WakeText.emptyHint(eventStore, device: store.device, asOf: start) : nil
         switch output.chosen {
         case .text: print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
         case .json: print(try Output.json(schedule))

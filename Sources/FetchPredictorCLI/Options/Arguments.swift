@@ -7,12 +7,20 @@ import Foundation
 /// A time: `now`, ISO 8601 with Z or an offset, Unix seconds, or a local `YYYY-MM-DD HH:MM[:SS]`.
 enum TimeArgument {
     /// Reads `now`, an instant, or a local time read in `zone`.
-    static func parse(_ text: String, option: String, zone: TimeZone, now: Date) throws -> Date {
+    ///
+    /// - Parameter zone: the device's zone; `nil` when it has none, and then a local time is
+    ///   refused rather than read in a zone nobody named.
+    static func parse(_ text: String, option: String, zone: TimeZone?, now: Date) throws -> Date {
         if text == "now" { return now }
         switch TimestampParser.parse(text) {
         case .success(let stamp): return Date(milliseconds: stamp.milliseconds)
         case .failure(.missingOffset), .failure(.unreadable):
             if let fields = TimestampParser.parseLocal(text) {
+                guard let zone else {
+                    throw ValidationError(
+                        "\(option) '\(text)' is a local time, and no time zone is named for it: write it with Z or an offset, such as 2024-05-01T08:30:00+02:00."
+                    )
+                }
                 return Date(milliseconds: fields.instant(in: zone).0)
             }
         case .failure: break

@@ -7,8 +7,9 @@ struct ClockOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The time to take as now, ISO 8601 or Unix seconds (default: the system clock).", valueName: "time"),
-        transform: { try TimeArgument.parse($0, option: "--now", zone: TimeZone(identifier: "UTC")!, now: Date()) })
+            "The time to take as now, ISO 8601 with Z or an offset, or Unix seconds (default: the system clock); answers are as of it, from the events up to it.",
+            valueName: "time"),
+        transform: { try TimeArgument.parse($0, option: "--now", zone: nil, now: Date()) })
     var now: Date?
 
     /// The time given, else the system clock: the one place the tool reads it.

@@ -40,6 +40,14 @@ struct StoreOptions: ParsableArguments {
         try EventStore(path: databasePath(), concurrentReads: false, creating: creating)
     }
 
+    /// The device's zone, for a command that reads or shows its local time.
+    ///
+    /// - Throws: ``StoreError/noTimeZone(device:)`` when it has none: no zone is assumed.
+    func zone(in eventStore: EventStore) throws -> TimeZone {
+        guard let zone = try eventStore.timeZone(device: device) else { throw StoreError.noTimeZone(device: device) }
+        return zone
+    }
+
     func validate() throws {
         if let problem = EventLimits.problem(withAppName: device) {
             throw ValidationError(

@@ -36,6 +36,11 @@ enum ImportText {
         }
     }
 
+    /// The note an import into a device with no zone ends with, once.
+    static func zoneNeeded(device: String) -> String {
+        "Note: device \(device) has no time zone. Its events are stored as the instants the files give, and daily habits are read in local time: name the zone with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
+    }
+
     /// Prints why a file was not imported, with its first refused rows.
     static func show(_ error: any Error) {
         Output.error("Error: \(error)")

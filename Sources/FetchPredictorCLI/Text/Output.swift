@@ -37,8 +37,10 @@ enum Output {
     }
 
     /// A date as `2024-05-01 08:30` in the zone.
-    static func local(_ date: Date?, _ zone: TimeZone) -> String {
+    /// A time as `YYYY-MM-DD HH:MM` in the zone; in UTC, marked `Z`, when there is none.
+    static func local(_ date: Date?, _ zone: TimeZone?) -> String {
         guard let date else { return "-" }
+        guard let zone else { return String(TimestampFormatter.iso(date.milliseconds).prefix(16)) + "Z" }
         let offset = zone.secondsFromGMT(for: date)
         let text = TimestampFormatter.iso(date.milliseconds, utcOffset: offset)
         return String(text.prefix(16)).replacingOccurrences(of: "T", with: " ")

@@ -25,12 +25,12 @@ enum PeaksText {
         /// What the scheduler learned of an app: one profile, or weekdays and weekends apart,
         /// and its state as of `now`.
         init(app: String, device: String, now: Date, zone: TimeZone, scheduler: FetchScheduler) throws {
-            let weekday = try scheduler.profile(app: app, device: device, days: .weekday)
+            let weekday = try scheduler.profile(app: app, device: device, days: .weekday, asOf: now)
             let profiles =
                 weekday.days == .all
-                ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend)]
+                ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend, asOf: now)]
             self.app = app
-            coldStart = try scheduler.isColdStart(app: app, device: device)
+            coldStart = try scheduler.isColdStart(app: app, device: device, asOf: now)
             state = try scheduler.state(app: app, device: device, now: now)
             stateText = state.description(now: now, zone: zone)
             self.profiles = profiles.map {

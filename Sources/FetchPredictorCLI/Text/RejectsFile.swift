@@ -2,7 +2,8 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-/// The file `--rejects` names: every refused row, one a line.
+/// The file `--rejects` names: every refused row, as CSV (`file,line,field,reason`, quoted as
+/// RFC 4180 says), so that a spreadsheet or a script reads it as it reads the logs.
 final class RejectsFile {
     private let handle: FileHandle
 
@@ -13,11 +14,16 @@ final class RejectsFile {
             throw ValidationError("Cannot write --rejects \(path): check the folder exists and is writable.")
         }
         self.handle = handle
+        handle.write(Data("file,line,field,reason\n".utf8))
     }
 
     deinit { try? handle.close() }
 
     func write(_ rejection: Rejection) {
-        handle.write(Data((rejection.description + "\n").utf8))
+        let row = [
+            CSVText.field(rejection.file), String(rejection.line), CSVText.field(rejection.field),
+            CSVText.field(rejection.reason),
+        ]
+        handle.write(Data((row.joined(separator: ",") + "\n").utf8))
     }
 }

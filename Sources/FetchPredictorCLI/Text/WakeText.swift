@@ -73,11 +73,10 @@ enum WakeText {
     }
 
     /// Why a schedule may be empty, when the settings explain it.
-    static func emptyHint(_ store: EventStore, device: String) throws -> String? {
-        let apps = try store.appSettings(device: device)
+    static func emptyHint(_ store: EventStore, device: String, asOf time: Date) throws -> String? {
+        let apps = try store.apps(device: device, asOf: time)
         if apps.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
-        let defaultInterval = try store.defaultInterval()
-        if apps.allSatisfy({ ($0.interval ?? defaultInterval) == .never || !$0.enabled }) {
+        if apps.allSatisfy({ $0.interval == .never || !$0.enabled }) {
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
         }

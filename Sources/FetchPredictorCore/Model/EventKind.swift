@@ -11,6 +11,19 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// The screen was turned off.
     case screenOff
 
+    /// The kind its name (as written in the csv and jsonl formats) names, in any case.
+    public init?(parsing text: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+            return nil
+        }
+        self = kind
+    }
+
+    /// The names of the kinds, for messages: "launch, fetch, unlock, screenOn or screenOff".
+    public static var names: String {
+        allCases.dropLast().map(\.rawValue).joined(separator: ", ") + " or " + allCases.last!.rawValue
+    }
+
     /// Whether events of this kind belong to the device rather than to an app.
     public var isDeviceEvent: Bool {
         switch self {

@@ -13,7 +13,8 @@ import Foundation
 /// (`Screen on (unlocked)`, `Screen off`, `Device boot`, ...) end a run and become device
 /// events; rows of App Usage itself end a run and are not launches.
 struct AppUsageParser: LogParser {
-    let timeZone: TimeZone
+    /// The zone of the file's local times; `nil` refuses the file, as no zone is ever assumed.
+    let timeZone: TimeZone?
     let dateOrder: DateOrder?
 
     /// Pseudo-rows for the screen and the device, and the device event each one stands for.
@@ -162,8 +163,10 @@ struct AppUsageParser: LogParser {
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
+        guard let zone = timeZone else { throw ImportError.needsTimeZone(file: sink.file, format: .appUsage) }
         let order = try dateOrder ?? detectDateOrder(source)
         if dateOrder == nil { try source.rewind() }
+        sink.dateOrder = order
         let splitter = LineSplitter(source)
         var columns: Columns?
         var fields = CSVLine()
@@ -247,7 +250,7 @@ struct AppUsageParser: LogParser {
             }
             let local = DateFields(
                 year: year, month: month, day: day, hour: clock.hour, minute: clock.minute, second: clock.second)
-            let (time, _) = local.instant(in: timeZone)
+            let (time, _) = local.instant(in: zone)
             let folded = name.lowercased()
             if let deviceEvent = Self.deviceRows[folded] {
                 try endRun()

@@ -4,7 +4,8 @@ import Foundation
 /// Reads the `csv` format: a header naming `timestamp`, `app` and `event`, and optionally
 /// `result`, `duration`, `bytes` and `device`, in any order; then one event a row.
 ///
-/// `event` is `launch` or `fetch`; a fetch needs `result`. Timestamps are ISO 8601 with `Z` or an
+/// `event` is `launch`, `fetch`, or a device event (`unlock`, `screenOn`, `screenOff`, whose `app`
+/// is empty); a fetch needs `result`. Timestamps are ISO 8601 with `Z` or an
 /// offset, or Unix seconds. Columns it does not know are ignored; blank lines are skipped.
 struct CSVEventParser: LogParser {
     static let requiredColumns = ["timestamp", "app", "event"]
@@ -89,13 +90,17 @@ struct CSVEventParser: LogParser {
             kind = .launch
         } else if equalsIgnoringCase(kindText, "fetch") {
             kind = .fetch
+        } else if let other = EventKind(parsing: fields.string(columns.event)) {
+            kind = other
         } else {
             let text = fields.string(columns.event)
             return sink.reject(
-                line: line, field: "event", reason: "'\(text.prefix(40))' is not an event: write launch or fetch")
+                line: line, field: "event", reason: "'\(text.prefix(40))' is not an event: write \(EventKind.names)")
         }
+        // A device event (unlock, screen on or off) belongs to no app.
         var event = Event(
-            kind: kind, app: fields.string(columns.app), time: time.milliseconds, utcOffset: time.utcOffset)
+            kind: kind, app: kind.isDeviceEvent ? "" : fields.string(columns.app), time: time.milliseconds,
+            utcOffset: time.utcOffset)
         if kind == .fetch {
             guard columns.result >= 0, !fields.isEmpty(columns.result) else {
                 return sink.reject(

@@ -68,19 +68,18 @@ struct JSONLinesParser: LogParser {
         default:
             return sink.reject(line: line, field: "timestamp", reason: "the timestamp is neither text nor a number")
         }
-        guard let app = object["app"]?.string else {
-            return sink.reject(line: line, field: "app", reason: "the object has no 'app' text")
-        }
         guard let kindText = object["event"]?.string else {
             return sink.reject(line: line, field: "event", reason: "the object has no 'event' text")
         }
-        let kind: EventKind
-        switch kindText.lowercased() {
-        case "launch": kind = .launch
-        case "fetch": kind = .fetch
-        default:
+        guard let kind = EventKind(parsing: kindText) else {
             return sink.reject(
-                line: line, field: "event", reason: "'\(kindText.prefix(40))' is not an event: write launch or fetch")
+                line: line, field: "event",
+                reason: "'\(kindText.prefix(40))' is not an event: write \(EventKind.names)")
+        }
+        // A device event (unlock, screen on or off) belongs to no app.
+        let app = kind.isDeviceEvent ? "" : object["app"]?.string
+        guard let app else {
+            return sink.reject(line: line, field: "app", reason: "the object has no 'app' text")
         }
         var event = Event(kind: kind, app: app, time: time.milliseconds, utcOffset: time.utcOffset)
         if kind == .fetch {

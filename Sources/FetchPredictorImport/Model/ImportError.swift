@@ -9,6 +9,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case ambiguousDates(file: String, example: String, line: Int)
     case invalidRows(file: String, rejected: Int, first: [Rejection])
     case malformed(file: String, line: Int, reason: String)
+    /// The format writes local times with no zone, and no zone was named for them.
+    case needsTimeZone(file: String, format: ImportFormat)
 
     /// A sentence for people.
     public var description: String {
@@ -38,6 +40,9 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
                 "\(file) was not imported: \(rejected) invalid row\(rejected == 1 ? "" : "s"), the first: \(shown). Fix the file, or give --skip-invalid to store the valid rows."
         case .malformed(let file, let line, let reason):
             return "\(file):\(line): \(reason); nothing of the file was stored."
+        case .needsTimeZone(let file, let format):
+            return
+                "\(file) (\(format.rawValue)) writes local times with no time zone, and its device has none; nothing was stored: give the zone the phone was in, such as --time-zone Europe/Warsaw."
         }
     }
 }

@@ -8,4 +8,9 @@ public enum ImportFormat: String, Sendable, Codable, CaseIterable {
     case activitywatch
     /// A CSV export of the Android app "App Usage".
     case appUsage = "app-usage"
+
+    /// Whether the format writes local times with no zone, which only a named zone can place.
+    public var writesLocalTimes: Bool {
+        self == .appUsage
+    }
 }

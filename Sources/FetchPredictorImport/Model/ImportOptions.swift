@@ -6,10 +6,10 @@ public struct ImportOptions: Sendable {
     public var format: ImportFormat?
     /// The device the events belong to, unless a row names another.
     public var device: String
-    /// The zone of local times in formats without offsets (App Usage); when `nil`, the device's.
+    /// The zone of local times in formats without offsets (App Usage), and of a device the import
+    /// creates; when `nil`, the device's. No zone is ever assumed: local times with no zone named
+    /// are refused.
     public var timeZone: TimeZone?
-    /// The zone given to a device the import creates, when ``timeZone`` is `nil`.
-    public var defaultTimeZone: TimeZone
     /// The order of day and month in App Usage dates, when the file cannot tell.
     public var dateOrder: DateOrder?
     /// Store the valid rows of a file with invalid ones, instead of refusing the whole file.
@@ -22,13 +22,12 @@ public struct ImportOptions: Sendable {
     /// Creates a value with every field given.
     public init(
         format: ImportFormat? = nil, device: String = "default", timeZone: TimeZone? = nil,
-        defaultTimeZone: TimeZone = TimeZone(identifier: "UTC")!, dateOrder: DateOrder? = nil,
+        dateOrder: DateOrder? = nil,
         skipInvalid: Bool = false, extraIgnoredPackages: Set<String> = [], rejectionsKept: Int = 20
     ) {
         self.format = format
         self.device = device
         self.timeZone = timeZone
-        self.defaultTimeZone = defaultTimeZone
         self.dateOrder = dateOrder
         self.skipInvalid = skipInvalid
         self.extraIgnoredPackages = extraIgnoredPackages

@@ -22,4 +22,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var rejected: Int
     /// The first refused rows (all of them went to the rejects handler).
     public var rejections: [Rejection]
+    /// The zone the file's local times were read in, where the format writes them; after an
+    /// import into a store, the device's zone (`nil` when it has none).
+    public var timeZone: String?
+    /// The order of day and month the dates were read in, where the format has one.
+    public var dateOrder: DateOrder?
 }

@@ -26,6 +26,8 @@ public final class ImportSink {
     public private(set) var rejected = 0
     /// The first rows refused, up to the number kept.
     public private(set) var firstRejections: [Rejection] = []
+    /// The order of day and month the file's dates were read in, for formats that have one.
+    public var dateOrder: DateOrder?
 
     /// - Parameters:
     ///   - file: the file, as messages name it.

@@ -25,8 +25,9 @@ extension ImportFormat {
     ///
     /// - Parameters:
     ///   - options: the import's settings (packages to ignore, the order of dates).
-    ///   - timeZone: the zone of local times in formats that write no offset.
-    public func parser(options: ImportOptions, timeZone: TimeZone) -> any LogParser {
+    ///   - timeZone: the zone of local times in formats that write no offset; a format that
+    ///     does (``writesLocalTimes``) refuses to parse when it is `nil`.
+    public func parser(options: ImportOptions, timeZone: TimeZone?) -> any LogParser {
         switch self {
         case .csv: CSVEventParser()
         case .jsonl: JSONLinesParser()

@@ -30,17 +30,19 @@ public struct LogReader: Sendable {
     ///
     /// - Parameters:
     ///   - path: the file.
-    ///   - timeZone: the zone of local times in formats that write no offset (App Usage).
+    ///   - timeZone: the zone of local times in formats that write no offset (App Usage); `nil`
+    ///     when none was named, and then such a format is refused.
     ///   - progress: called as the file is read, with the bytes read and the file's size.
     ///   - onReject: called with every refused row.
     ///   - store: takes a valid event; returns whether it was new (for the report's counts).
     /// - Returns: what was read, stored, duplicate and refused, and the file's SHA-256.
-    /// - Throws: ``ImportError`` when the file cannot be read, fits no format, or (without
+    /// - Throws: ``ImportError`` when the file cannot be read, fits no format, writes local times
+    ///   and `timeZone` is `nil`, or (without
     ///   ``ImportOptions/skipInvalid``) has invalid rows; whatever `store` throws.
     /// - Complexity: O(n) in the file's bytes; memory stays flat except for ActivityWatch
     ///   exports, which keep about 40 bytes per window event.
     public func read(
-        _ path: String, timeZone: TimeZone, progress: ((Int64, Int64) -> Void)? = nil,
+        _ path: String, timeZone: TimeZone?, progress: ((Int64, Int64) -> Void)? = nil,
         onReject: ((Rejection) -> Void)? = nil, store: @escaping (Event) throws -> Bool
     ) throws -> ImportReport {
         let format = try options.format ?? FormatDetector.detect(path)
@@ -58,6 +60,7 @@ public struct LogReader: Sendable {
         return ImportReport(
             file: path, format: format, formatDetected: options.format == nil, sha256: file.digest(),
             device: options.device, rowsRead: sink.rowsRead, events: sink.events, stored: sink.stored,
-            duplicates: sink.duplicates, rejected: sink.rejected, rejections: sink.firstRejections)
+            duplicates: sink.duplicates, rejected: sink.rejected, rejections: sink.firstRejections,
+            timeZone: format.writesLocalTimes ? timeZone?.identifier : nil, dateOrder: sink.dateOrder)
     }
 }

@@ -9,8 +9,8 @@ import Foundation
 /// let text = EventLogWriter.csv(SyntheticLog(persona: .commuter, days: 28, timeZone: zone, seed: 1).events())
 /// ```
 public enum EventLogWriter {
-    /// The header of the csv it writes.
-    public static let csvHeader = "timestamp,app,event,result,duration"
+    /// The header of the csv it writes: every column the csv format reads.
+    public static let csvHeader = "timestamp,app,event,result,duration,bytes,device"
 
     /// The events as a csv file, header included.
     public static func csv(_ events: some Sequence<Event>) -> String {
@@ -24,6 +24,7 @@ public enum EventLogWriter {
         [
             TimestampFormatter.iso(event.time, utcOffset: event.utcOffset), CSVText.field(event.app),
             event.kind.rawValue, event.result?.rawValue ?? "", event.duration.map(number) ?? "",
+            event.bytes.map(String.init) ?? "", event.device.map(CSVText.field) ?? "",
         ].joined(separator: ",")
     }
 
@@ -42,6 +43,8 @@ public enum EventLogWriter {
         ]
         if let result = event.result { fields.append("\"result\":" + JSONText.string(result.rawValue)) }
         if let duration = event.duration { fields.append("\"duration\":" + number(duration)) }
+        if let bytes = event.bytes { fields.append("\"bytes\":" + String(bytes)) }
+        if let device = event.device { fields.append("\"device\":" + JSONText.string(device)) }
         return "{" + fields.joined(separator: ",") + "}"
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 
-/// A row of the `importLog` table: what one import read and stored, and when.
+/// A row of the `importLog` table: what one import read and stored, how it read the file, and
+/// when. Its `id` is what each event it stored keeps as its `importId`.
 struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
     static let databaseTableName = "importLog"
 
@@ -16,20 +17,68 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
     var rejected: Int
     /// When the import ran, in milliseconds since 1970.
     var importedAt: Milliseconds
+    /// The zone the file's local times were read in; `nil` for formats that write instants.
+    var timeZone: String?
+    /// The order of day and month the file's dates were read in; `nil` for formats without one.
+    var dateOrder: String?
 
-    init(_ report: ImportReport, importedAt: Date) {
-        path = report.file
+    /// A row for an import that is starting: its counts are filled in by ``finish(_:)``.
+    init(starting path: String, device: String, importedAt: Date) {
+        self.path = path
+        sha256 = ""
+        format = ""
+        self.device = device
+        rowsRead = 0
+        stored = 0
+        duplicates = 0
+        rejected = 0
+        self.importedAt = importedAt.milliseconds
+    }
+
+    /// Takes what the import read and stored.
+    mutating func finish(_ report: ImportReport) {
         sha256 = report.sha256
         format = report.format.rawValue
-        device = report.device
         rowsRead = report.rowsRead
         stored = report.stored
         duplicates = report.duplicates
         rejected = report.rejected
-        self.importedAt = importedAt.milliseconds
+        timeZone = report.timeZone
+        dateOrder = report.dateOrder?.rawValue
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
+    }
+
+    /// How this import read its file differently from `report`'s, one phrase a difference
+    /// ("time zone UTC, not Asia/Kolkata"); empty when the readings are the same.
+    func differences(from report: ImportReport) -> [String] {
+        var found: [String] = []
+        func compare(_ what: String, _ earlier: String?, _ now: String?) {
+            if earlier != now { found.append("\(what) \(earlier ?? "none"), not \(now ?? "none")") }
+        }
+        compare("format", format, report.format.rawValue)
+        compare("device", device, report.device)
+        compare("time zone", timeZone, report.timeZone)
+        compare("date order", dateOrder, report.dateOrder?.rawValue)
+        return found
+    }
+
+    /// The earlier imports of the file with that SHA-256 whose events the store still holds,
+    /// oldest first: an import whose events are all gone (or that found them all stored) cannot
+    /// have its events stored twice.
+    static func importsHoldingEvents(
+        ofSHA256 sha256: String, before id: Int64, _ db: Database
+    ) throws -> [ImportLogRecord] {
+        try fetchAll(
+            db,
+            sql: """
+                SELECT * FROM importLog WHERE sha256 = ?1 AND id < ?2
+                AND (EXISTS (SELECT 1 FROM launch WHERE importId = importLog.id)
+                    OR EXISTS (SELECT 1 FROM fetch WHERE importId = importLog.id)
+                    OR EXISTS (SELECT 1 FROM deviceEvent WHERE importId = importLog.id))
+                ORDER BY id
+                """, arguments: [sha256, id])
     }
 }

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// Text written in chunks to standard output or to a file, so that a long output keeps memory
+/// flat and a file that cannot be written is one sentence.
+final class OutputFile {
+    private let handle: FileHandle
+    private var buffer = ""
+    private let isStandardOutput: Bool
+
+    /// - Parameters:
+    ///   - path: the file, created or emptied; `nil` or `-` for standard output.
+    ///   - option: the option that named it, for the error.
+    init(path: String?, option: String) throws {
+        if let path, path != "-" {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let handle = FileHandle(forWritingAtPath: path)
+            else {
+                throw ValidationError("Cannot write \(option) \(path): check the folder exists and is writable.")
+            }
+            self.handle = handle
+            isStandardOutput = false
+        } else {
+            handle = .standardOutput
+            isStandardOutput = true
+        }
+    }
+
+    /// Adds a line.
+    func line(_ text: String) throws {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes what is buffered; closes the file when it is not standard output.
+    func close() throws {
+        try flush()
+        if !isStandardOutput { try handle.close() }
+    }
+
+    private func flush() throws {
+        try handle.write(contentsOf: Data(buffer.utf8))
+        buffer = ""
+    }
+}

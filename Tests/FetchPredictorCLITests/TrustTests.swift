@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// What the tool writes and answers is never silently wrong: zones, exports, re-imports, the
+/// devices of evaluated files.
+struct TrustTests {
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    /// Names that a careless writer would break: commas, quotes, any Unicode.
+    static let hardNames = ["mail, work", "say \"hi\"", "Żółć 🎉 カメラ", "semi;colon", "plain"]
+
+    /// A csv of launches, fetches with bytes, and unlocks of two devices.
+    static func richLog() -> String {
+        var lines = ["timestamp,app,event,result,duration,bytes,device"]
+        for day in 1...3 {
+            for (index, name) in hardNames.enumerated() {
+                let field = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                lines.append("2024-05-0\(day)T0\(index + 1):00:00+02:00,\(field),launch,,12.5,,phone")
+                lines.append("2024-05-0\(day)T0\(index + 1):30:00Z,\(field),fetch,noData,1.25,2048,phone")
+            }
+            lines.append("2024-05-0\(day)T07:59:00+02:00,,unlock,,,,phone")
+            lines.append("2024-05-0\(day)T09:00:00Z,plain,launch,,,,\"tablet, old\"")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test(arguments: ["csv", "jsonl"])
+    func exportImportExportIsByteIdentical(format: String) throws {
+        let folder = Tool.scratch()
+        let log = folder.appendingPathComponent("rich.csv")
+        try Self.richLog().write(to: log, atomically: true, encoding: .utf8)
+        let first = folder.appendingPathComponent("first.sqlite").path
+        let imported = try Tool.run(["import", log.path, "--db", first])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let exported = folder.appendingPathComponent("export.\(format)").path
+        let export = try Tool.run(["export", "--db", first, "--format", format, "--out", exported])
+        #expect(export.status == 0, "\(export.stderr)")
+        let second = folder.appendingPathComponent("second.sqlite").path
+        let again = try Tool.run(["import", exported, "--db", second, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let exportedAgain = try Tool.run(["export", "--db", second, "--format", format])
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        #expect(exportedAgain.stdout == text)
+        // The same events: 3 days × (5 launches, 5 fetches, 1 unlock) on the phone, 3 on the tablet.
+        #expect(text.split(separator: "\n").count == 3 * 12 + (format == "csv" ? 1 : 0))
+        for name in Self.hardNames {
+            let apps = try Tool.run(["apps", "--db", second, "--device", "phone", "--json"])
+            let list = try #require(try json(apps.stdout) as? [[String: Any]])
+            let app = try #require(list.first { $0["app"] as? String == name }, "\(name) lost")
+            #expect(app["launches"] as? Int == 3)
+            #expect(app["fetchesNoData"] as? Int == 3)
+        }
+        #expect(text.contains("2048"))
+        #expect(text.contains("unlock"))
+        // A window of time, and one device.
+        let window = try Tool.run([
+            "export", "--db", first, "--device", "tablet, old", "--from", "2024-05-02T00:00:00Z", "--to",
+            "2024-05-03T00:00:00Z", "--format", format,
+        ])
+        #expect(window.stdout.split(separator: "\n").count == 1 + (format == "csv" ? 1 : 0), "\(window.stdout)")
+    }
+
+    @Test func importsListsEachImportAndHowItReadItsFile() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run([
+            "import", Tool.fixture("app-usage-dmy.csv"), "--db", db, "--time-zone", "Asia/Kolkata", "--device", "p",
+        ])
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "p"])
+        let listed = try Tool.run(["imports", "--db", db, "--json"])
+        let imports = try #require(try json(listed.stdout) as? [[String: Any]])
+        #expect(imports.map { $0["id"] as? Int } == [1, 2])
+        #expect(imports.map { $0["format"] as? String } == ["app-usage", "csv"])
+        #expect(imports[0]["timeZone"] as? String == "Asia/Kolkata")
+        #expect(imports[0]["dateOrder"] as? String == "dmy")
+        #expect(imports[1]["timeZone"] == nil)
+        #expect((imports[1]["sha256"] as? String)?.count == 64)
+        #expect(
+            imports.allSatisfy { ($0["stored"] as? Int ?? 0) > 0 && $0["eventsKept"] as? Int == $0["stored"] as? Int })
+        let text = try Tool.run(["imports", "--db", db])
+        #expect(text.stdout.contains("Asia/Kolkata"))
+        // A dry run deletes nothing; the real one exactly that import's events.
+        let dry = try Tool.run(["prune", "--import", "1", "--dry-run", "--db", db, "--json"])
+        let would = try #require(try json(dry.stdout) as? [String: Any])
+        #expect(would["dryRun"] as? Bool == true)
+        #expect(try Tool.run(["imports", "--db", db, "--json"]).stdout == listed.stdout)
+        let pruned = try Tool.run(["prune", "--import", "1", "--db", db])
+        #expect(
+            pruned.stdout.hasPrefix("Deleted \(would["launches"] as! Int + (would["deviceEvents"] as! Int)) events"))
+        let left = try #require(try json(try Tool.run(["imports", "--db", db, "--json"]).stdout) as? [[String: Any]])
+        #expect(left.map { $0["id"] as? Int } == [2])
+    }
+
+    @Test func noCommandReadsTimeInAZoneNobodyNamed() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let local = try Tool.run(["import", Tool.fixture("app-usage-mdy.csv"), "--db", db])
+        #expect(local.status != 0)
+        #expect(local.stderr.contains("--time-zone"))
+        let instants = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
+        #expect(instants.status == 0)
+        #expect(instants.stderr.contains("config --time-zone"))
+        for command in [["peaks"], ["next"], ["schedule"], ["evaluate"]] {
+            let now = command == ["evaluate"] ? [] : ["--now", "2024-01-29T00:00:00Z"]
+            let result = try Tool.run(command + ["--db", db] + now)
+            #expect(result.status != 0, "\(command)")
+            #expect(result.stderr.contains("has no time zone"), "\(command): \(result.stderr)")
+        }
+        let localNow = try Tool.run(["next", "--db", db, "--now", "2024-01-29 08:00"])
+        #expect(localNow.stderr.contains("no time zone is named"), "\(localNow.stderr)")
+        let file = try Tool.run(["evaluate", Tool.fixture("commuter-28d.csv")])
+        #expect(file.status != 0)
+        #expect(file.stderr.contains("--time-zone"))
+        try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--db", db])
+        let next = try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T08:00:00Z", "--from", "2024-01-29 08:00"])
+        #expect(next.status == 0, "\(next.stderr)")
+    }
+
+    @Test func evaluatedFilesAreTheDevicesTheyName() throws {
+        let folder = Tool.scratch()
+        // Two phones in one csv, and a file that names none.
+        let commuter = try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)
+        // The commuter's rows end with an empty device field: give each to one of the two.
+        let rows = commuter.split(separator: "\n").dropFirst().enumerated().map {
+            $0.element + ($0.offset % 2 == 0 ? "alice" : "bob")
+        }
+        let both = folder.appendingPathComponent("family.csv")
+        try (["timestamp,app,event,result,duration,bytes,device"] + rows + ["garbage,a,launch,,,,alice"])
+            .joined(separator: "\n").write(to: both, atomically: true, encoding: .utf8)
+        let refused = try Tool.run(["evaluate", both.path, "--time-zone", "Europe/Warsaw"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--skip-invalid"))
+        let evaluated = try Tool.run([
+            "evaluate", both.path, Tool.fixture("commuter-28d.csv"), "--time-zone", "Europe/Warsaw", "--skip-invalid",
+            "--json",
+        ])
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        #expect(evaluated.stderr.contains("garbage"))
+        let report = try #require(try json(evaluated.stdout) as? [String: Any])
+        let devices = try #require(report["devices"] as? [[String: Any]])
+        #expect(devices.map { $0["device"] as? String } == ["alice", "bob", "commuter-28d"])
+        let one = try Tool.run([
+            "evaluate", both.path, "--time-zone", "Europe/Warsaw", "--skip-invalid", "--device", "bob", "--json",
+        ])
+        let bob = try #require(try json(one.stdout) as? [String: Any])
+        #expect((bob["devices"] as? [[String: Any]])?.map { $0["device"] as? String } == ["bob"])
+    }
+
+    @Test func wakesOutQuotesNamesAsRFC4180Says() throws {
+        let folder = Tool.scratch()
+        let log = folder.appendingPathComponent("log.csv")
+        let commuter = try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)
+        try commuter.replacingOccurrences(of: "com.example.news", with: "\"news, daily\"")
+            .write(to: log, atomically: true, encoding: .utf8)
+        let settings = folder.appendingPathComponent("apps.json")
+        try #"{"apps": {"news, daily": "minimum"}}"#.write(to: settings, atomically: true, encoding: .utf8)
+        let wakes = folder.appendingPathComponent("wakes.csv").path
+        let result = try Tool.run([
+            "evaluate", log.path, "--time-zone", "Europe/Warsaw", "--settings", settings.path, "--wakes-out", wakes,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: wakes, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count > 10)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("log,\"news, daily\",") }, "\(lines.prefix(3))")
+    }
+
+    /// `--now T` answers, in text and JSON, as a store holding only the events up to T does.
+    @Test func answersAsOfNowAreThoseOfAStoreWithoutLaterEvents() throws {
+        let folder = Tool.scratch()
+        let full = folder.appendingPathComponent("full.sqlite").path
+        let truncated = folder.appendingPathComponent("truncated.sqlite").path
+        let now = "2024-01-15T06:00:00Z"
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", full, "--time-zone", "Europe/Warsaw"])
+        let early = folder.appendingPathComponent("early.csv").path
+        // Export's --to is exclusive: events up to now, included.
+        let export = try Tool.run(["export", "--db", full, "--to", "2024-01-15T06:00:00.001Z", "--out", early])
+        #expect(export.status == 0, "\(export.stderr)")
+        try Tool.run(["import", early, "--db", truncated, "--time-zone", "Europe/Warsaw"])
+        for db in [full, truncated] { try Tool.run(["config", "--default-interval", "minimum", "--db", db]) }
+        var compared = 0
+        for command in [
+            ["apps"], ["peaks"], ["peaks", "com.example.news"], ["next"], ["next", "com.example.news"], ["schedule"],
+        ] {
+            for json in [[], ["--json"]] {
+                let arguments = command + json + ["--now", now]
+                let expected = try Tool.run(arguments + ["--db", truncated])
+                let actual = try Tool.run(arguments + ["--db", full])
+                #expect(expected.status == 0, "\(arguments): \(expected.stderr)")
+                #expect(actual.stdout == expected.stdout, "\(arguments)")
+                compared += 1
+            }
+        }
+        #expect(compared == 12)
+        // Later events do change the answer without --now in the past.
+        let later = try Tool.run(["schedule", "--json", "--now", "2024-01-29T06:00:00Z", "--db", full])
+        let earlier = try Tool.run(["schedule", "--json", "--now", "2024-01-29T06:00:00Z", "--db", truncated])
+        #expect(later.stdout != earlier.stdout)
+    }
+}

@@ -1,0 +1,242 @@
+import FetchPredictorTestSupport
+import Foundation
+import GRDB
+import Testing
+
+@testable import FetchPredictor
+
+/// Nothing silently wrong: no assumed zone, no file stored twice under two readings, every event
+/// knowing its import, and answers as of a time that never read later events.
+struct TrustworthyStoreTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    func launchCount(_ store: EventStore, device: String) throws -> Int {
+        try store.apps(device: device).reduce(0) { $0 + $1.launches }
+    }
+
+    @Test func localTimesInNoNamedZoneAreRefusedAndNothingIsStored() throws {
+        let store = try EventStore.inMemory()
+        #expect {
+            try store.importFile(
+                TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone"), now: Date())
+        } throws: { error in
+            guard case ImportError.needsTimeZone(_, .appUsage) = error else { return false }
+            return "\(error)".contains("--time-zone")
+        }
+        #expect(try store.devices().isEmpty)
+        #expect(try store.imports().isEmpty)
+    }
+
+    @Test func instantsAreStoredButPlanningAsksForTheDevicesZone() throws {
+        let store = try EventStore.inMemory()
+        let report = try store.importFile(
+            TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(device: "phone"), now: Date())
+        #expect(report.stored > 0)
+        #expect(report.timeZone == nil)
+        #expect(try store.timeZone(device: "phone") == nil)
+        let scheduler = FetchScheduler(store: store)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(throws: StoreError.self) { try scheduler.nextWake(after: now, device: "phone") }
+        #expect(throws: StoreError.self) { try store.backtestDevices(["phone"]) }
+        try store.setTimeZone(zone, device: "phone")
+        _ = try scheduler.nextWake(after: now, device: "phone")
+        #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
+    }
+
+    @Test func aZoneThatContradictsTheDevicesIsRefusedEverywhere() throws {
+        let store = try EventStore.inMemory()
+        try store.setTimeZone(zone, device: "phone")
+        let other = TimeZone(identifier: "Asia/Kolkata")!
+        #expect(throws: StoreError.self) {
+            try store.importFile(
+                TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone", timeZone: other),
+                now: Date())
+        }
+        #expect(throws: StoreError.self) { try store.backtestDevices(["phone"], timeZone: other) }
+        #expect(try launchCount(store, device: "phone") == 0)
+    }
+
+    @Test func theSameFileReadAnotherWayIsRefusedNamingTheEarlierImport() throws {
+        let store = try EventStore.inMemory()
+        let file = TestFiles.fixture("app-usage-mdy.csv")
+        let first = try store.importFile(
+            file, options: ImportOptions(device: "phone", timeZone: TimeZone(identifier: "UTC")), now: Date())
+        let stored = try launchCount(store, device: "phone")
+        #expect(first.stored > 0)
+        // Another zone for its local times, on the same device (after its zone changed) or another.
+        try store.setTimeZone(TimeZone(identifier: "Asia/Kolkata")!, device: "phone")
+        for (device, zone) in [("phone", nil), ("tablet", TimeZone(identifier: "Asia/Kolkata"))] {
+            #expect {
+                try store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
+            } throws: { error in
+                guard case StoreError.importedOtherwise(_, let earlier, _, let differences) = error else {
+                    return false
+                }
+                return earlier == 1 && differences.contains { $0.hasPrefix("time zone") }
+                    && "\(error)".contains("prune --import 1")
+            }
+        }
+        #expect(try launchCount(store, device: "phone") == stored)
+        #expect(try store.devices() == ["phone"])
+        #expect(try store.imports().count == 1)
+        // Read as before, every row is a duplicate.
+        try store.setTimeZone(TimeZone(identifier: "UTC")!, device: "phone")
+        let again = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
+        #expect(again.stored == 0 && again.duplicates == first.events)
+        #expect(try store.imports().count == 2)
+        // Once the import is gone, the file can be read the other way: the import that stored
+        // nothing holds no event to store twice.
+        _ = try store.prune(importID: 1)
+        #expect(try launchCount(store, device: "phone") == 0)
+        let kolkata = try store.importFile(
+            file, options: ImportOptions(device: "tablet", timeZone: TimeZone(identifier: "Asia/Kolkata")), now: Date())
+        #expect(kolkata.stored == first.stored)
+    }
+
+    @Test func everyEventKeepsItsImportAndPruneByImportDeletesExactlyThose() throws {
+        let store = try EventStore.inMemory()
+        let first = TestFiles.write(
+            """
+            timestamp,app,event,result,bytes
+            2024-05-01T08:00:00Z,news,launch,,
+            2024-05-01T09:00:00Z,news,fetch,newData,512
+            2024-05-01T10:00:00Z,,unlock,,
+            """)
+        // The second shares one launch with the first, and adds its own.
+        let second = TestFiles.write(
+            """
+            timestamp,app,event
+            2024-05-01T08:00:00Z,news,launch
+            2024-05-02T08:00:00Z,news,launch
+            2024-05-02T08:05:00Z,"mail, work",launch
+            """)
+        try store.setTimeZone(zone, device: "phone")
+        _ = try store.importFile(first, options: ImportOptions(device: "phone"), now: Date())
+        _ = try store.importFile(second, options: ImportOptions(device: "phone"), now: Date())
+        _ = try store.record(Event(kind: .launch, app: "news", time: 1_714_723_200_000), device: "phone")
+        let imports = try store.imports()
+        #expect(imports.map(\.eventsKept) == [3, 2])
+        #expect(imports.map(\.stored) == [3, 2])
+        #expect(imports.map(\.duplicates) == [0, 1])
+        let provenance = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT importId FROM launch ORDER BY time").map { $0[0] as Int64? }
+        }
+        #expect(provenance == [1, 2, 2, nil])
+
+        let before = try store.apps(device: "phone")
+        let dry = try store.prune(importID: 2, dryRun: true)
+        #expect(dry == PruneReport(launches: 2, fetches: 0, deviceEvents: 0))
+        #expect(try store.apps(device: "phone") == before)
+        #expect(try store.imports().count == 2)
+
+        let pruned = try store.prune(importID: 2)
+        #expect(pruned == dry)
+        let apps = try store.apps(device: "phone")
+        #expect(apps.map(\.app) == ["news"])
+        #expect(apps.first?.launches == 2)  // the first file's, and the recorded one
+        #expect(apps.first?.fetchesNewData == 1)
+        #expect(try store.imports().map(\.id) == [1])
+        #expect(throws: StoreError.self) { try store.prune(importID: 2) }
+        // A dry prune by date changes nothing either.
+        let byDate = try store.prune(before: .max, device: "phone", dryRun: true)
+        #expect(byDate.total == 4)
+        #expect(try store.apps(device: "phone") == apps)
+    }
+
+    @Test func eventsStoredBeforeProvenanceHaveNoImport() throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("v3.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try EventStore.migrator.migrate(queue, upTo: "v3: learned models per app")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO device (name, timeZone) VALUES ('phone', 'Europe/Warsaw')")
+            try db.execute(sql: "INSERT INTO app (deviceId, name) VALUES (1, 'news')")
+            try db.execute(sql: "INSERT INTO launch (appId, time) VALUES (1, 1714550400000)")
+        }
+        try queue.close()
+        let store = try EventStore(path: path)
+        #expect(try store.imports().isEmpty)
+        #expect(try launchCount(store, device: "phone") == 1)
+        let importID = try store.read { db in try Row.fetchOne(db, sql: "SELECT importId FROM launch")?[0] as Int64? }
+        #expect(importID == nil)
+    }
+}
+
+/// `--now T` answers as of T: the same answer, to the byte, as a store holding only the events up
+/// to T gives, whatever the learned-model cache holds.
+struct AsOfTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    /// The store of a log, and a second store holding only its events up to `time`.
+    func stores(_ file: String, timeZone: TimeZone, asOf time: Date) throws -> (full: EventStore, truncated: EventStore)
+    {
+        let folder = TestFiles.scratchFolder()
+        let full = try EventStore(path: folder.appendingPathComponent("full.sqlite").path)
+        _ = try full.importFile(file, options: ImportOptions(device: "phone", timeZone: timeZone), now: Date())
+        var kept: [Event] = []
+        try full.forEachStoredEvent(device: "phone", to: time.milliseconds + 1) { kept.append($0) }
+        let truncated = try EventStore(path: folder.appendingPathComponent("truncated.sqlite").path)
+        _ = try truncated.importFile(
+            TestFiles.write(EventLogWriter.csv(kept)), options: ImportOptions(device: "phone", timeZone: timeZone),
+            now: Date())
+        for store in [full, truncated] { try store.setDefaultInterval(.minimum) }
+        return (full, truncated)
+    }
+
+    func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Every answer of the library as of `time`.
+    func answers(_ store: EventStore, asOf time: Date) throws -> [String] {
+        let scheduler = FetchScheduler(store: store)
+        let apps = try scheduler.apps(device: "phone", asOf: time)
+        var said = [
+            try json(apps), try json(store.apps(device: "phone", asOf: time)),
+            try json(scheduler.schedule(from: time, to: time.addingTimeInterval(86_400), device: "phone")),
+            try json(scheduler.nextWake(after: time, device: "phone")),
+        ]
+        for app in apps.prefix(5) {
+            said.append(try json(scheduler.profile(app: app, device: "phone", days: .weekday, asOf: time)))
+            said.append(try json(scheduler.state(app: app, device: "phone", now: time)))
+            said.append(try json(scheduler.nextWake(after: time, device: "phone", app: app)))
+        }
+        return said
+    }
+
+    func check(_ file: String, timeZone: TimeZone, asOf time: Date) throws {
+        let (full, truncated) = try stores(file, timeZone: timeZone, asOf: time)
+        let expected = try answers(truncated, asOf: time)
+        // A fresh store, then one whose cache learned every event, then a scheduler that answered
+        // later questions first.
+        #expect(try answers(full, asOf: time) == expected)
+        _ = try FetchScheduler(store: full).schedule(
+            from: time.addingTimeInterval(86_400 * 400), to: time.addingTimeInterval(86_400 * 401), device: "phone")
+        #expect(try answers(full, asOf: time) == expected)
+        let scheduler = FetchScheduler(store: full)
+        _ = try scheduler.nextWake(after: time.addingTimeInterval(86_400 * 400), device: "phone")
+        #expect(
+            try json(scheduler.schedule(from: time, to: time.addingTimeInterval(86_400), device: "phone"))
+                == expected[2])
+        // And the answer after the last event is not the one as of T.
+        #expect(try answers(full, asOf: time.addingTimeInterval(86_400 * 400)) != expected)
+    }
+
+    @Test(arguments: [1, 2])
+    func syntheticAnswersAreAsOfNow(seed: UInt64) throws {
+        let log = SyntheticLog(persona: .commuter, days: 28, timeZone: zone, seed: seed)
+        let file = TestFiles.write(EventLogWriter.csv(log.events()))
+        let time = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15, hour: 7).instant(in: zone).0)
+        try check(file, timeZone: zone, asOf: time)
+    }
+
+    @Test(.enabled(if: TestFiles.datasetsPresent))
+    func realLogAnswersAreAsOfNow() throws {
+        // The moment the issue saw: only cold-start wakes from the whole Xiaomi log.
+        try check(
+            TestFiles.dataset("activitywatch-android-1/export.json"), timeZone: zone,
+            asOf: Date(timeIntervalSince1970: 1_641_661_200))
+    }
+}
