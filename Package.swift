@@ -15,8 +15,11 @@ let package = Package(
     targets: [
         // The pure core: models, learning, planning. No GRDB, no files, no clock.
         .target(name: "FetchPredictorCore"),
-        // The log formats: readers and writers of usage logs, on byte streams. No GRDB.
-        .target(name: "FetchPredictorImport", dependencies: ["FetchPredictorCore"]),
+        // The log formats: readers and writers of usage logs, on byte streams. No GRDB: only
+        // SQLite's C API (GRDB's system library), to read knowledgeC.db read-only.
+        .target(
+            name: "FetchPredictorImport",
+            dependencies: ["FetchPredictorCore", .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // The event store (GRDB), which runs imports in transactions; re-exports the core and the formats.
         .target(
             name: "FetchPredictor",

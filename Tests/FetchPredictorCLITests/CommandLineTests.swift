@@ -62,8 +62,8 @@ struct CommandLineTests {
         let apps = try Tool.run(["apps", "--device", "phone"], environment: env)
         #expect(
             apps.stdout == """
-                DEVICE  APP               INTERVAL  ENABLED  LAUNCHES  NEWDATA  NODATA  FAILED  FIRST SEEN        LAST SEEN
-                phone   com.example.news  3600      yes             1        0       1       0  2024-05-01 08:30  2024-05-01 08:30
+                DEVICE  APP               INTERVAL  ENABLED  LAUNCHES  NEWDATA  NODATA  FAILED  NOTIFIED  FIRST SEEN        LAST SEEN
+                phone   com.example.news  3600      yes             1        0       1       0         0  2024-05-01 08:30  2024-05-01 08:30
 
                 """)
     }

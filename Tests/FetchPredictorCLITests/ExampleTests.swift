@@ -47,6 +47,8 @@ struct ExampleTests {
             ("export.json", "activitywatch-small.json"), ("Activity_history.csv", "app-usage-dmy.csv"),
             ("usage.csv", "app-usage-dmy.csv"),
             ("log.csv", "commuter-28d.csv"), ("news.json", "scenarios/commuter.json"),
+            ("usage.txt", "usagestats-small.txt"), ("knowledgeC.db", "knowledgec-small.db"),
+            ("aw-bucket.csv", "activitywatch-small.csv"), ("Activity.csv", "app-usage-notifications.csv"),
         ] {
             try manager.copyItem(at: fixtures.appendingPathComponent(fixture), to: folder.appendingPathComponent(name))
         }

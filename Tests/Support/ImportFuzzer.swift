@@ -8,6 +8,7 @@ public enum ImportFuzzer {
     /// The fixtures the fuzz tests damage, one of each format.
     public static let fixtures = [
         "commuter-28d.csv", "night-owl-14d.jsonl", "activitywatch-small.json", "app-usage-dmy.csv", "app-usage-mdy.csv",
+        "app-usage-notifications.csv", "activitywatch-small.csv", "usagestats-small.txt", "knowledgec-small.db",
     ]
 
     /// Damages `bytes` with a few random mutations.
@@ -65,9 +66,13 @@ extension ImportFuzzer {
         for iteration in 0..<iterations {
             let path = folder.appendingPathComponent("mutant-\(iteration)-\(fixture)").path
             try Data(mutate(original, &random)).write(to: URL(fileURLWithPath: path))
-            let format: ImportFormat? =
-                iteration.isMultiple(of: 2) ? nil : [.csv, .jsonl, .activitywatch, .appUsage][iteration / 2 % 4]
-            let options = ImportOptions(format: format, dateOrder: .dmy, skipInvalid: iteration % 3 == 0)
+            let formats = ImportFormat.allCases
+            let format: ImportFormat? = iteration.isMultiple(of: 2) ? nil : formats[iteration / 2 % formats.count]
+            // Local times need a zone; App Usage fixtures are read day first, as the mutated
+            // dates may no longer tell.
+            let options = ImportOptions(
+                format: format, timeZone: TimeZone(identifier: "Europe/Warsaw"), dateOrder: .dmy,
+                skipInvalid: iteration % 3 == 0)
             do {
                 outcome.problems += try read(path, options)
                 outcome.successes += 1

@@ -19,7 +19,7 @@ extension EventStore {
             let events = try events(device: name)
             return BacktestDevice(
                 name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
-                deviceEvents: events.filter(\.kind.isDeviceEvent))
+                deviceEvents: events.filter { $0.kind.isDeviceEvent || $0.kind == .notification })
         }
     }
 }
@@ -62,7 +62,7 @@ extension BacktestDevice {
             _ = try LogReader(options: options).read(file, timeZone: timeZone, onReject: onReject) { event in
                 let device = event.device ?? fileDevice
                 if named.insert(device).inserted { names.append(device) }
-                guard event.kind == .launch || event.kind.isDeviceEvent,
+                guard event.kind == .launch || event.kind.isDeviceEvent || event.kind == .notification,
                     seen.insert(Key(device: device, kind: event.kind, app: event.app, time: event.time)).inserted
                 else { return false }
                 if event.kind == .launch {

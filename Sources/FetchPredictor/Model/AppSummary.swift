@@ -20,6 +20,8 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public var fetchesNoData: Int
     /// Fetches that failed.
     public var fetchesFailed: Int
+    /// Notifications the app posted.
+    public var notifications: Int
     /// The first and last event of the app, launch or fetch.
     public var firstSeen: Date?
     /// The last event of the app, launch or fetch.

@@ -6,6 +6,8 @@ public struct PruneReport: Sendable, Hashable, Codable {
     public var fetches: Int
     /// Device events (unlocks, screen on and off).
     public var deviceEvents: Int
+    /// Notifications of apps.
+    public var notifications: Int = 0
     /// Events of every kind.
-    public var total: Int { launches + fetches + deviceEvents }
+    public var total: Int { launches + fetches + deviceEvents + notifications }
 }

@@ -58,15 +58,19 @@ extension EventStore {
             let fetches = db.changesCount
             try db.execute(sql: "DELETE FROM deviceEvent WHERE \(deviceEventsCondition)", arguments: arguments)
             let deviceEvents = db.changesCount
+            try db.execute(sql: "DELETE FROM notification WHERE \(condition)", arguments: arguments)
+            let notifications = db.changesCount
             // Apps left with no event and no setting of their own go too: their names are data.
             try db.execute(
                 sql: """
                     DELETE FROM app WHERE interval IS NULL AND enabled = 1
                     AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
                     AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
+                    AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
                     """)
             try more(db)
-            return PruneReport(launches: launches, fetches: fetches, deviceEvents: deviceEvents)
+            return PruneReport(
+                launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications)
         }
         if dryRun { return report }
         // Deleted rows would otherwise linger in free pages of the file.

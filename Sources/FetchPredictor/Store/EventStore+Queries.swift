@@ -26,10 +26,12 @@ extension EventStore {
                         (SELECT count(*) FROM fetch WHERE appId = app.id AND time <= ?2 AND result = 'failed')
                             AS failed,
                         (SELECT min(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS firstFetch,
-                        (SELECT max(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS lastFetch
+                        (SELECT max(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS lastFetch,
+                        (SELECT count(*) FROM notification WHERE appId = app.id AND time <= ?2) AS notifications
                     FROM app JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1)
-                    AND (launches + newData + noData + failed > 0 OR app.interval IS NOT NULL OR app.enabled = 0)
+                    AND (launches + newData + noData + failed + notifications > 0 OR app.interval IS NOT NULL
+                        OR app.enabled = 0)
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device, time?.milliseconds ?? Milliseconds.max])
             return try rows.map { row in
@@ -40,6 +42,7 @@ extension EventStore {
                     device: row["device"], app: row["app"], interval: own ?? defaultInterval,
                     intervalIsDefault: own == nil, enabled: row["enabled"], launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
+                    notifications: row["notifications"],
                     firstSeen: first.map { Date(milliseconds: $0) }, lastSeen: last.map { Date(milliseconds: $0) })
             }
         }
@@ -86,6 +89,10 @@ extension EventStore {
                     FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
                     WHERE device.name = ?1
                     UNION ALL
+                    SELECT 'notification', app.name, notification.time, notification.utcOffset, NULL, NULL, NULL
+                    FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
+                    WHERE device.name = ?1
+                    UNION ALL
                     SELECT deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL, NULL, NULL
                     FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
                     WHERE device.name = ?1
@@ -108,7 +115,7 @@ extension EventStore {
     public func imports() throws -> [ImportSummary] {
         try read { db in
             var kept: [Int64: Int] = [:]
-            for table in ["launch", "fetch", "deviceEvent"] {
+            for table in ["launch", "fetch", "notification", "deviceEvent"] {
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
                 for row in rows { kept[row[0], default: 0] += row[1] as Int }
@@ -150,6 +157,11 @@ extension EventStore {
                         fetch.duration, fetch.bytes
                     FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
+                    UNION ALL
+                    SELECT device.name, 'notification', app.name, notification.time, notification.utcOffset, NULL,
+                        NULL, NULL
+                    FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
+                    WHERE (?1 IS NULL OR device.name = ?1) AND notification.time >= ?2 AND notification.time < ?3
                     UNION ALL
                     SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
                         NULL, NULL

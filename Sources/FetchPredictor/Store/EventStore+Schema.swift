@@ -106,6 +106,20 @@ extension EventStore {
                     ALTER TABLE importLog ADD COLUMN dateOrder TEXT;
                     """)
         }
+        migrator.registerMigration("v5: notifications") { db in
+            try db.execute(
+                sql: """
+                    -- An app's notifications (App Usage's "Notification posted (X)" rows, Android's
+                    -- NOTIFICATION_INTERRUPTION): not launches, but a signal of their own.
+                    CREATE TABLE notification (
+                        appId INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        utcOffset INTEGER,
+                        importId INTEGER,
+                        PRIMARY KEY (appId, time)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

@@ -16,6 +16,7 @@ final class EventWriter {
     private let insertLaunch: Statement
     private let insertFetch: Statement
     private let insertDeviceEvent: Statement
+    private let insertNotification: Statement
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
     /// The earliest event stored per device, to drop learned models that missed it.
@@ -45,6 +46,8 @@ final class EventWriter {
                 INSERT OR IGNORE INTO fetch (appId, time, result, utcOffset, duration, bytes, importId)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
+        insertNotification = try db.makeStatement(
+            sql: "INSERT OR IGNORE INTO notification (appId, time, utcOffset, importId) VALUES (?, ?, ?, ?)")
         insertDeviceEvent = try db.makeStatement(
             sql: """
                 INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId)
@@ -92,6 +95,13 @@ final class EventWriter {
             bind(handle, 5, event.duration)
             bind(handle, 6, event.bytes)
             bind(handle, 7, importID)
+        case .notification:
+            statement = insertNotification
+            let handle = statement.sqliteStatement
+            sqlite3_bind_int64(handle, 1, try appID(event.app, device: device))
+            sqlite3_bind_int64(handle, 2, event.time)
+            bind(handle, 3, event.utcOffset.map(Int64.init))
+            bind(handle, 4, importID)
         case .unlock, .screenOn, .screenOff:
             statement = insertDeviceEvent
             let handle = statement.sqliteStatement

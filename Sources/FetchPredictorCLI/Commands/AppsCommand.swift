@@ -39,15 +39,16 @@ struct AppsCommand: ParsableCommand {
             [
                 app.device, app.app, app.interval.text + (app.intervalIsDefault ? "*" : ""), app.enabled ? "yes" : "no",
                 String(app.launches), String(app.fetchesNewData), String(app.fetchesNoData), String(app.fetchesFailed),
+                String(app.notifications),
                 Output.local(app.firstSeen, zones[app.device]), Output.local(app.lastSeen, zones[app.device]),
             ]
         }
         var text = Output.table(
             [
-                "DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "FIRST SEEN",
-                "LAST SEEN",
+                "DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "NOTIFIED",
+                "FIRST SEEN", "LAST SEEN",
             ],
-            rows, rightAligned: [4, 5, 6, 7])
+            rows, rightAligned: [4, 5, 6, 7, 8])
         if apps.contains(where: \.intervalIsDefault) {
             text += "\n* the store's default interval; set one with fetchpredict config APP --interval."
         }

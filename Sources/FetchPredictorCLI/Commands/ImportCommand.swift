@@ -9,14 +9,21 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Formats: csv (timestamp,app,event[,result,duration,bytes,device]), jsonl (the same \
             fields, one JSON object a line), activitywatch (an ActivityWatch "export all buckets" \
-            file) and app-usage (a CSV export of the Android app App Usage). Without --format the \
-            format is detected from the content. Each file is imported in one transaction: a file \
-            with an invalid row is refused whole unless --skip-invalid is given. Importing a file \
-            again stores nothing new.
+            file), activitywatch-csv (the CSV of one ActivityWatch bucket), app-usage (a CSV \
+            export of the Android app App Usage), dumpsys (adb shell dumpsys usagestats) and \
+            knowledgec (Apple's knowledgeC.db, read and never changed). Without --format the \
+            format is detected from the content. App Usage and dumpsys write local times: they \
+            need --time-zone, or a device that has a zone. Each file is imported in one \
+            transaction: a file with an invalid row is refused whole unless --skip-invalid is \
+            given. Importing a file again stores nothing new; importing it read another way is \
+            refused.
 
             Example:
               fetchpredict import fixtures/commuter-28d.csv --device phone
               fetchpredict import usage.csv --time-zone Asia/Kolkata --date-order dmy
+              fetchpredict import usage.txt --device pixel --time-zone Europe/Warsaw
+              fetchpredict import knowledgeC.db --device mac --time-zone Europe/Paris
+              fetchpredict import aw-bucket.csv --device phone
             """)
 
     @OptionGroup var store: StoreOptions
@@ -24,7 +31,10 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The files to import.", valueName: "file"))
     var files: [String]
 
-    @Option(help: ArgumentHelp("The format: csv, jsonl, activitywatch or app-usage (default: detected)."))
+    @Option(
+        help: ArgumentHelp(
+            "The format: csv, jsonl, activitywatch, activitywatch-csv, app-usage, dumpsys or knowledgec (default: detected)."
+        ))
     var format: ImportFormat?
 
     @Option(
@@ -50,6 +60,14 @@ struct ImportCommand: ParsableCommand {
             valueName: "package"))
     var ignoredPackages: [String] = []
 
+    @Option(
+        name: .customLong("device-event-label"),
+        help: ArgumentHelp(
+            "An App Usage pseudo-row in the phone's language and what it is: LABEL=screenOn|screenOff|unlock|boot|shutdown|notification (a notification's rows are LABEL (App)); repeatable.",
+            valueName: "label=kind"),
+        transform: RowLabelArgument.parse)
+    var rowLabels: [RowLabelArgument] = []
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var clock: ClockOptions
@@ -59,7 +77,8 @@ struct ImportCommand: ParsableCommand {
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
             format: format, device: store.device, timeZone: timeZone, dateOrder: dateOrder,
-            skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages))
+            skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages),
+            rowLabels: Dictionary(rowLabels.map { ($0.label, $0.meaning) }, uniquingKeysWith: { _, last in last }))
         var summary = ImportText.Summary(imports: [], failures: [])
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)

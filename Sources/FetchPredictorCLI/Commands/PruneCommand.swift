@@ -65,7 +65,8 @@ struct PruneCommand: ParsableCommand {
         }
         try output.print(Pruned(dryRun: dryRun, report: report)) {
             "\($0.dryRun ? "Would delete" : "Deleted") \($0.report.total) events \(scope) "
-                + "(\($0.report.launches) launches, \($0.report.fetches) fetches, \($0.report.deviceEvents) device events)"
+                + "(\($0.report.launches) launches, \($0.report.fetches) fetches, \($0.report.notifications) notifications, "
+                + "\($0.report.deviceEvents) device events)"
                 + ($0.dryRun ? "; nothing was changed." : ".")
         }
     }

@@ -107,3 +107,18 @@ extension FetchResult: ExpressibleByArgument {
         self.init(parsing: argument)
     }
 }
+
+/// `LABEL=KIND`: an App Usage pseudo-row in the phone's language, and what it stands for.
+struct RowLabelArgument {
+    var label: String
+    var meaning: RowLabel
+
+    static func parse(_ text: String) throws -> RowLabelArgument {
+        guard let (label, meaning) = RowLabel.parse(assignment: text) else {
+            throw ValidationError(
+                "--device-event-label '\(text)' is not LABEL=KIND, KIND one of \(RowLabel.allCases.map(\.rawValue).joined(separator: ", ")): such as 'Ekran włączony (odblokowany)=unlock'."
+            )
+        }
+        return RowLabelArgument(label: label, meaning: meaning)
+    }
+}

@@ -8,7 +8,7 @@ public struct BacktestDevice: Sendable {
     public var timeZone: TimeZone
     /// Its launches, in any order.
     public var launches: [Event]
-    /// Its device events (unlocks, the screen on and off), in any order: the replay feeds them
+    /// Its device events (unlocks, the screen on and off) and notifications, in any order: the replay feeds them
     /// to the predictor when the clock reaches them.
     public var deviceEvents: [Event]
 

@@ -10,6 +10,8 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case screenOn
     /// The screen was turned off.
     case screenOff
+    /// An app posted a notification: not a launch, but often the moment before one.
+    case notification
 
     /// The kind its name (as written in the csv and jsonl formats) names, in any case.
     public init?(parsing text: String) {
@@ -27,7 +29,7 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether events of this kind belong to the device rather than to an app.
     public var isDeviceEvent: Bool {
         switch self {
-        case .launch, .fetch: false
+        case .launch, .fetch, .notification: false
         case .unlock, .screenOn, .screenOff: true
         }
     }

@@ -10,8 +10,8 @@ import FetchPredictorCore
 /// - Unlocks come from `os.lockscreen.unlocks` buckets.
 /// - Other buckets are skipped.
 ///
-/// The events of a bucket are kept in memory in a compact form (about 40 bytes each) to sort
-/// them, because exports list them newest first.
+/// The events of a bucket are kept in a ``VisitBuilder`` (about 40 bytes each) to sort them,
+/// because exports list them newest first.
 struct ActivityWatchParser: LogParser {
     /// Packages that end a visit but are never launches, on the phones of every maker seen so far.
     static let ignoredPackages: Set<String> = [
@@ -39,20 +39,10 @@ struct ActivityWatchParser: LogParser {
         return false
     }
 
-    private struct WindowEvent {
-        var time: Milliseconds
-        var duration: Double
-        var app: Int32
-        var ignored: Bool
-        var line: Int32
-    }
-
     let extraIgnoredPackages: Set<String>
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
         var reader = JSONReader(source)
-        var appNames: [String] = []
-        var appIndex: [String: Int32] = [:]
         guard try reader.peek() != nil else { throw ImportError.empty(file: source.name) }
         try reader.beginObject()
         var sawBuckets = false
@@ -68,7 +58,7 @@ struct ActivityWatchParser: LogParser {
             var firstBucket = true
             while try reader.nextKey(first: firstBucket) != nil {
                 firstBucket = false
-                try readBucket(&reader, sink: sink, appNames: &appNames, appIndex: &appIndex)
+                try readBucket(&reader, sink: sink)
             }
         }
         try reader.expectEnd()
@@ -78,11 +68,9 @@ struct ActivityWatchParser: LogParser {
         }
     }
 
-    private func readBucket(
-        _ reader: inout JSONReader, sink: ImportSink, appNames: inout [String], appIndex: inout [String: Int32]
-    ) throws {
+    private func readBucket(_ reader: inout JSONReader, sink: ImportSink) throws {
         var type: String?
-        var windows: [WindowEvent] = []
+        var windows = VisitBuilder()
         var unlocks: [(Milliseconds, Int)] = []
         try reader.beginObject()
         var first = true
@@ -117,21 +105,11 @@ struct ActivityWatchParser: LogParser {
                     }
                     let data = event["data"]
                     if let name = data?["package"]?.string ?? data?["app"]?.string {
-                        let index: Int32
-                        if let known = appIndex[name] {
-                            index = known
-                        } else {
-                            index = Int32(appNames.count)
-                            appNames.append(name)
-                            appIndex[name] = index
-                        }
                         let ignored = Self.isIgnored(
                             package: name, classname: data?["classname"]?.string, extra: extraIgnoredPackages)
-                        let duration = event["duration"]?.number ?? 0
-                        windows.append(
-                            WindowEvent(
-                                time: time.milliseconds, duration: duration.isFinite ? max(0, duration) : 0,
-                                app: index, ignored: ignored, line: Int32(clamping: line)))
+                        windows.add(
+                            app: name, time: time.milliseconds, duration: event["duration"]?.number ?? 0,
+                            ignored: ignored, line: line)
                     } else {
                         unlocks.append((time.milliseconds, line))
                     }
@@ -146,7 +124,7 @@ struct ActivityWatchParser: LogParser {
             for (_, line) in unlocks {
                 sink.reject(line: line, field: "data.package", reason: "the window event names no package or app")
             }
-            try emitVisits(windows, appNames: appNames, sink: sink)
+            try windows.emit(into: sink, appField: "data.package")
         case "os.lockscreen.unlocks":
             for (time, line) in unlocks {
                 try sink.emit(Event(kind: .unlock, app: "", time: time), line: line)
@@ -154,33 +132,5 @@ struct ActivityWatchParser: LogParser {
         default:
             break
         }
-    }
-
-    private func emitVisits(_ windows: [WindowEvent], appNames: [String], sink: ImportSink) throws {
-        let sorted = windows.sorted { $0.time < $1.time }
-        var visit: WindowEvent?
-        var visitDuration = 0.0
-        func finish() throws {
-            guard let open = visit else { return }
-            visit = nil
-            let event = Event(
-                kind: .launch, app: appNames[Int(open.app)], time: open.time,
-                duration: min(visitDuration, EventLimits.maximumDuration))
-            try sink.emit(event, line: Int(open.line), timeField: "timestamp", appField: "data.package")
-        }
-        for window in sorted {
-            if window.ignored {
-                try finish()
-                continue
-            }
-            if let open = visit, open.app == window.app {
-                visitDuration += window.duration
-                continue
-            }
-            try finish()
-            visit = window
-            visitDuration = window.duration
-        }
-        try finish()
     }
 }

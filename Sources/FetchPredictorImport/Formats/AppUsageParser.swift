@@ -17,16 +17,27 @@ struct AppUsageParser: LogParser {
     let timeZone: TimeZone?
     let dateOrder: DateOrder?
 
-    /// Pseudo-rows for the screen and the device, and the device event each one stands for.
-    static let deviceRows: [String: EventKind?] = [
+    /// Labels of other pseudo-rows than the known ones, from `--device-event-label`.
+    let extraLabels: [String: RowLabel]
+
+    init(timeZone: TimeZone?, dateOrder: DateOrder?, extraLabels: [String: RowLabel] = [:]) {
+        self.timeZone = timeZone
+        self.dateOrder = dateOrder
+        self.extraLabels = extraLabels
+    }
+
+    /// Pseudo-rows for the screen, the device and notifications, lower-cased, in the languages
+    /// known: a notification's label is followed by the app in brackets.
+    static let knownLabels: [String: RowLabel] = [
         "screen on (unlocked)": .unlock,
         "screen on (locked)": .screenOn,
         "screen on": .screenOn,
         "screen off (locked)": .screenOff,
         "screen off": .screenOff,
         "screen off (unlocked)": .screenOff,
-        "device boot": nil,
-        "device shutdown": nil,
+        "device boot": .boot,
+        "device shutdown": .shutdown,
+        "notification posted": .notification,
         // App Usage writes them in the phone's language: Polish ...
         "ekran włączony (odblokowany)": .unlock,
         "ekran włączony (zablokowany)": .screenOn,
@@ -39,10 +50,29 @@ struct AppUsageParser: LogParser {
         "écran allumé": .screenOn,
         "écran éteint (verrouillé)": .screenOff,
         "écran éteint": .screenOff,
+        "notifications envoyées": .notification,
+        "notification envoyée": .notification,
     ]
+
+    /// What a row's name stands for when it is a pseudo-row: a device row, or a notification of
+    /// the app in its brackets; `nil` for an app's row.
+    static func pseudoRow(_ name: String, labels: [String: RowLabel]) -> (meaning: RowLabel, app: String?)? {
+        let folded = name.lowercased()
+        if let meaning = labels[folded], meaning != .notification { return (meaning, nil) }
+        // "Notification posted (Messenger)": the label, a space, the app in brackets.
+        guard name.hasSuffix(")"), let open = folded.range(of: " (") else { return nil }
+        guard labels[String(folded[..<open.lowerBound])] == .notification else { return nil }
+        let offset = folded.distance(from: folded.startIndex, to: open.upperBound)
+        let app = String(name.dropFirst(offset).dropLast())
+        return app.isEmpty ? nil : (.notification, app)
+    }
+
     /// Rows of the logging app itself, and its notes about its own history ("Activity history
     /// enabled", written when history is switched on), which end a run but are not launches.
-    static let selfNames: Set<String> = ["app usage", "activity history enabled", "activity history disabled"]
+    static let selfNames: Set<String> = [
+        "app usage", "activity history enabled", "activity history disabled", "notification history enabled",
+        "notification history disabled",
+    ]
 
     struct Columns {
         var app = -1, date = -1, time = -1, duration = -1
@@ -164,6 +194,8 @@ struct AppUsageParser: LogParser {
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
         guard let zone = timeZone else { throw ImportError.needsTimeZone(file: sink.file, format: .appUsage) }
+        let labels = Self.knownLabels.merging(
+            extraLabels.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, extra in extra })
         let order = try dateOrder ?? detectDateOrder(source)
         if dateOrder == nil { try source.rewind() }
         sink.dateOrder = order
@@ -252,9 +284,16 @@ struct AppUsageParser: LogParser {
                 year: year, month: month, day: day, hour: clock.hour, minute: clock.minute, second: clock.second)
             let (time, _) = local.instant(in: zone)
             let folded = name.lowercased()
-            if let deviceEvent = Self.deviceRows[folded] {
+            if let row = Self.pseudoRow(name, labels: labels) {
+                if let app = row.app {
+                    // A notification comes while any app may be in front: it does not end a run.
+                    try sink.emit(
+                        Event(kind: .notification, app: app, time: time), line: number, timeField: "Date",
+                        appField: "App name")
+                    return true
+                }
                 try endRun()
-                if let kind = deviceEvent {
+                if let kind = row.meaning.deviceEvent {
                     try sink.emit(Event(kind: kind, app: "", time: time), line: number, timeField: "Date")
                 }
                 return true

@@ -16,6 +16,9 @@ public struct ImportOptions: Sendable {
     public var skipInvalid: Bool
     /// Android packages that end a visit but are not launches, besides the built-in list.
     public var extraIgnoredPackages: Set<String>
+    /// Labels of App Usage pseudo-rows besides the known ones (English, Polish, French), as a
+    /// phone in another language writes them: `"Ekran włączony (odblokowany)": .unlock`.
+    public var rowLabels: [String: RowLabel]
     /// How many rejections the report keeps (all are passed to the rejects handler).
     public var rejectionsKept: Int
 
@@ -23,7 +26,8 @@ public struct ImportOptions: Sendable {
     public init(
         format: ImportFormat? = nil, device: String = "default", timeZone: TimeZone? = nil,
         dateOrder: DateOrder? = nil,
-        skipInvalid: Bool = false, extraIgnoredPackages: Set<String> = [], rejectionsKept: Int = 20
+        skipInvalid: Bool = false, extraIgnoredPackages: Set<String> = [], rowLabels: [String: RowLabel] = [:],
+        rejectionsKept: Int = 20
     ) {
         self.format = format
         self.device = device
@@ -31,6 +35,7 @@ public struct ImportOptions: Sendable {
         self.dateOrder = dateOrder
         self.skipInvalid = skipInvalid
         self.extraIgnoredPackages = extraIgnoredPackages
+        self.rowLabels = rowLabels
         self.rejectionsKept = rejectionsKept
     }
 }

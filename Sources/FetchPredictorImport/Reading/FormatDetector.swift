@@ -10,6 +10,12 @@ enum FormatDetector {
     static func detect(_ path: String) throws -> ImportFormat {
         let file = try FileReader(path: path, chunkSize: sniffLength)
         guard let chunk = try file.nextChunk(), !chunk.isEmpty else { throw ImportError.empty(file: path) }
+        // An SQLite database: knowledgeC.db, whose ZOBJECT table the parser checks.
+        if chunk.count >= KnowledgeCParser.header.count,
+            chunk.prefix(KnowledgeCParser.header.count).elementsEqual(KnowledgeCParser.header)
+        {
+            return .knowledgeC
+        }
         var start = 0
         if chunk.count >= 3, chunk[0] == 0xEF, chunk[1] == 0xBB, chunk[2] == 0xBF { start = 3 }
         while start < chunk.count, [9, 10, 13, 32].contains(chunk[start]) { start += 1 }
@@ -46,6 +52,17 @@ enum FormatDetector {
         case .success: fits.append(.appUsage)
         case .failure(let problem): tried.append("app-usage (\(problem.reason))")
         }
+        switch ActivityWatchCSVParser.columns(ofHeader: firstLine) {
+        case .success: fits.append(.activitywatchCSV)
+        case .failure(let problem): tried.append("activitywatch-csv (\(problem.reason))")
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        if text.split(separator: "\n").contains(where: UsageStatsDumpParser.isEventLine) {
+            fits.append(.usageStatsDump)
+        } else {
+            tried.append("dumpsys (no line of the form time=\"...\" type=...)")
+        }
+        tried.append("knowledgec (not an SQLite database)")
         switch fits.count {
         case 1: return fits[0]
         case 0: throw ImportError.unknownFormat(file: path, tried: tried)

@@ -32,7 +32,11 @@ extension ImportFormat {
         case .csv: CSVEventParser()
         case .jsonl: JSONLinesParser()
         case .activitywatch: ActivityWatchParser(extraIgnoredPackages: options.extraIgnoredPackages)
-        case .appUsage: AppUsageParser(timeZone: timeZone, dateOrder: options.dateOrder)
+        case .appUsage: AppUsageParser(timeZone: timeZone, dateOrder: options.dateOrder, extraLabels: options.rowLabels)
+        case .activitywatchCSV: ActivityWatchCSVParser(extraIgnoredPackages: options.extraIgnoredPackages)
+        case .usageStatsDump:
+            UsageStatsDumpParser(timeZone: timeZone, extraIgnoredPackages: options.extraIgnoredPackages)
+        case .knowledgeC: KnowledgeCParser()
         }
     }
 }

@@ -77,6 +77,7 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
                 SELECT * FROM importLog WHERE sha256 = ?1 AND id < ?2
                 AND (EXISTS (SELECT 1 FROM launch WHERE importId = importLog.id)
                     OR EXISTS (SELECT 1 FROM fetch WHERE importId = importLog.id)
+                    OR EXISTS (SELECT 1 FROM notification WHERE importId = importLog.id)
                     OR EXISTS (SELECT 1 FROM deviceEvent WHERE importId = importLog.id))
                 ORDER BY id
                 """, arguments: [sha256, id])
