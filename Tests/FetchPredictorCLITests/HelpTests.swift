@@ -6,7 +6,7 @@ import Testing
 struct HelpTests {
     static let commands = [
         "", "import", "record", "record launch", "record fetch", "config", "apps", "peaks", "next", "schedule",
-        "evaluate", "generate", "prune",
+        "evaluate", "generate", "prune", "imports", "export", "report",
     ]
 
     @Test(arguments: commands)

@@ -26,6 +26,11 @@ struct Tool {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// A real log from ../shared/datasets, read in place.
+    static func dataset(_ relative: String) -> String {
+        root.deletingLastPathComponent().appendingPathComponent("shared/datasets").appendingPathComponent(relative).path
+    }
+
     static func fixture(_ name: String) -> String {
         root.appendingPathComponent("fixtures").appendingPathComponent(name).path
     }

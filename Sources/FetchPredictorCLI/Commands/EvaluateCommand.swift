@@ -78,6 +78,13 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every scored cold launch as CSV (device,app,time,fresh).", valueName: "file"))
     var launchesOut: String?
 
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Write the frontier, the reliability of forecasts and each app's fresh launches as an HTML report.",
+            valueName: "file"))
+    var reportPath: String?
+
     @Flag(help: "Replay the valid rows of a file with invalid ones, and report the invalid.")
     var skipInvalid = false
 
@@ -98,6 +105,11 @@ struct EvaluateCommand: ParsableCommand {
         bar.finish()
         if let wakesOut {
             try EvaluationText.wakesCSV(report).write(toFile: wakesOut, atomically: true, encoding: .utf8)
+        }
+        if let reportPath {
+            let file = try OutputFile(path: reportPath, option: "--report")
+            try file.line(HTMLReport.page(evaluation: report, budget: budget))
+            try file.close()
         }
         if let launchesOut {
             try EvaluationText.launchesCSV(report).write(toFile: launchesOut, atomically: true, encoding: .utf8)

@@ -34,17 +34,66 @@ struct UsageStatsDumpParser: LogParser {
         line.contains("time=\"") && line.contains(" type=")
     }
 
-    /// An event line's time (its text) and its `key=value` fields.
-    static func fields(_ line: Substring) -> (time: Substring, values: [Substring: Substring])? {
-        guard let start = line.range(of: "time=\"") else { return nil }
-        let rest = line[start.upperBound...]
-        guard let close = rest.firstIndex(of: "\"") else { return nil }
-        var values: [Substring: Substring] = [:]
-        for part in rest[rest.index(after: close)...].split(separator: " ") {
-            guard let equals = part.firstIndex(of: "=") else { continue }
-            values[part[..<equals]] = part[part.index(after: equals)...]
+    /// The types, as bytes, with what they mean.
+    private static let typeBytes: [([UInt8], Meaning)] = types.map { (Array($0.key.utf8), $0.value) }
+
+    /// Where an event line's time (between the quotes) and its `type`, `package` and `class`
+    /// values are, without copying the line; `nil` for a line that is no event line.
+    struct Fields {
+        var time: Range<Int>
+        var type: Range<Int>?
+        var package: Range<Int>?
+        var classname: Range<Int>?
+    }
+
+    static func fields(_ line: UnsafeBufferPointer<UInt8>) -> Fields?? {
+        let marker: [UInt8] = Array("time=\"".utf8)
+        guard line.count > marker.count,
+            let found = (0...(line.count - marker.count)).first(where: { at in
+                line[at] == marker[0] && line[at..<(at + marker.count)].elementsEqual(marker)
+            })
+        else { return nil }
+        let start = found + marker.count
+        guard let close = line[start...].firstIndex(of: UInt8(ascii: "\"")) else { return .some(nil) }
+        var fields = Fields(time: start..<close)
+        var index = close + 1
+        while index < line.count {
+            while index < line.count, line[index] == UInt8(ascii: " ") { index += 1 }
+            let tokenStart = index
+            while index < line.count, line[index] != UInt8(ascii: " ") { index += 1 }
+            guard let equals = line[tokenStart..<index].firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let key = line[tokenStart..<equals]
+            let value = (equals + 1)..<index
+            if key.elementsEqual("type".utf8) {
+                fields.type = value
+            } else if key.elementsEqual("package".utf8) {
+                fields.package = value
+            } else if key.elementsEqual("class".utf8) {
+                fields.classname = value
+            }
         }
-        return (rest[..<close], values)
+        return .some(fields)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS`, read from bytes.
+    static func localTime(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> DateFields? {
+        guard bytes.count == 19 else { return nil }
+        let text = Array(bytes)
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in text[range] {
+                guard byte &- 48 < 10 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: " "),
+            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), let year = number(0..<4),
+            let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month),
+            (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        return DateFields(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     /// One event, compactly, for telling the repeats of the dump's sections apart.
@@ -57,54 +106,59 @@ struct UsageStatsDumpParser: LogParser {
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
         guard let zone = timeZone else { throw ImportError.needsTimeZone(file: sink.file, format: .usageStatsDump) }
+        var clock = LocalInstantCache(zone: zone)
         var windows = VisitBuilder()
         var seen = Set<Key>()
         var names: [String: Int32] = [:]
-        func id(_ text: Substring?) -> Int32 {
-            let key = String(text ?? "")
-            if let known = names[key] { return known }
-            names[key] = Int32(names.count)
+        func id(_ text: String) -> Int32 {
+            if let known = names[text] { return known }
+            names[text] = Int32(names.count)
             return Int32(names.count - 1)
         }
         var sawEvent = false
-        try LineSplitter(source).forEachLine { bytes, number in
-            let text = String(decoding: bytes, as: UTF8.self)
-            let line = Substring(text)
-            guard Self.isEventLine(line) else { return true }
+        try LineSplitter(source).forEachLine { line, number in
+            guard let scanned = Self.fields(line) else { return true }
+            func text(_ range: Range<Int>?) -> String {
+                range.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) } ?? ""
+            }
+            guard let fields = scanned, let typeRange = fields.type else {
+                // A time and no type: not an event line after all, unless the time is unclosed.
+                if scanned == nil {
+                    sawEvent = true
+                    sink.countRow()
+                    sink.reject(line: number, field: "time", reason: "the time has no closing quote")
+                }
+                return true
+            }
             sawEvent = true
             sink.countRow()
-            guard let (timeText, values) = Self.fields(line) else {
-                sink.reject(line: number, field: "time", reason: "the time has no closing quote")
-                return true
-            }
-            guard let local = TimestampParser.parseLocal(String(timeText)) else {
+            guard let local = Self.localTime(line[fields.time]) else {
                 sink.reject(
                     line: number, field: "time",
-                    reason: "'\(timeText.prefix(40))' is not a time such as 2026-09-26 23:10:03")
+                    reason: "'\(text(fields.time).prefix(40))' is not a time such as 2026-09-26 23:10:03")
                 return true
             }
-            let time = local.instant(in: zone).0
-            let type = values["type"] ?? ""
-            let package = values["package"] ?? ""
-            guard let meaning = Self.types[String(type)] else { return true }
+            let type = line[typeRange]
+            guard let meaning = Self.typeBytes.first(where: { type.elementsEqual($0.0) })?.1 else { return true }
+            let time = clock.instant(local)
+            let package = text(fields.package)
             // The same event in another section of the dump.
-            let key = Key(time: time, meaning: meaning, package: id(package), classname: id(values["class"]))
+            let key = Key(time: time, meaning: meaning, package: id(package), classname: id(text(fields.classname)))
             guard seen.insert(key).inserted else { return true }
             switch meaning {
             case .resume, .notification:
                 guard !package.isEmpty else {
-                    sink.reject(line: number, field: "package", reason: "a \(type) event names no package")
+                    sink.reject(line: number, field: "package", reason: "a \(text(typeRange)) event names no package")
                     return true
                 }
                 if meaning == .notification {
                     try sink.emit(
-                        Event(kind: .notification, app: String(package), time: time), line: number, timeField: "time",
+                        Event(kind: .notification, app: package, time: time), line: number, timeField: "time",
                         appField: "package")
                 } else {
                     let ignored = ActivityWatchParser.isIgnored(
-                        package: String(package), classname: values["class"].map(String.init),
-                        extra: extraIgnoredPackages)
-                    windows.add(app: String(package), time: time, duration: 0, ignored: ignored, line: number)
+                        package: package, classname: fields.classname.map { text($0) }, extra: extraIgnoredPackages)
+                    windows.add(app: package, time: time, duration: 0, ignored: ignored, line: number)
                 }
             case .screenOn:
                 try sink.emit(Event(kind: .screenOn, app: "", time: time), line: number, timeField: "time")

@@ -1,0 +1,49 @@
+import ArgumentParser
+import FetchPredictor
+import Foundation
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write an HTML report of a device: what was learned, the plan, and how good it is.",
+        discussion: """
+            One self-contained HTML file, with no network at all: the device and its apps; a \
+            timeline of the next 24 hours' wakes with their reasons; each app's weekday and \
+            weekend profiles with its habits, the cold launches they were learned from, its \
+            fetch results by hour and its state; with --evaluate, the backtest's frontier, the \
+            reliability of its forecasts and each app's fresh launches. Charts are inline SVG; \
+            the page reads in light and dark mode and prints.
+
+            Example:
+              fetchpredict report --device phone --out report.html
+              fetchpredict report --device phone --evaluate --now 2024-01-29T06:00:00Z --out report.html
+            """)
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The file to write (default: report.html).", valueName: "file"))
+    var out = "report.html"
+
+    @Flag(help: "Backtest the device too, and chart the frontier (slower: seconds for weeks of history).")
+    var evaluate = false
+
+    @OptionGroup var plan: PlanOptions
+
+    @OptionGroup var clock: ClockOptions
+
+    func run() throws {
+        let eventStore = try store.openStore(creating: false)
+        try KnownNames.requireDevice(store.device, in: eventStore)
+        let zone = try store.zone(in: eventStore)
+        let bar = ProgressBar(label: "evaluating")
+        let data = try ReportData(
+            store: eventStore, device: store.device, zone: zone, now: clock.currentDate,
+            configuration: plan.configuration, evaluate: evaluate
+        ) { bar.update(Int64($0), Int64($1)) }
+        bar.finish()
+        let file = try OutputFile(path: out, option: "--out")
+        try file.line(HTMLReport.page(data))
+        try file.close()
+        Output.error("Wrote \(out): \(data.apps.count) apps, \(data.schedule.appWakeCount) wakes in the next 24 hours.")
+    }
+}

@@ -1,0 +1,352 @@
+import FetchPredictor
+import Foundation
+
+/// The report as one self-contained HTML file: no network at all, charts as inline SVG, styles
+/// for light and dark screens and for print. Every chart carries its data in `data-` attributes,
+/// which the tests read back.
+enum HTMLReport {
+    /// The whole page of a device, with its evaluation when there is one.
+    static func page(_ data: ReportData) -> String {
+        var sections = [deviceSection(data), timelineSection(data), appsSection(data)]
+        if let evaluation = data.evaluation { sections.append(evaluationSection(evaluation, budget: nil)) }
+        return document(title: "FetchPredictor report: \(data.device)", sections: sections)
+    }
+
+    /// A page of an evaluation alone, as `evaluate --report` writes it.
+    static func page(evaluation: BacktestReport, budget: Double) -> String {
+        document(title: "FetchPredictor evaluation", sections: [evaluationSection(evaluation, budget: budget)])
+    }
+
+    static func document(title: String, sections: [String]) -> String {
+        """
+        <!DOCTYPE html>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+        <head>
+        <meta charset="utf-8"/>
+        <meta name="viewport" content="width=device-width, initial-scale=1"/>
+        <title>\(Markup.escape(title))</title>
+        <style>\(style)</style>
+        </head>
+        <body>
+        <h1>\(Markup.escape(title))</h1>
+        \(sections.joined(separator: "\n"))
+        <footer>Written by fetchpredict \(FetchPredict.version). Charts are drawn from the data they name; hover a mark for its details.</footer>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// Colours as variables, dark when the screen is, plain on paper.
+    static let style = """
+        :root { --bg: #ffffff; --fg: #1d1d1f; --muted: #6e6e73; --grid: #d2d2d7; --accent: #0a64d6; \
+        --weekend: #c2410c; --new: #15803d; --nodata: #8e8e93; --failed: #dc2626; --bar: #93b4e0; }
+        @media (prefers-color-scheme: dark) { :root { --bg: #16171a; --fg: #ececf0; --muted: #a1a1aa; \
+        --grid: #3a3a40; --accent: #6aa8ff; --weekend: #fb923c; --new: #4ade80; --nodata: #a1a1aa; \
+        --failed: #f87171; --bar: #36527a; } }
+        @media print { :root { --bg: #ffffff; --fg: #000000; --muted: #444444; --grid: #cccccc; } \
+        section { break-inside: avoid; } }
+        body { background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, sans-serif; margin: 24px; \
+        max-width: 1100px; }
+        h1 { font-size: 22px; } h2 { font-size: 18px; margin-top: 32px; } h3 { font-size: 15px; margin: 18px 0 4px; }
+        table { border-collapse: collapse; margin: 8px 0; } td, th { padding: 2px 10px; text-align: left; \
+        border-bottom: 1px solid var(--grid); } td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+        svg { display: block; margin: 4px 0; max-width: 100%; height: auto; }
+        svg text { fill: var(--muted); font-size: 11px; } svg .frame { stroke: var(--grid); }
+        svg .grid { stroke: var(--grid); stroke-dasharray: 2 3; } svg .weekday { stroke: var(--accent); fill: none; \
+        stroke-width: 2; } svg .weekend { stroke: var(--weekend); fill: none; stroke-width: 2; stroke-dasharray: 5 3; }
+        svg .spread { fill: var(--accent); opacity: 0.15; } svg .peak { stroke: var(--accent); stroke-width: 1.5; }
+        svg .bar { fill: var(--bar); } svg .newData { fill: var(--new); } svg .noData { fill: var(--nodata); }
+        svg .failed { fill: var(--failed); } svg .wake { fill: var(--accent); } svg .predictor { stroke: var(--accent); \
+        fill: none; stroke-width: 2; } svg .point { fill: var(--accent); } svg .periodic { fill: var(--muted); } \
+        svg .oracle { fill: var(--new); } svg .mark { stroke: var(--weekend); stroke-dasharray: 4 3; }
+        .apps { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 24px; }
+        .muted { color: var(--muted); } footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
+        """
+
+    static func table(_ header: [String], _ rows: [[String]], numeric: Set<Int> = []) -> String {
+        let head = header.enumerated().map {
+            "<th\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\(Markup.escape($0.element))</th>"
+        }
+        let body = rows.map { row in
+            "<tr>"
+                + row.enumerated().map {
+                    "<td\(numeric.contains($0.offset) ? " class=\"n\"" : "")>\(Markup.escape($0.element))</td>"
+                }.joined() + "</tr>"
+        }
+        return "<table><thead><tr>\(head.joined())</tr></thead><tbody>\(body.joined())</tbody></table>"
+    }
+
+    static func deviceSection(_ data: ReportData) -> String {
+        let rows = data.apps.map { app in
+            [
+                app.summary.app, app.summary.interval.text + (app.summary.intervalIsDefault ? "*" : ""),
+                app.summary.enabled ? "yes" : "no", String(app.summary.launches), String(app.summary.fetchesNewData),
+                String(app.summary.fetchesNoData), String(app.summary.fetchesFailed), String(app.summary.notifications),
+            ]
+        }
+        return """
+            <section id="device"><h2>Device \(Markup.escape(data.device))</h2>
+            <p>\(data.days) days of history as of \(Markup.escape(Output.local(data.now, data.zone))) \
+            (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
+            \(data.apps.count) apps.</p>
+            \(table(["App", "Interval", "Fetch", "Launches", "newData", "noData", "failed", "Notified"], rows, numeric: [3, 4, 5, 6, 7]))
+            <p class="muted">* the store's default interval.</p></section>
+            """
+    }
+
+    /// The next 24 hours: one lane per app that wakes, a mark per wake with its reasons.
+    static func timelineSection(_ data: ReportData) -> String {
+        let lanes = Array(Set(data.schedule.wakes.flatMap { $0.apps.map(\.app) })).sorted()
+        var chart = SVGChart(
+            width: 1000, height: Double(max(lanes.count, 1)) * 18 + 40, left: 200, right: 16, top: 8, bottom: 26)
+        let start = data.schedule.from.timeIntervalSince1970
+        func x(_ date: Date) -> Double { chart.x((date.timeIntervalSince1970 - start) / 86_400) }
+        for hour in stride(from: 0, through: 24, by: 3) {
+            let date = data.schedule.from.addingTimeInterval(Double(hour) * 3600)
+            chart.add(
+                "<line x1=\"\(Markup.number(x(date)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(x(date)))\" y2=\"\(Markup.number(chart.y(0)))\" class=\"grid\"/>"
+            )
+            chart.label(String(Output.local(date, data.zone).suffix(5)), x: x(date), y: chart.height - 8)
+        }
+        for (index, lane) in lanes.enumerated() {
+            chart.label(lane, x: chart.left - 6, y: chart.top + Double(index) * 18 + 13, anchor: "end")
+        }
+        var rows: [[String]] = []
+        for wake in data.schedule.wakes {
+            for app in wake.apps {
+                let lane = lanes.firstIndex(of: app.app) ?? 0
+                let reasons = app.reasons.map(\.description).joined(separator: "; ")
+                let when = Output.local(wake.time, data.zone)
+                chart.add(
+                    "<circle cx=\"\(Markup.number(x(wake.time)))\" cy=\"\(Markup.number(chart.top + Double(lane) * 18 + 9))\" r=\"5\" class=\"wake\" data-app=\"\(Markup.escape(app.app))\" data-time=\"\(Markup.escape(TimestampFormatter.iso(wake.time.milliseconds)))\" data-expected=\"\(Markup.value(app.expectedLaunches))\"><title>\(Markup.escape("\(when) \(app.app): \(reasons)"))</title></circle>"
+                )
+                rows.append([String(when.suffix(5)), app.app, String(format: "%.2f", app.expectedLaunches), reasons])
+            }
+        }
+        let title = "Device wakes planned in the 24 hours from \(Output.local(data.schedule.from, data.zone))"
+        let empty =
+            rows.isEmpty ? "<p class=\"muted\">No wake is planned: set an interval with fetchpredict config.</p>" : ""
+        return """
+            <section id="timeline"><h2>The next 24 hours</h2>
+            \(chart.svg(attributes: "data-chart=\"timeline\" data-wakes=\"\(rows.count)\"", title: title))
+            \(empty)\(rows.isEmpty ? "" : table(["Time", "App", "Expected", "Why"], rows, numeric: [2]))</section>
+            """
+    }
+
+    static func appsSection(_ data: ReportData) -> String {
+        let parts = data.apps.map { app in
+            let state = app.coldStart ? "cold start: " + app.stateText : app.stateText
+            return """
+                <div class="app" data-app="\(Markup.escape(app.summary.app))"><h3>\(Markup.escape(app.summary.app))</h3>
+                <p class="muted">\(Markup.escape(state))</p>
+                \(profileChart(app))\(histogram(app))\(fetchChart(app))</div>
+                """
+        }
+        let legend =
+            "<p class=\"muted\">Top: expected cold launches a day in each half hour, weekdays solid blue, weekends dashed orange (one line when they do not differ), each habit at its time with its spread shaded. Middle: the cold launches they were learned from, by half hour. Bottom: fetch results by hour, newData green, noData grey, failed red.</p>"
+        return "<section id=\"apps\"><h2>Each app</h2>\(legend)<div class=\"apps\">\(parts.joined())</div></section>"
+    }
+
+    /// The learned daily profiles (weekday solid, weekend dashed) with each peak at its time and
+    /// its spread as a band.
+    static func profileChart(_ app: ReportData.App) -> String {
+        var chart = SVGChart(width: 340, height: 120)
+        let series = app.profiles.map { PeaksText.halfHourly($0) }
+        let top = max(series.flatMap { $0 }.max() ?? 0, 0.05)
+        chart.hourAxis(every: 6)
+        chart.label(String(format: "%.2f", top), x: chart.left - 4, y: chart.top + 8, anchor: "end")
+        var peaks: [String] = []
+        for (profile, values) in zip(app.profiles, series) {
+            for peak in profile.peaks {
+                let center = Double(peak.minute) / 1440
+                let spread = peak.spreadMinutes / 1440
+                chart.add(
+                    "<rect x=\"\(Markup.number(chart.x(max(0, center - spread))))\" y=\"\(Markup.number(chart.top))\" width=\"\(Markup.number(chart.plotWidth * min(2 * spread, 1)))\" height=\"\(Markup.number(chart.plotHeight))\" class=\"spread\"/>"
+                )
+                chart.add(
+                    "<line x1=\"\(Markup.number(chart.x(center)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(chart.x(center)))\" y2=\"\(Markup.number(chart.y(0)))\" class=\"peak\" data-days=\"\(profile.days.rawValue)\" data-minute=\"\(peak.minute)\" data-spread=\"\(Markup.value(peak.spreadMinutes))\"><title>\(Markup.escape("\(profile.days.rawValue) habit at \(peak.timeText), ±\(Int(peak.spreadMinutes.rounded())) min, \(String(format: "%.1f", peak.launchesPerDay)) a day, confidence \(Int((peak.confidence * 100).rounded()))%"))</title></line>"
+                )
+                peaks.append("\(profile.days.rawValue):\(peak.minute)")
+            }
+            let points = values.enumerated().map {
+                "\(Markup.number(chart.x((Double($0.offset) + 0.5) / 48))),\(Markup.number(chart.y($0.element / top)))"
+            }
+            chart.add(
+                "<polyline points=\"\(points.joined(separator: " "))\" class=\"\(profile.days == .weekend ? "weekend" : "weekday")\" data-days=\"\(profile.days.rawValue)\" data-values=\"\(values.map(Markup.value).joined(separator: " "))\"/>"
+            )
+        }
+        let title =
+            "Expected cold launches a day in each half hour of \(app.summary.app) (weekdays solid, weekends dashed), with its habits"
+        return chart.svg(
+            attributes: "data-chart=\"profile\" data-peaks=\"\(peaks.joined(separator: " "))\"", title: title)
+    }
+
+    /// The cold launches the profile was learned from, by half hour of the day.
+    static func histogram(_ app: ReportData.App) -> String {
+        var chart = SVGChart(width: 340, height: 90)
+        let top = Double(max(app.coldLaunches.max() ?? 0, 1))
+        chart.hourAxis(every: 6)
+        chart.label(String(Int(top)), x: chart.left - 4, y: chart.top + 8, anchor: "end")
+        var path = ""
+        let width = chart.plotWidth / 48
+        for (bin, count) in app.coldLaunches.enumerated() where count > 0 {
+            let height = chart.plotHeight * Double(count) / top
+            path +=
+                "M\(Markup.number(chart.x(Double(bin) / 48) + 0.5)) \(Markup.number(chart.y(0)))h\(Markup.number(width - 1))v-\(Markup.number(height))h-\(Markup.number(width - 1))z"
+        }
+        if !path.isEmpty { chart.add("<path d=\"\(path)\" class=\"bar\"/>") }
+        let total = app.coldLaunches.reduce(0, +)
+        return chart.svg(
+            attributes:
+                "data-chart=\"histogram\" data-counts=\"\(app.coldLaunches.map(String.init).joined(separator: " "))\"",
+            title: "\(total) cold launches of \(app.summary.app) by half hour, which the profile was learned from")
+    }
+
+    /// Fetch results by hour of the day, stacked: newData, noData, failed.
+    static func fetchChart(_ app: ReportData.App) -> String {
+        let totals = app.fetchesByHour.map { $0.reduce(0, +) }
+        guard totals.contains(where: { $0 > 0 }) else { return "" }
+        var chart = SVGChart(width: 340, height: 80)
+        let top = Double(totals.max() ?? 1)
+        chart.hourAxis(every: 6)
+        let width = chart.plotWidth / 24
+        for (hour, results) in app.fetchesByHour.enumerated() {
+            var base = 0.0
+            for (column, name) in ["newData", "noData", "failed"].enumerated() where results[column] > 0 {
+                let height = chart.plotHeight * Double(results[column]) / top
+                chart.add(
+                    "<rect x=\"\(Markup.number(chart.x(Double(hour) / 24) + 0.5))\" y=\"\(Markup.number(chart.y(0) - base - height))\" width=\"\(Markup.number(width - 1))\" height=\"\(Markup.number(height))\" class=\"\(name)\" data-hour=\"\(hour)\" data-result=\"\(name)\" data-count=\"\(results[column])\"><title>\(Markup.escape("\(Markup.clock(hour * 60)): \(results[column]) \(name)"))</title></rect>"
+                )
+                base += height
+            }
+        }
+        return chart.svg(
+            attributes: "data-chart=\"fetches\"",
+            title: "Fetch results of \(app.summary.app) by hour: newData green, noData grey, failed red")
+    }
+
+    static func evaluationSection(_ report: BacktestReport, budget: Double?) -> String {
+        var parts = ["<section id=\"evaluation\"><h2>Evaluation</h2>", frontierChart(report)]
+        if let predictor = report.overall.filter({ $0.strategy == "predictor" }).min(by: {
+            abs(($0.budget ?? 0) - (budget ?? PredictorConfiguration().budget))
+                < abs(($1.budget ?? 0) - (budget ?? PredictorConfiguration().budget))
+        }), !predictor.reliability.isEmpty {
+            parts.append("<h3>Forecast against what the wakes served (budget \(predictor.budget ?? 0))</h3>")
+            parts.append(reliabilityChart(predictor.reliability))
+        }
+        parts.append("<h3>Fresh cold launches of each app</h3>")
+        parts.append(freshChart(report.launches))
+        parts.append("</section>")
+        return parts.joined(separator: "\n")
+    }
+
+    /// Fresh cold launches against wakes per app-day: the predictor's curve, periodic fetching,
+    /// the oracle; fresh@4 and wakes@50 marked.
+    static func frontierChart(_ report: BacktestReport) -> String {
+        var chart = SVGChart(width: 640, height: 300, left: 48, bottom: 34)
+        // Periodic fetching every 30 minutes makes 48 wakes a day: the axis stops at 16, and
+        // what lies beyond is drawn at its edge, its title saying where it is.
+        let maxWakes = min(16, max(8, (report.overall.map(\.wakesPerAppDay).max() ?? 8).rounded(.up)))
+        func x(_ wakes: Double) -> Double { chart.x(min(wakes, maxWakes) / maxWakes) }
+        func y(_ rate: Double) -> Double { chart.y(rate) }
+        for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
+            chart.add(
+                "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(tick)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(tick)))\" class=\"grid\"/>"
+            )
+            chart.label(String(format: "%.0f%%", tick * 100), x: chart.left - 4, y: y(tick) + 4, anchor: "end")
+        }
+        for tick in stride(from: 0.0, through: maxWakes, by: 2) where tick < maxWakes - 2 {
+            chart.label(Markup.number(tick), x: x(tick), y: chart.height - 18)
+        }
+        chart.label("\(Markup.number(maxWakes)) or more", x: chart.x(1), y: chart.height - 18, anchor: "end")
+        chart.label("wakes per app-day", x: chart.x(0.5), y: chart.height - 4)
+        chart.add(
+            "<line x1=\"\(Markup.number(x(4)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(x(4)))\" y2=\"\(Markup.number(y(0)))\" class=\"mark\"/>"
+        )
+        chart.add(
+            "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(0.5)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(0.5)))\" class=\"mark\"/>"
+        )
+        let predictor = report.overall.filter { $0.strategy == "predictor" }.sorted {
+            $0.wakesPerAppDay < $1.wakesPerAppDay
+        }
+        chart.add(
+            "<polyline points=\"\(predictor.map { "\(Markup.number(x($0.wakesPerAppDay))),\(Markup.number(y($0.freshRate)))" }.joined(separator: " "))\" class=\"predictor\"/>"
+        )
+        for figures in report.overall {
+            let name = figures.strategy == "predictor" ? "point" : figures.strategy == "oracle" ? "oracle" : "periodic"
+            let label =
+                figures.strategy == "predictor" ? "predictor at budget \(figures.budget ?? 0)" : figures.strategy
+            let shape =
+                name == "periodic"
+                ? "<rect x=\"\(Markup.number(x(figures.wakesPerAppDay) - 4))\" y=\"\(Markup.number(y(figures.freshRate) - 4))\" width=\"8\" height=\"8\""
+                : "<circle cx=\"\(Markup.number(x(figures.wakesPerAppDay)))\" cy=\"\(Markup.number(y(figures.freshRate)))\" r=\"\(name == "oracle" ? 6 : 4)\""
+            chart.add(
+                shape
+                    + " class=\"\(name)\" data-strategy=\"\(Markup.escape(figures.strategy))\" data-budget=\"\(figures.budget.map(Markup.value) ?? "")\" data-fresh=\"\(Markup.value(figures.freshRate))\" data-wakes=\"\(Markup.value(figures.wakesPerAppDay))\"><title>\(Markup.escape(String(format: "%@: %.1f%% fresh, %.2f wakes per app-day", label, figures.freshRate * 100, figures.wakesPerAppDay)))</title>"
+                    + (name == "periodic" ? "</rect>" : "</circle>"))
+            if name == "periodic" {
+                chart.label(
+                    figures.strategy.replacingOccurrences(of: "periodic-", with: "every ") + " min",
+                    x: x(figures.wakesPerAppDay) - 6, y: y(figures.freshRate) - 7, anchor: "end")
+            }
+        }
+        let figures = [
+            report.freshAt4.map { String(format: "fresh@4 %.3f", $0) },
+            report.wakesAt50.map { String(format: "wakes@50 %.2f", $0) },
+        ].compactMap { $0 }.joined(separator: ", ")
+        return chart.svg(
+            attributes:
+                "data-chart=\"frontier\" data-fresh-at-4=\"\(report.freshAt4.map(Markup.value) ?? "")\" data-wakes-at-50=\"\(report.wakesAt50.map(Markup.value) ?? "")\"",
+            title:
+                "The frontier: share of cold launches finding fresh content against wakes per app-day (line: the predictor; squares: periodic fetching; green: the oracle)"
+        )
+            + "<p>\(Markup.escape(figures.isEmpty ? "No scored days yet." : figures)); dashed lines at 4 wakes per app-day and at 50% fresh.</p>"
+    }
+
+    /// Wakes grouped by their forecast: the mean forecast against the mean served, per group.
+    static func reliabilityChart(_ bins: [ReliabilityBin]) -> String {
+        var chart = SVGChart(width: 360, height: 240, left: 44, bottom: 34)
+        let top = max(
+            bins.map { max($0.forecast, $0.wakes == 0 ? 0 : Double($0.served) / Double($0.wakes)) }.max() ?? 1, 0.1)
+        chart.add(
+            "<line x1=\"\(Markup.number(chart.x(0)))\" y1=\"\(Markup.number(chart.y(0)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(chart.y(1)))\" class=\"grid\"/>"
+        )
+        chart.label("forecast per wake", x: chart.x(0.5), y: chart.height - 4)
+        chart.label(String(format: "%.2f", top), x: chart.left - 4, y: chart.top + 8, anchor: "end")
+        chart.label(String(format: "%.2f", top), x: chart.x(1), y: chart.height - 18)
+        for bin in bins where bin.wakes > 0 {
+            let served = Double(bin.served) / Double(bin.wakes)
+            chart.add(
+                "<circle cx=\"\(Markup.number(chart.x(bin.forecast / top)))\" cy=\"\(Markup.number(chart.y(served / top)))\" r=\"\(Markup.number(min(10, 3 + log2(Double(bin.wakes)))))\" class=\"point\" data-forecast=\"\(Markup.value(bin.forecast))\" data-served=\"\(Markup.value(served))\" data-wakes=\"\(bin.wakes)\"><title>\(Markup.escape(String(format: "%d wakes forecast %.2f, served %.2f cold launches each", bin.wakes, bin.forecast, served)))</title></circle>"
+            )
+        }
+        return chart.svg(
+            attributes: "data-chart=\"reliability\"",
+            title:
+                "Reliability: each group of wakes at its mean forecast against the cold launches it served; the diagonal is a perfect forecast"
+        )
+    }
+
+    /// The share of each app's scored cold launches that found fresh content.
+    static func freshChart(_ launches: [ScoredLaunch]) -> String {
+        var byApp: [String: (fresh: Int, all: Int)] = [:]
+        for launch in launches {
+            byApp[launch.app, default: (0, 0)].all += 1
+            if launch.fresh { byApp[launch.app, default: (0, 0)].fresh += 1 }
+        }
+        let apps = byApp.sorted { ($1.value.all, $0.key) < ($0.value.all, $1.key) }
+        var chart = SVGChart(width: 640, height: Double(max(apps.count, 1)) * 16 + 20, left: 220, top: 4, bottom: 16)
+        for (index, (app, counts)) in apps.enumerated() {
+            let rate = Double(counts.fresh) / Double(counts.all)
+            let y = chart.top + Double(index) * 16
+            chart.label(app, x: chart.left - 6, y: y + 11, anchor: "end")
+            chart.add(
+                "<rect x=\"\(Markup.number(chart.left))\" y=\"\(Markup.number(y + 2))\" width=\"\(Markup.number(chart.plotWidth * rate))\" height=\"11\" class=\"bar\" data-app=\"\(Markup.escape(app))\" data-fresh=\"\(counts.fresh)\" data-launches=\"\(counts.all)\"><title>\(Markup.escape(String(format: "%@: %d of %d cold launches fresh (%.0f%%)", app, counts.fresh, counts.all, rate * 100)))</title></rect>"
+            )
+        }
+        return chart.svg(
+            attributes: "data-chart=\"fresh\"",
+            title: "Share of each app's scored cold launches that found fresh content")
+    }
+}

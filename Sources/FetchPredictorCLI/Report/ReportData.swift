@@ -1,0 +1,118 @@
+import FetchPredictor
+import Foundation
+
+/// What the report shows of a device, read from the store as of a time.
+struct ReportData {
+    /// One app: its settings and counts, what was learned, and the events it was learned from.
+    struct App {
+        var summary: AppSummary
+        /// Weekdays and weekends apart, or one profile of every day when they do not differ.
+        var profiles: [DailyProfile]
+        /// Cold launches in each half hour of the day, local time, over the whole history.
+        var coldLaunches: [Int]
+        /// Fetch results in each hour of the day: newData, noData and failed counts.
+        var fetchesByHour: [[Int]]
+        var coldStart: Bool
+        var stateText: String
+    }
+
+    var device: String
+    var zone: TimeZone
+    var defaultInterval: FetchInterval
+    var now: Date
+    /// Days from the device's first event to now.
+    var days: Int
+    var apps: [App]
+    var schedule: Schedule
+    var evaluation: BacktestReport?
+
+    /// Reads a device as of `now`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the planning settings (the budget of the plan shown).
+    ///   - evaluate: also backtest the device, for the frontier and the reliability charts.
+    init(
+        store: EventStore, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
+        evaluate: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws {
+        self.device = device
+        self.zone = zone
+        self.now = now
+        defaultInterval = try store.defaultInterval()
+        let scheduler = FetchScheduler(store: store, configuration: configuration)
+        schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
+        let learned = Set(try scheduler.apps(device: device, asOf: now))
+        let events = try store.events(device: device).filter { $0.time <= now.milliseconds }
+        let first = events.first?.time ?? now.milliseconds
+        days = max(1, Int(((now.milliseconds - first) / 86_400_000)) + 1)
+        let counts = Self.counts(events, zone: zone, coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+        apps = try store.apps(device: device, asOf: now).map { summary in
+            var profiles: [DailyProfile] = []
+            var coldStart = true
+            var stateText = "no launch yet"
+            if learned.contains(summary.app) {
+                let weekday = try scheduler.profile(app: summary.app, device: device, days: .weekday, asOf: now)
+                profiles =
+                    weekday.days == .all
+                    ? [weekday]
+                    : [weekday, try scheduler.profile(app: summary.app, device: device, days: .weekend, asOf: now)]
+                coldStart = try scheduler.isColdStart(app: summary.app, device: device, asOf: now)
+                stateText = try scheduler.state(app: summary.app, device: device, now: now)
+                    .description(now: now, zone: zone)
+            }
+            return App(
+                summary: summary, profiles: profiles,
+                coldLaunches: counts.cold[summary.app] ?? Array(repeating: 0, count: 48),
+                fetchesByHour: counts.fetches[summary.app] ?? Array(repeating: [0, 0, 0], count: 24),
+                coldStart: coldStart, stateText: stateText)
+        }
+        if evaluate {
+            let devices = try store.backtestDevices([device]).map { device in
+                var cut = device
+                cut.launches = device.launches.filter { $0.time <= now.milliseconds }
+                cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.milliseconds }
+                return cut
+            }
+            var settings = BacktestSettings()
+            settings.reportedBudget = configuration.budget
+            evaluation = Backtest.run(devices, settings: settings, progress: progress)
+        }
+    }
+
+    /// The local minute of the day of an event: its own offset when it has one, else the zone's.
+    static func minuteOfDay(_ event: Event, zone: TimeZone) -> Int {
+        let offset = event.utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: event.time))
+        let local = event.time / 1000 + Int64(offset)
+        return Int(((local % 86_400) + 86_400) % 86_400) / 60
+    }
+
+    /// Cold launches by half hour and fetch results by hour, of each app.
+    static func counts(
+        _ events: [Event], zone: TimeZone, coldGap: Milliseconds
+    ) -> (cold: [String: [Int]], fetches: [String: [[Int]]]) {
+        var cold: [String: [Int]] = [:]
+        var fetches: [String: [[Int]]] = [:]
+        var last: [String: Milliseconds] = [:]
+        for event in events {
+            let minute = minuteOfDay(event, zone: zone)
+            switch event.kind {
+            case .launch:
+                if last[event.app].map({ event.time - $0 >= coldGap }) ?? true {
+                    cold[event.app, default: Array(repeating: 0, count: 48)][minute / 30] += 1
+                }
+                last[event.app] = event.time
+            case .fetch:
+                let column =
+                    switch event.result ?? .failed {
+                    case .newData: 0
+                    case .noData: 1
+                    case .failed: 2
+                    }
+                fetches[event.app, default: Array(repeating: [0, 0, 0], count: 24)][minute / 60][column] += 1
+            default:
+                break
+            }
+        }
+        return (cold, fetches)
+    }
+}

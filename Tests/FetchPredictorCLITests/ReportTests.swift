@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// The HTML report read as people's browsers read it: the page and every chart parse as XML, and
+/// each chart holds the data it names, checked against what the other commands say.
+struct ReportTests {
+    /// An element of the page: its name, attributes, and its chart (the `data-chart` of the
+    /// nearest enclosing svg).
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var chart: String?
+        var app: String?
+    }
+
+    /// Reads a page with an XML parser; fails the test when it is not well-formed.
+    final class Reader: NSObject, XMLParserDelegate {
+        var elements: [Element] = []
+        private var charts: [String?] = []
+        private var apps: [String?] = []
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String]
+        ) {
+            let chart = name == "svg" ? attributes["data-chart"] : charts.last ?? nil
+            let app = name == "div" && attributes["class"] == "app" ? attributes["data-app"] : apps.last ?? nil
+            charts.append(chart)
+            apps.append(app)
+            elements.append(Element(name: name, attributes: attributes, chart: chart, app: app))
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            charts.removeLast()
+            apps.removeLast()
+        }
+
+        static func read(_ path: String) throws -> Reader {
+            let reader = Reader()
+            let parser = try #require(XMLParser(contentsOf: URL(fileURLWithPath: path)))
+            parser.delegate = reader
+            #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+            return reader
+        }
+
+        func charts(_ kind: String) -> [Element] {
+            elements.filter { $0.name == "svg" && $0.attributes["data-chart"] == kind }
+        }
+        func marks(in kind: String) -> [Element] { elements.filter { $0.chart == kind && $0.name != "svg" } }
+    }
+
+    func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    /// Cold launches by app and half hour, from an export: a launch 30 minutes or more after the
+    /// app's last one (or its first).
+    static func coldLaunches(csv: String, zone: TimeZone) -> [String: [Int]] {
+        var counts: [String: [Int]] = [:]
+        var last: [String: Date] = [:]
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let plain = ISO8601DateFormatter()
+        for line in csv.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields[2] == "launch", let time = formatter.date(from: fields[0]) ?? plain.date(from: fields[0])
+            else {
+                continue
+            }
+            if last[fields[1]].map({ time.timeIntervalSince($0) >= 1800 }) ?? true {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = zone
+                let parts = calendar.dateComponents([.hour, .minute], from: time)
+                counts[fields[1], default: Array(repeating: 0, count: 48)][(parts.hour! * 60 + parts.minute!) / 30] += 1
+            }
+            last[fields[1]] = time
+        }
+        return counts
+    }
+
+    /// A store of the commuter's four weeks, every app on minimum.
+    func commuterStore() throws -> String {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        return db
+    }
+
+    @Test func reportChartsHoldTheDataOfEachApp() throws {
+        let db = try commuterStore()
+        let now = "2024-01-29T06:00:00Z"
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run(["report", "--db", db, "--now", now, "--out", out, "--evaluate"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        // Self-contained: no script, no stylesheet, image or font from anywhere.
+        for forbidden in ["<script", "<link", "<img", "@import", "url(", "src="] {
+            #expect(!page.contains(forbidden), "\(forbidden)")
+        }
+        let links = page.components(separatedBy: "http").dropFirst().map { $0.prefix(30) }
+        #expect(links.allSatisfy { $0.hasPrefix("://www.w3.org/") }, "\(links)")
+        let reader = try Reader.read(out)
+
+        // Each app: its profile and peaks are those peaks --json gives; its histogram counts the
+        // cold launches of the export; its fetch results add up to apps --json.
+        let learned = try #require(
+            try json(try Tool.run(["peaks", "--db", db, "--now", now, "--json"]).stdout) as? [[String: Any]])
+        let apps = try #require(
+            try json(try Tool.run(["apps", "--db", db, "--now", now, "--json"]).stdout) as? [[String: Any]])
+        let export = try Tool.run(["export", "--db", db, "--to", "2024-01-29T06:00:00.001Z"]).stdout
+        let cold = Self.coldLaunches(csv: export, zone: TimeZone(identifier: "Europe/Warsaw")!)
+        #expect(reader.charts("profile").count == apps.count)
+        for app in apps {
+            let name = try #require(app["app"] as? String)
+            let own = reader.elements.filter { $0.app == name }
+            let profile = try #require(own.first { $0.attributes["data-chart"] == "profile" })
+            let info = try #require(learned.first { $0["app"] as? String == name })
+            let profiles = try #require(info["profiles"] as? [[String: Any]])
+            let expectedPeaks = profiles.flatMap { profile in
+                (profile["peaks"] as? [[String: Any]] ?? []).map { "\(profile["days"]!):\($0["minute"]!)" }
+            }
+            #expect(profile.attributes["data-peaks"] == expectedPeaks.joined(separator: " "), "\(name)")
+            let lines = own.filter { $0.name == "polyline" && $0.chart == "profile" }
+            #expect(lines.count == profiles.count)
+            for (line, profile) in zip(lines, profiles) {
+                let drawn = (line.attributes["data-values"] ?? "").split(separator: " ").compactMap { Double($0) }
+                let values = try #require(profile["halfHourly"] as? [Double])
+                #expect(drawn.count == 48)
+                #expect(zip(drawn, values).allSatisfy { abs($0 - $1) < 1e-3 }, "\(name)")
+            }
+            let histogram = try #require(own.first { $0.attributes["data-chart"] == "histogram" })
+            #expect(
+                histogram.attributes["data-counts"] == cold[name]?.map(String.init).joined(separator: " "), "\(name)")
+            let fetched = own.filter { $0.chart == "fetches" && $0.name == "rect" }
+                .reduce(0) { $0 + (Int($1.attributes["data-count"] ?? "") ?? 0) }
+            let stored = ["fetchesNewData", "fetchesNoData", "fetchesFailed"].reduce(0) { $0 + (app[$1] as? Int ?? 0) }
+            #expect(fetched == stored, "\(name)")
+        }
+
+        // The timeline: the schedule's wakes, each app at its device wake.
+        let schedule = try #require(
+            try json(try Tool.run(["schedule", "--db", db, "--now", now, "--json"]).stdout) as? [String: Any])
+        let wakes = try #require(schedule["wakes"] as? [[String: Any]])
+        let planned = wakes.flatMap { wake in
+            (wake["apps"] as? [[String: Any]] ?? []).map { "\(wake["time"]!) \($0["app"]!)" }
+        }
+        let drawn = reader.marks(in: "timeline").filter { $0.name == "circle" }.map {
+            "\($0.attributes["data-time"]!) \($0.attributes["data-app"]!)"
+        }
+        #expect(!planned.isEmpty)
+        #expect(drawn == planned)
+
+        // The frontier: every strategy of evaluate, fresh@4 and wakes@50 as it says them.
+        let evaluation = try #require(
+            try json(try Tool.run(["evaluate", "--db", db, "--json"]).stdout) as? [String: Any])
+        let overall = try #require(evaluation["overall"] as? [[String: Any]])
+        let points = reader.marks(in: "frontier").filter { $0.attributes["data-strategy"] != nil }
+        #expect(points.count == overall.count)
+        for (point, figures) in zip(points, overall) {
+            #expect(point.attributes["data-strategy"] == figures["strategy"] as? String)
+            #expect(abs(Double(point.attributes["data-fresh"] ?? "")! - (figures["freshRate"] as! Double)) < 1e-3)
+        }
+        let frontier = try #require(reader.charts("frontier").first)
+        #expect(abs(Double(frontier.attributes["data-fresh-at-4"] ?? "")! - (evaluation["freshAt4"] as! Double)) < 1e-3)
+        #expect(!reader.marks(in: "reliability").filter { $0.name == "circle" }.isEmpty)
+        #expect(!reader.marks(in: "fresh").filter { $0.name == "rect" }.isEmpty)
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: Tool.dataset("README.md"))))
+    func reportOfARealLog() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let log = Tool.dataset("activitywatch-android-1/export.json")
+        try Tool.run(["import", log, "--db", db, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let now = "2022-01-08T17:00:00Z"
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run(["report", "--db", db, "--now", now, "--out", out])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reader = try Reader.read(out)
+        let apps = try #require(
+            try json(try Tool.run(["apps", "--db", db, "--now", now, "--json"]).stdout) as? [[String: Any]])
+        #expect(reader.charts("histogram").count == apps.count)
+        let export = try Tool.run(["export", "--db", db, "--to", "2022-01-08T17:00:00.001Z"]).stdout
+        let cold = Self.coldLaunches(csv: export, zone: TimeZone(identifier: "Europe/Warsaw")!)
+        for chart in reader.charts("histogram") {
+            let app = try #require(chart.app)
+            #expect(chart.attributes["data-counts"] == cold[app]?.map(String.init).joined(separator: " "), "\(app)")
+        }
+        #expect(!reader.marks(in: "timeline").isEmpty)
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
+        #expect(size < 2_000_000)
+    }
+
+    @Test func evaluateWritesItsReport() throws {
+        let out = Tool.scratch().appendingPathComponent("evaluation.html").path
+        let result = try Tool.run([
+            "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "Europe/Warsaw", "--report", out,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reader = try Reader.read(out)
+        #expect(reader.charts("frontier").count == 1)
+        #expect(reader.charts("fresh").count == 1)
+    }
+}
