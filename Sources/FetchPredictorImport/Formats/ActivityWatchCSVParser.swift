@@ -90,7 +90,7 @@ struct ActivityWatchCSVParser: LogParser {
                 duration = value
             }
             let classname = found.classname >= 0 ? fields.string(found.classname) : nil
-            windows.add(
+            try windows.add(
                 app: name, time: time.milliseconds, duration: duration,
                 ignored: ActivityWatchParser.isIgnored(
                     package: name, classname: classname, extra: extraIgnoredPackages),

@@ -107,7 +107,7 @@ struct ActivityWatchParser: LogParser {
                     if let name = data?["package"]?.string ?? data?["app"]?.string {
                         let ignored = Self.isIgnored(
                             package: name, classname: data?["classname"]?.string, extra: extraIgnoredPackages)
-                        windows.add(
+                        try windows.add(
                             app: name, time: time.milliseconds, duration: event["duration"]?.number ?? 0,
                             ignored: ignored, line: line)
                     } else {

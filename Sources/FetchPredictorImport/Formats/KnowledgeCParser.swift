@@ -52,7 +52,8 @@ struct KnowledgeCParser: LogParser {
         }
         let streams = try database.strings("SELECT DISTINCT ZSTREAMNAME FROM ZOBJECT")
         let appStream = streams.contains("/app/inFocus") ? "/app/inFocus" : "/app/usage"
-        var windows = VisitBuilder()
+        // Rows come oldest first: visits stream, in flat memory.
+        var windows = VisitBuilder(streamingInto: sink, appField: "ZVALUESTRING")
         try database.forEachRow(
             """
             SELECT Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE, ZSECONDSFROMGMT, ZVALUEINTEGER
@@ -74,7 +75,7 @@ struct KnowledgeCParser: LogParser {
                     try sink.emit(
                         Event(kind: .unlock, app: "", time: time, utcOffset: offset), line: number,
                         timeField: "ZSTARTDATE")
-                case 1: windows.addBreak(at: time, line: number)
+                case 1: try windows.addBreak(at: time, line: number)
                 default:
                     sink.reject(line: number, field: "ZVALUEINTEGER", reason: "a lock state is neither 0 nor 1")
                 }
@@ -86,11 +87,11 @@ struct KnowledgeCParser: LogParser {
             }
             var duration = 0.0
             if let end = row.double(4), end.isFinite, end >= start { duration = end - start }
-            windows.add(
+            try windows.add(
                 app: bundle, time: time, duration: duration, ignored: Self.ignoredBundles.contains(bundle),
                 line: number, utcOffset: offset)
         }
-        try windows.emit(into: sink, appField: "ZVALUESTRING")
+        try windows.finish()
     }
 }
 

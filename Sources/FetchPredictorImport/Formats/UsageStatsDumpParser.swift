@@ -158,17 +158,17 @@ struct UsageStatsDumpParser: LogParser {
                 } else {
                     let ignored = ActivityWatchParser.isIgnored(
                         package: package, classname: fields.classname.map { text($0) }, extra: extraIgnoredPackages)
-                    windows.add(app: package, time: time, duration: 0, ignored: ignored, line: number)
+                    try windows.add(app: package, time: time, duration: 0, ignored: ignored, line: number)
                 }
             case .screenOn:
                 try sink.emit(Event(kind: .screenOn, app: "", time: time), line: number, timeField: "time")
             case .screenOff:
-                windows.addBreak(at: time, line: number)
+                try windows.addBreak(at: time, line: number)
                 try sink.emit(Event(kind: .screenOff, app: "", time: time), line: number, timeField: "time")
             case .unlock:
                 try sink.emit(Event(kind: .unlock, app: "", time: time), line: number, timeField: "time")
             case .boundary:
-                windows.addBreak(at: time, line: number)
+                try windows.addBreak(at: time, line: number)
             }
             return true
         }

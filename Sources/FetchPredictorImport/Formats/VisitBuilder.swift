@@ -1,12 +1,13 @@
 import FetchPredictorCore
 
-/// Foreground windows of apps, gathered in any order, made into launches: consecutive windows of
-/// one app are one visit, whose launch is its first window, with the visit's total duration.
-/// Windows that are not apps (launchers, the system UI, a screen turned off) end a visit but are
-/// not launches.
+/// Foreground windows of apps made into launches: consecutive windows of one app are one visit,
+/// whose launch is its first window, with the visit's total duration. Windows that are not apps
+/// (launchers, the system UI, a screen turned off) end a visit but are not launches.
 ///
-/// ActivityWatch exports (JSON and CSV) and Android's usage events list windows newest first or
-/// in sections, so they are kept, compactly (about 40 bytes each), and sorted at the end.
+/// ActivityWatch exports (JSON and CSV) and Android's usage dump list windows newest first or in
+/// sections, so they are kept, compactly (about 40 bytes each), and sorted at the end. A source
+/// that gives them oldest first (knowledgeC.db, read in time order) streams them instead, in flat
+/// memory: ``init(streamingInto:appField:)``.
 struct VisitBuilder {
     private struct Window {
         var time: Milliseconds
@@ -20,11 +21,27 @@ struct VisitBuilder {
     private var windows: [Window] = []
     private var names: [String] = []
     private var index: [String: Int32] = [:]
+    /// Where a streaming builder hands its launches, and the field its messages name.
+    private let stream: (sink: ImportSink, appField: String)?
+    /// The visit open, and its duration so far.
+    private var visit: Window?
+    private var visitDuration = 0.0
+
+    /// A builder that keeps windows until ``emit(into:appField:)``.
+    init() {
+        stream = nil
+    }
+
+    /// A builder for windows added oldest first: each visit's launch goes to the sink as soon as
+    /// the visit ends; ``finish()`` ends the last one.
+    init(streamingInto sink: ImportSink, appField: String) {
+        stream = (sink, appField)
+    }
 
     /// Adds a window of an app (or of what is not one, when `ignored`).
     mutating func add(
         app: String, time: Milliseconds, duration: Double, ignored: Bool, line: Int, utcOffset: Int? = nil
-    ) {
+    ) throws {
         let known: Int32
         if let found = index[app] {
             known = found
@@ -33,44 +50,51 @@ struct VisitBuilder {
             names.append(app)
             index[app] = known
         }
-        windows.append(
-            Window(
-                time: time, duration: duration.isFinite ? max(0, duration) : 0, app: known, ignored: ignored,
-                line: Int32(clamping: line), utcOffset: utcOffset.map { Int32(clamping: $0) }))
+        let window = Window(
+            time: time, duration: duration.isFinite ? max(0, duration) : 0, app: known, ignored: ignored,
+            line: Int32(clamping: line), utcOffset: utcOffset.map { Int32(clamping: $0) })
+        if let stream {
+            try step(window, into: stream.sink, appField: stream.appField)
+        } else {
+            windows.append(window)
+        }
     }
 
     /// Adds a moment that ends any visit: the screen turned off, the device shut down.
-    mutating func addBreak(at time: Milliseconds, line: Int) {
-        add(app: "", time: time, duration: 0, ignored: true, line: line)
+    mutating func addBreak(at time: Milliseconds, line: Int) throws {
+        try add(app: "", time: time, duration: 0, ignored: true, line: line)
+    }
+
+    /// Ends the last visit of a streaming builder.
+    mutating func finish() throws {
+        if let stream { try close(into: stream.sink, appField: stream.appField) }
     }
 
     /// Hands each visit's launch to the sink, oldest first, with the line of its first window.
-    func emit(into sink: ImportSink, appField: String) throws {
+    mutating func emit(into sink: ImportSink, appField: String) throws {
         // Stable: windows at the same instant keep the order they were read in.
         let sorted = windows.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-        var visit: Window?
-        var visitDuration = 0.0
-        func finish() throws {
-            guard let open = visit else { return }
-            visit = nil
-            let event = Event(
-                kind: .launch, app: names[Int(open.app)], time: open.time, utcOffset: open.utcOffset.map(Int.init),
-                duration: min(visitDuration, EventLimits.maximumDuration))
-            try sink.emit(event, line: Int(open.line), timeField: "timestamp", appField: appField)
+        for (_, window) in sorted { try step(window, into: sink, appField: appField) }
+        try close(into: sink, appField: appField)
+    }
+
+    private mutating func step(_ window: Window, into sink: ImportSink, appField: String) throws {
+        if window.ignored { return try close(into: sink, appField: appField) }
+        if let open = visit, open.app == window.app {
+            visitDuration += window.duration
+            return
         }
-        for (_, window) in sorted {
-            if window.ignored {
-                try finish()
-                continue
-            }
-            if let open = visit, open.app == window.app {
-                visitDuration += window.duration
-                continue
-            }
-            try finish()
-            visit = window
-            visitDuration = window.duration
-        }
-        try finish()
+        try close(into: sink, appField: appField)
+        visit = window
+        visitDuration = window.duration
+    }
+
+    private mutating func close(into sink: ImportSink, appField: String) throws {
+        guard let open = visit else { return }
+        visit = nil
+        let event = Event(
+            kind: .launch, app: names[Int(open.app)], time: open.time, utcOffset: open.utcOffset.map(Int.init),
+            duration: min(visitDuration, EventLimits.maximumDuration))
+        try sink.emit(event, line: Int(open.line), timeField: "timestamp", appField: appField)
     }
 }
