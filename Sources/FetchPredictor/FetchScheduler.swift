@@ -7,7 +7,9 @@ import Foundation
 /// when to wake which app. One value can be shared by many tasks; time is always passed in.
 ///
 /// ```swift
-/// let scheduler = try FetchScheduler(store: EventStore(path: path))
+/// let store = try EventStore(path: path)
+/// try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+/// let scheduler = FetchScheduler(store: store)
 /// try scheduler.recordLaunch("com.example.news", at: now, device: "phone")
 /// if let wake = try scheduler.nextWake(after: now, device: "phone") {
 ///     // sleep until wake.time, then fetch for each of wake.apps and record the results
@@ -37,9 +39,13 @@ public final class FetchScheduler: @unchecked Sendable {
         var limit: Milliseconds?
         /// The one app read, for a query about it; `nil` when every app was read.
         var onlyApp: String?
+        /// The zone the model's daily profiles are in.
+        var zone: String
 
-        /// Whether the model is the one of the events up to `time`, with `app` (every app when `nil`).
-        func answers(asOf time: Milliseconds, app: String?) -> Bool {
+        /// Whether the model is the one of the events up to `time`, with `app` (every app when
+        /// `nil`), in `zone`: a device whose zone changed is learned again.
+        func answers(asOf time: Milliseconds, app: String?, zone: String) -> Bool {
+            if zone != self.zone { return false }
             if let onlyApp, app != onlyApp { return false }
             if let limit { return limit == time }
             return asOf <= time
@@ -83,7 +89,9 @@ public final class FetchScheduler: @unchecked Sendable {
         // there is planned in its own zone, never in an assumed one.
         if settings.exists && settings.timeZone == nil { throw StoreError.noTimeZone(device: device) }
         let zone = settings.timeZone ?? TimeZone(identifier: "UTC")!
-        if let current = loaded[device], !current.answers(asOf: limit, app: app) { loaded[device] = nil }
+        if let current = loaded[device], !current.answers(asOf: limit, app: app, zone: zone.identifier) {
+            loaded[device] = nil
+        }
         if loaded[device] == nil {
             let later = try store.hasEvents(device: device, after: limit)
             if let app, var cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
@@ -91,9 +99,14 @@ public final class FetchScheduler: @unchecked Sendable {
             {
                 cached.model.timeZone = zone
                 predictor.setModel(cached.model, device: device)
-                loaded[device] = Loaded(asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app)
+                loaded[device] = Loaded(
+                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, zone: zone.identifier)
             } else {
-                loaded[device] = try learn(device, zone: zone, through: later ? limit : nil)
+                // Only events up to the limit are read, even when there were none after it: one
+                // that another process stores meanwhile is not learned into this answer.
+                var learned = try learn(device, zone: zone, through: limit, caching: !later)
+                if !later { learned.limit = nil }
+                loaded[device] = learned
             }
         }
         predictor.setTimeZone(zone, device: device)
@@ -108,27 +121,27 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
-    /// Learns a device's model from the cache and the events after it, up to `end` when given
-    /// (then from the start when the cache is newer, and caching nothing).
-    private func learn(_ device: String, zone: TimeZone, through end: Milliseconds?) throws -> Loaded {
+    /// Learns a device's model from the cache and the events after it, up to `end` (from the
+    /// start when the cache is newer); caches the model when `caching`.
+    private func learn(_ device: String, zone: TimeZone, through end: Milliseconds, caching: Bool) throws -> Loaded {
         var asOf = Milliseconds.min
         var model = DeviceModel(timeZone: zone)
-        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end ?? .max {
+        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end {
             (asOf, model) = cached
         }
         model.timeZone = zone
         var learned = 0
         let configuration = predictor.configuration
-        try store.forEachEvent(device: device, after: asOf, through: end ?? .max) { event in
+        try store.forEachEvent(device: device, after: asOf, through: end) { event in
             model.observe(event, configuration)
             asOf = event.time
             learned += 1
         }
-        if learned > 0 && end == nil {
+        if learned > 0 && caching {
             try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey)
         }
         predictor.setModel(model, device: device)
-        return Loaded(asOf: asOf, limit: end)
+        return Loaded(asOf: asOf, limit: end, zone: zone.identifier)
     }
 
     /// Records a launch and learns from it.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import FetchPredictorCLI
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
@@ -202,5 +204,12 @@ struct ReportTests {
         let reader = try Reader.read(out)
         #expect(reader.charts("frontier").count == 1)
         #expect(reader.charts("fresh").count == 1)
+    }
+}
+
+extension ReportTests {
+    @Test func textThatXMLCannotHoldIsReplaced() {
+        let escaped = Markup.escape("a\u{FFFE}b<&>\"'\u{1}c")
+        #expect(escaped == "a\u{FFFD}b&lt;&amp;&gt;&quot;&#39;\u{FFFD}c")
     }
 }

@@ -105,7 +105,7 @@ struct TrustTests {
             #expect(result.stderr.contains("has no time zone"), "\(command): \(result.stderr)")
         }
         let localNow = try Tool.run(["next", "--db", db, "--now", "2024-01-29 08:00"])
-        #expect(localNow.stderr.contains("no time zone is named"), "\(localNow.stderr)")
+        #expect(localNow.stderr.contains("never a local time"), "\(localNow.stderr)")
         let file = try Tool.run(["evaluate", Tool.fixture("commuter-28d.csv")])
         #expect(file.status != 0)
         #expect(file.stderr.contains("--time-zone"))

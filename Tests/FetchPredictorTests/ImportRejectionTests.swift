@@ -90,7 +90,7 @@ struct ImportRejectionTests {
             try store.importFile(
                 TestFiles.fixture("app-usage-ambiguous.csv"), options: ImportOptions(timeZone: .gmt), now: now)
         }
-        guard case .ambiguousDates(_, let example, let line) = error else { Issue.record("\(error)"); return }
+        guard case .ambiguousDates(_, let example, let line, _) = error else { Issue.record("\(error)"); return }
         #expect(example == "05/06/2024")
         #expect(line == 2)
         #expect("\(error)".contains("--date-order"))

@@ -143,6 +143,116 @@ struct TrustworthyStoreTests {
         #expect(try store.apps(device: "phone") == apps)
     }
 
+    @Test func aDeviceWithNoZoneTakesTheImportsAndOtherDevicesOfTheFileNone() throws {
+        let store = try EventStore.inMemory()
+        let rows = TestFiles.write(
+            """
+            timestamp,app,event,device
+            2024-05-01T08:00:00Z,news,launch,phone
+            2024-05-01T09:00:00Z,news,launch,tablet
+            """)
+        _ = try store.importFile(rows, options: ImportOptions(device: "phone"), now: Date())
+        #expect(try store.timeZone(device: "phone") == nil)
+        // The zone named for the phone's local times becomes its zone; the tablet, only named by a
+        // row of another import, gets none.
+        _ = try store.importFile(
+            TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone", timeZone: zone), now: Date()
+        )
+        #expect(try store.timeZone(device: "phone")?.identifier == zone.identifier)
+        let more = TestFiles.write("timestamp,app,event,device\n2024-05-02T09:00:00Z,news,launch,laptop\n")
+        _ = try store.importFile(more, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
+        #expect(try store.timeZone(device: "laptop") == nil)
+        #expect(try store.timeZone(device: "tablet") == nil)
+        // A second file of local times read in another zone is refused.
+        let other = TestFiles.write(
+            "App,Date,Time,Duration\nChat,3/13/2024,08:00:00,0:01:00\n", name: "usage.csv")
+        #expect(throws: StoreError.self) {
+            try store.importFile(
+                other, options: ImportOptions(device: "phone", timeZone: TimeZone(identifier: "Asia/Kolkata")),
+                now: Date())
+        }
+    }
+
+    @Test func theSameFileWithOtherLabelsOrIgnoredPackagesIsRefused() throws {
+        let store = try EventStore.inMemory()
+        let file = TestFiles.fixture("app-usage-notifications.csv")
+        let plain = ImportOptions(device: "fr", timeZone: zone)
+        _ = try store.importFile(file, options: plain, now: Date())
+        var labelled = plain
+        labelled.rowLabels = ["Powiadomienie": .notification]
+        #expect {
+            try store.importFile(file, options: labelled, now: Date())
+        } throws: { "\($0)".contains("label powiadomienie=notification") || "\($0)".contains("Powiadomienie") }
+        var ignoring = plain
+        ignoring.extraIgnoredPackages = ["Video"]
+        #expect(throws: StoreError.self) { try store.importFile(file, options: ignoring, now: Date()) }
+        #expect(try store.importFile(file, options: plain, now: Date()).stored == 0)
+    }
+
+    @Test func aDateOrderTheRowsContradictIsRefused() throws {
+        // Eleven days of August, day first: read month first, one day a month.
+        var lines = ["App,Date,Time,Duration"]
+        for day in 1...11 {
+            lines.append("\(day % 2 == 0 ? "Chat" : "Mail"),\(String(format: "%02d", day))/08/2023,08:00:00,0:01:00")
+        }
+        let file = TestFiles.write(lines.joined(separator: "\n") + "\n")
+        let store = try EventStore.inMemory()
+        #expect {
+            try store.importFile(file, options: ImportOptions(timeZone: zone, dateOrder: .mdy), now: Date())
+        } throws: { "\($0)".contains("the file looks dmy") }
+        #expect {
+            try store.importFile(file, options: ImportOptions(timeZone: zone), now: Date())
+        } throws: { error in
+            guard case ImportError.ambiguousDates(_, _, _, .dmy) = error else { return false }
+            return true
+        }
+        #expect(try store.devices().isEmpty)
+        let read = try store.importFile(file, options: ImportOptions(timeZone: zone, dateOrder: .dmy), now: Date())
+        #expect(read.stored == 11)
+        // Dates the file itself gives day first are not read month first.
+        let dayFirst = TestFiles.write("App,Date,Time,Duration\nChat,25/08/2023,08:00:00,0:01:00\n")
+        #expect {
+            try EventStore.inMemory().importFile(
+                dayFirst, options: ImportOptions(timeZone: zone, dateOrder: .mdy), now: Date())
+        } throws: { "\($0)".contains("contradicts") }
+    }
+
+    @Test func yearFirstDatesReadTheSameWhateverOrderIsGiven() throws {
+        let file = TestFiles.write("App,Date,Time,Duration\nChat,2024-03-13,08:00:00,0:01:00\n")
+        let store = try EventStore.inMemory()
+        let first = try store.importFile(file, options: ImportOptions(timeZone: zone, dateOrder: .dmy), now: Date())
+        #expect(first.dateOrder == nil)
+        let again = try store.importFile(file, options: ImportOptions(timeZone: zone, dateOrder: .mdy), now: Date())
+        #expect(again.duplicates == 1)
+    }
+
+    @Test func evaluatedFilesWithTheSameNameAreDevicesApart() {
+        let names = BacktestDevice.deviceNames(files: ["a/x.csv", "a/x.jsonl", "b/x.csv", "c/y.csv"])
+        #expect(names == ["a/x.csv", "a/x.jsonl", "b/x", "y"])
+        #expect(Set(names).count == 4)
+    }
+
+    @Test func aSchedulerLearnsAgainWhenItsDevicesZoneChanges() throws {
+        let store = try EventStore.inMemory()
+        // Instants with no offset of their own: their local times are the device's zone's.
+        let events = SyntheticLog(persona: .commuter, days: 21, timeZone: zone, seed: 2).events().map {
+            var event = $0
+            event.utcOffset = nil
+            return event
+        }
+        _ = try store.importFile(
+            TestFiles.write(EventLogWriter.csv(events)), options: ImportOptions(device: "phone", timeZone: zone),
+            now: Date())
+        let scheduler = FetchScheduler(store: store)
+        let app = try #require(try scheduler.apps(device: "phone").first)
+        let before = try scheduler.profile(app: app, device: "phone", days: .weekday)
+        try store.setTimeZone(TimeZone(identifier: "America/New_York")!, device: "phone")
+        let after = try scheduler.profile(app: app, device: "phone", days: .weekday)
+        #expect(after.peaks.map(\.minute) != before.peaks.map(\.minute))
+        let fresh = try FetchScheduler(store: store).profile(app: app, device: "phone", days: .weekday)
+        #expect(after == fresh)
+    }
+
     @Test func eventsStoredBeforeProvenanceHaveNoImport() throws {
         let path = TestFiles.scratchFolder().appendingPathComponent("v3.sqlite").path
         let queue = try DatabaseQueue(path: path)

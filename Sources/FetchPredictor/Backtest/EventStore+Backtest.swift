@@ -33,6 +33,7 @@ extension BacktestDevice {
     ///
     /// - Parameters:
     ///   - files: the logs, in any format the import reads.
+    ///   - format: their format; `nil` to detect each one's.
     ///   - timeZone: the zone of the logs' devices, which their daily habits are read in.
     ///   - dateOrder: the order of day and month in App Usage dates.
     ///   - skipInvalid: replay the valid rows of a file with invalid ones, as an import stores them.
@@ -41,7 +42,8 @@ extension BacktestDevice {
     /// - Throws: ``ImportError`` when a file cannot be read or (without `skipInvalid`) has
     ///   invalid rows.
     public static func load(
-        files: [String], timeZone: TimeZone, dateOrder: DateOrder?, skipInvalid: Bool = false,
+        files: [String], format: ImportFormat? = nil, timeZone: TimeZone, dateOrder: DateOrder?,
+        skipInvalid: Bool = false,
         onReject: ((Rejection) -> Void)? = nil
     ) throws -> [BacktestDevice] {
         var launches: [String: [Event]] = [:]
@@ -58,7 +60,7 @@ extension BacktestDevice {
         var seen = Set<Key>()
         for (file, fileDevice) in zip(files, deviceNames(files: files)) {
             let options = ImportOptions(
-                device: fileDevice, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid)
+                format: format, device: fileDevice, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid)
             _ = try LogReader(options: options).read(file, timeZone: timeZone, onReject: onReject) { event in
                 let device = event.device ?? fileDevice
                 if named.insert(device).inserted { names.append(device) }
@@ -79,14 +81,23 @@ extension BacktestDevice {
         }
     }
 
-    /// The device of each file's rows that name none: the file's name without its extension,
-    /// with its folder when two files share that name.
+    /// The device of each file's rows that name none: the file's name without its extension;
+    /// with its folder when two files share that name, with its extension too when they still
+    /// do, and its whole path as a last resort.
     static func deviceNames(files: [String]) -> [String] {
         let urls = files.map { URL(fileURLWithPath: $0) }
-        let bare = urls.map { $0.deletingPathExtension().lastPathComponent }
-        return zip(urls, bare).map { url, name in
-            bare.filter { $0 == name }.count == 1
-                ? name : url.deletingLastPathComponent().lastPathComponent + "/" + name
+        let namings: [(URL) -> String] = [
+            { $0.deletingPathExtension().lastPathComponent },
+            { $0.deletingLastPathComponent().lastPathComponent + "/" + $0.deletingPathExtension().lastPathComponent },
+            { $0.deletingLastPathComponent().lastPathComponent + "/" + $0.lastPathComponent },
+            { $0.path },
+        ]
+        return urls.map { url in
+            for naming in namings.dropLast() {
+                let name = naming(url)
+                if urls.filter({ naming($0) == name }).count == 1 { return name }
+            }
+            return url.path
         }
     }
 }

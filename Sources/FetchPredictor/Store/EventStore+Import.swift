@@ -43,16 +43,24 @@ extension EventStore {
                 throw StoreError.timeZoneConflict(
                     device: options.device, stored: deviceZone.identifier, given: given.identifier)
             }
+            // A device with no zone takes the one the import names, as a new one does.
+            if let given = options.timeZone, deviceZone == nil {
+                try db.execute(
+                    sql: "UPDATE device SET timeZone = ? WHERE name = ? AND timeZone IS NULL",
+                    arguments: [given.identifier, options.device])
+            }
             var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
+            log.options = options.readingKey
             try log.insert(db)
-            let writer = try EventWriter(db, newDeviceTimeZone: options.timeZone?.identifier, importID: log.id)
+            let writer = try EventWriter(
+                db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)
             var report = try LogReader(options: options).read(
                 path, timeZone: options.timeZone ?? deviceZone, progress: progress, onReject: onReject
             ) { event in
                 try writer.insert(event, device: options.device)
             }
             for earlier in try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db) {
-                let differences = earlier.differences(from: report)
+                let differences = earlier.differences(from: report, reading: options.readingKey)
                 if !differences.isEmpty {
                     throw StoreError.importedOtherwise(
                         file: path, earlier: earlier.id!, earlierFile: earlier.path, differences: differences)

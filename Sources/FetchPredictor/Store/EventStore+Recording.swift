@@ -25,7 +25,7 @@ extension EventStore {
             throw RecordError.invalid(field: "result", reason: "a fetch needs a result")
         }
         return try write { db in
-            let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone?.identifier)
+            let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone.map { (device, $0.identifier) })
             let stored = try writer.insert(event, device: device)
             try writer.invalidateLearnedModels()
             return stored

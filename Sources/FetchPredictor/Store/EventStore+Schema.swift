@@ -106,7 +106,7 @@ extension EventStore {
                     ALTER TABLE importLog ADD COLUMN dateOrder TEXT;
                     """)
         }
-        migrator.registerMigration("v5: notifications") { db in
+        migrator.registerMigration("v5: notifications, import settings") { db in
             try db.execute(
                 sql: """
                     -- An app's notifications (App Usage's "Notification posted (X)" rows, Android's
@@ -118,6 +118,9 @@ extension EventStore {
                         importId INTEGER,
                         PRIMARY KEY (appId, time)
                     ) WITHOUT ROWID;
+                    -- The import's other settings that change how its file reads (labels of
+                    -- pseudo-rows, packages that are no launches), NULL when there are none.
+                    ALTER TABLE importLog ADD COLUMN options TEXT;
                     """)
         }
         return migrator

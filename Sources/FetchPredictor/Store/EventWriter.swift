@@ -21,8 +21,9 @@ final class EventWriter {
     private var appIDs: [AppKey: Int64] = [:]
     /// The earliest event stored per device, to drop learned models that missed it.
     private(set) var earliestStored: [Int64: Milliseconds] = [:]
-    /// The time zone given to devices this writer creates.
-    private let newDeviceTimeZone: String?
+    /// The time zone given to one device, when this writer creates it; other devices it
+    /// creates (named by a file's rows) get none: no zone is assumed for them.
+    private let newDeviceTimeZone: (device: String, zone: String)?
     /// The import whose events these are, written into every row; `nil` for recorded events.
     private let importID: Int64?
 
@@ -33,9 +34,9 @@ final class EventWriter {
 
     /// - Parameters:
     ///   - db: the connection, inside a write transaction.
-    ///   - newDeviceTimeZone: the zone of devices this writer creates; `nil` leaves them with none.
+    ///   - newDeviceTimeZone: a device and its zone, given to it if this writer creates it.
     ///   - importID: the import log row of the events; `nil` for recorded ones.
-    init(_ db: Database, newDeviceTimeZone: String?, importID: Int64? = nil) throws {
+    init(_ db: Database, newDeviceTimeZone: (device: String, zone: String)?, importID: Int64? = nil) throws {
         self.db = db
         self.newDeviceTimeZone = newDeviceTimeZone
         self.importID = importID
@@ -58,7 +59,8 @@ final class EventWriter {
     /// The id of the device, created when new.
     func deviceID(_ name: String) throws -> Int64 {
         if let id = deviceIDs[name] { return id }
-        let id = try DeviceRecord.findOrCreate(name, timeZone: newDeviceTimeZone, db)
+        let zone = newDeviceTimeZone.flatMap { $0.device == name ? $0.zone : nil }
+        let id = try DeviceRecord.findOrCreate(name, timeZone: zone, db)
         deviceIDs[name] = id
         return id
     }

@@ -47,7 +47,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .busy(let path, let seconds):
             "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
         case .timeZoneConflict(let device, let stored, let given):
-            "Device \(device) is in \(stored), not in \(given) as given; nothing was stored: give --time-zone \(stored), or change the device's zone first with fetchpredict config --time-zone \(given) --device \(device)."
+            "Device \(device) is in \(stored), not in \(given) as given; nothing was read or changed: give --time-zone \(stored), or change the device's zone first with fetchpredict config --time-zone \(given) --device \(device)."
         case .importedOtherwise(let file, let earlier, let earlierFile, let differences):
             "\(file) is the file imported as import \(earlier) (\(earlierFile)), read otherwise then: \(differences.joined(separator: "; ")). Its events would be stored twice, so nothing was stored: import it as before, or remove import \(earlier) first with fetchpredict prune --import \(earlier)."
         case .noTimeZone(let device):

@@ -90,7 +90,7 @@ struct ConfigCommand: ParsableCommand {
 
     static func describe(_ settings: Settings) -> String {
         var lines = [
-            "device \(settings.device): time zone \(settings.timeZone ?? "not set (the system's is used)")",
+            "device \(settings.device): time zone \(settings.timeZone ?? "not set: name it with --time-zone; daily habits need it")",
             "default interval: \(settings.defaultInterval)",
         ]
         if let app = settings.app {

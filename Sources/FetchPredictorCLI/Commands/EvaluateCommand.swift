@@ -34,6 +34,9 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The order of day and month in App Usage dates: dmy or mdy."))
     var dateOrder: DateOrder?
 
+    @Option(help: ArgumentHelp("The files' format, as import takes it (default: detected)."))
+    var format: ImportFormat?
+
     @Option(
         help: ArgumentHelp(
             "A JSON file naming the apps in scope and their intervals: {\"apps\": {\"APP\": \"minimum\"}}.",
@@ -133,7 +136,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         var skipped = 0
         var devices = try BacktestDevice.load(
-            files: files, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid
+            files: files, format: format, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid
         ) { rejection in
             skipped += 1
             if skipped <= 5 { Output.error("Skipped \(rejection)") }

@@ -39,7 +39,10 @@ struct PruneCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if (before == nil) == (importID == nil) { throw ValidationError("Give either --before DATE or --import ID.") }
+        if before == nil && importID == nil { throw ValidationError("Give --before DATE or --import ID.") }
+        if before != nil && importID != nil {
+            throw ValidationError("Give --before DATE or --import ID, not both: they are two ways to prune.")
+        }
         if importID != nil && (allDevices || store.deviceOption != nil) {
             throw ValidationError("--import deletes one import's events, of whatever device: give no --device.")
         }

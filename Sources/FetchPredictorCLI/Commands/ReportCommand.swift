@@ -44,6 +44,8 @@ struct ReportCommand: ParsableCommand {
         let file = try OutputFile(path: out, option: "--out")
         try file.line(HTMLReport.page(data))
         try file.close()
-        Output.error("Wrote \(out): \(data.apps.count) apps, \(data.schedule.appWakeCount) wakes in the next 24 hours.")
+        Output.error(
+            "Wrote \(out): \(data.apps.count) apps; \(data.schedule.wakes.count) device wakes for \(data.schedule.appWakeCount) app fetches in the next 24 hours."
+        )
     }
 }

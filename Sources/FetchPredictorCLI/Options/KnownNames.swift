@@ -8,8 +8,11 @@ enum KnownNames {
     static func requireDevice(_ device: String, in store: EventStore) throws {
         let devices = try store.devices()
         guard !devices.isEmpty, !devices.contains(device) else { return }
-        throw ValidationError(
-            "There is no device named '\(device)' in the store\(suggestion(device, among: devices))")
+        let hint = suggestion(device, among: devices)
+        let list =
+            hint == "."
+            ? ": its devices are \(devices.map { "'\($0)'" }.joined(separator: ", ")); give --device." : hint
+        throw ValidationError("There is no device named '\(device)' in the store\(list)")
     }
 
     /// Refuses an app the device does not have.

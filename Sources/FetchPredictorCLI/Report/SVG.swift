@@ -15,7 +15,16 @@ enum Markup {
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            default: escaped.append(character)
+            default:
+                // Characters XML does not allow (controls, U+FFFE, U+FFFF) would make the page
+                // unreadable as XML: they are shown as the replacement character.
+                for scalar in character.unicodeScalars {
+                    let value = scalar.value
+                    let allowed =
+                        value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value)
+                        || (0xE000...0xFFFD).contains(value) || value >= 0x10000
+                    escaped.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+                }
             }
         }
         return escaped

@@ -51,6 +51,12 @@ enum EvaluationText {
             lines.append(
                 "device \(device.device) (\(device.timeZone)): \(device.scoredDays) scored days, \(device.apps.count) apps in scope"
             )
+            if device.scoredDays == 0 {
+                lines.append(
+                    "No day of it was scored: its log is not longer than the warm-up of \(settings.warmupDays) days, which is learned and not scored (--warmup-days changes it)."
+                )
+                continue
+            }
             lines.append(table(device.strategies))
         }
         if report.devices.count > 1 {

@@ -19,8 +19,8 @@ enum ImportText {
     /// The one-line summary of an import.
     static func describe(_ report: ImportReport) -> String {
         let how = report.formatDetected ? "detected" : "given"
-        return "\(report.file) (\(report.format.rawValue), \(how)): \(report.rowsRead) rows read, "
-            + "\(report.events) events: \(report.stored) stored, \(report.duplicates) duplicate, "
+        return "\(report.file) (\(report.format.rawValue), \(how)): \(Output.count(report.rowsRead, "row")) read, "
+            + "\(Output.count(report.events, "event")): \(report.stored) stored, \(report.duplicates) duplicate, "
             + "\(report.rejected) rejected."
     }
 

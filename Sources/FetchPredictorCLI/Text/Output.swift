@@ -37,6 +37,11 @@ enum Output {
     }
 
     /// A date as `2024-05-01 08:30` in the zone.
+    /// A count and its noun, singular for one: "1 row", "3 rows".
+    static func count(_ value: Int, _ noun: String) -> String {
+        "\(value) \(noun)\(value == 1 ? "" : "s")"
+    }
+
     /// A time as `YYYY-MM-DD HH:MM` in the zone; in UTC, marked `Z`, when there is none.
     static func local(_ date: Date?, _ zone: TimeZone?) -> String {
         guard let date else { return "-" }

@@ -161,12 +161,24 @@ struct AppUsageParser: LogParser {
     }
 
     /// First pass: the order of day and month that the whole file allows.
-    func detectDateOrder(_ source: any ByteSource) throws -> DateOrder {
+    /// The order of day and month the file's dates need: `nil` when every date is year-first
+    /// (or there are none) and the order does not matter.
+    ///
+    /// With an order given, it is checked: one that the dates contradict, or that makes them jump
+    /// by weeks from row to row where the other order makes them follow one another, is refused.
+    /// Without one, a file whose dates read either way is refused, with the order its rows suggest.
+    ///
+    /// - Throws: ``ImportError/ambiguousDates(file:example:line:suggested:)`` or
+    ///   ``ImportError/malformed(file:line:reason:)``.
+    func checkDateOrder(_ source: any ByteSource, given: DateOrder?) throws -> DateOrder? {
         let splitter = LineSplitter(source)
         var columns: Columns?
         var fields = CSVLine()
         var dayFirst = false, monthFirst = false
         var example: (String, Int)?
+        // Days jumped from row to row, read each way, over rows both ways can read.
+        var jumps: [DateOrder: Int] = [.dmy: 0, .mdy: 0]
+        var previous: [DateOrder: Int] = [:]
         try splitter.forEachLine { line, number in
             guard let found = columns else {
                 if case .success(let header) = Self.columns(ofHeader: line) { columns = header }
@@ -179,6 +191,14 @@ struct AppUsageParser: LogParser {
             if date.first > 12 { dayFirst = true }
             if date.second > 12 { monthFirst = true }
             if example == nil { example = (fields.string(found.date), number) }
+            for order in [DateOrder.dmy, .mdy] {
+                let (year, month, day) = date.fields(order)
+                guard (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+                else { continue }
+                let days = CivilDate.daysSince1970(year: year, month: month, day: day)
+                if let last = previous[order] { jumps[order, default: 0] += abs(days - last) }
+                previous[order] = days
+            }
             return true
         }
         if dayFirst && monthFirst {
@@ -186,19 +206,41 @@ struct AppUsageParser: LogParser {
                 file: source.name, line: example?.1 ?? 1,
                 reason: "the dates mix day/month and month/day orders, so none of them can be trusted")
         }
-        if dayFirst { return .dmy }
-        if monthFirst { return .mdy }
-        if let example { throw ImportError.ambiguousDates(file: source.name, example: example.0, line: example.1) }
-        return .dmy  // Every date is year-first, or there are none: the order does not matter.
+        guard let example else { return nil }  // Every date is year-first: the order does not matter.
+        let read: DateOrder? = dayFirst ? .dmy : monthFirst ? .mdy : nil
+        // The order the rows suggest: the one whose dates follow one another, when the other
+        // jumps by weeks.
+        let dmy = jumps[.dmy] ?? 0, mdy = jumps[.mdy] ?? 0
+        let suggested: DateOrder? =
+            dmy * 8 < mdy && mdy >= 60 ? .dmy : mdy * 8 < dmy && dmy >= 60 ? .mdy : nil
+        if let given {
+            if let read, read != given {
+                throw ImportError.malformed(
+                    file: source.name, line: example.1,
+                    reason: "--date-order \(given.rawValue) contradicts the file's dates, which are \(read.rawValue)")
+            }
+            if read == nil, let suggested, suggested != given {
+                throw ImportError.malformed(
+                    file: source.name, line: example.1,
+                    reason:
+                        "read as \(given.rawValue), the dates jump \(jumps[given] ?? 0) days from row to row in all; read as \(suggested.rawValue), \(jumps[suggested] ?? 0): check --date-order, the file looks \(suggested.rawValue)"
+                )
+            }
+            return given
+        }
+        if let read { return read }
+        throw ImportError.ambiguousDates(
+            file: source.name, example: example.0, line: example.1, suggested: suggested)
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
         guard let zone = timeZone else { throw ImportError.needsTimeZone(file: sink.file, format: .appUsage) }
         let labels = Self.knownLabels.merging(
             extraLabels.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, extra in extra })
-        let order = try dateOrder ?? detectDateOrder(source)
-        if dateOrder == nil { try source.rewind() }
-        sink.dateOrder = order
+        let checked = try checkDateOrder(source, given: dateOrder)
+        try source.rewind()
+        sink.dateOrder = checked
+        let order = checked ?? .dmy
         let splitter = LineSplitter(source)
         var columns: Columns?
         var fields = CSVLine()

@@ -68,7 +68,7 @@ struct KnowledgeCParser: LogParser {
             }
             let time = Milliseconds(((start + Self.referenceDate) * 1000).rounded())
             // The local offset then, when it is one a clock can have.
-            let offset = row.int(5).flatMap { abs($0) <= 18 * 3600 ? Int($0) : nil }
+            let offset = row.int(5).flatMap { (-18 * 3600...18 * 3600).contains($0) ? Int($0) : nil }
             if row.string(1) == "/device/isLocked" {
                 switch row.int(6) {
                 case 0:

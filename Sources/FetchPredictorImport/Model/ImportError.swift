@@ -6,7 +6,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case lineTooLong(file: String, line: Int, limit: Int)
     case unknownFormat(file: String, tried: [String])
     case ambiguousFormat(file: String, candidates: [ImportFormat])
-    case ambiguousDates(file: String, example: String, line: Int)
+    case ambiguousDates(file: String, example: String, line: Int, suggested: DateOrder? = nil)
     case invalidRows(file: String, rejected: Int, first: [Rejection])
     case malformed(file: String, line: Int, reason: String)
     /// The format writes local times with no zone, and no zone was named for them.
@@ -21,7 +21,7 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
             return "\(file) is empty: there is nothing to import."
         case .notText(let file, let line):
             return
-                "\(file):\(line): the file is not text (it holds a NUL byte); give a csv, jsonl, ActivityWatch or App Usage export."
+                "\(file):\(line): the file is not text (it holds a NUL byte), nor a knowledgeC.db; give a usage log in one of the formats fetchpredict import --help lists."
         case .lineTooLong(let file, let line, let limit):
             return
                 "\(file):\(line): the line is longer than \(limit / 1024) KiB, which no supported format writes; check that this is the right file."
@@ -31,9 +31,12 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
         case .ambiguousFormat(let file, let candidates):
             return
                 "\(file) could be read as \(candidates.map(\.rawValue).joined(separator: " or ")); give --format to choose."
-        case .ambiguousDates(let file, let example, let line):
+        case .ambiguousDates(let file, let example, let line, let suggested):
+            let hint = suggested.map {
+                " (read as \($0.rawValue), they follow one another from row to row; read the other way, they jump by weeks)"
+            }
             return
-                "\(file): the dates (such as '\(example)' on line \(line)) read as day/month or month/day alike; give --date-order dmy or --date-order mdy."
+                "\(file): the dates (such as '\(example)' on line \(line)) read as day/month or month/day alike\(hint ?? ""); give --date-order dmy or --date-order mdy."
         case .invalidRows(let file, let rejected, let first):
             let shown = first.prefix(1).map(\.description).joined()
             return

@@ -19,6 +19,15 @@ public struct ImportOptions: Sendable {
     /// Labels of App Usage pseudo-rows besides the known ones (English, Polish, French), as a
     /// phone in another language writes them: `"Ekran włączony (odblokowany)": .unlock`.
     public var rowLabels: [String: RowLabel]
+    /// The settings besides format, device, zone and date order that change what a file reads
+    /// as, in one canonical text (`nil` when there are none): an import log keeps it, so that the
+    /// same file read otherwise is refused.
+    public var readingKey: String? {
+        var parts = rowLabels.sorted { $0.key < $1.key }.map { "label \($0.key)=\($0.value.rawValue)" }
+        parts += extraIgnoredPackages.sorted().map { "ignore \($0)" }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
     /// How many rejections the report keeps (all are passed to the rejects handler).
     public var rejectionsKept: Int
 

@@ -21,6 +21,9 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
     var timeZone: String?
     /// The order of day and month the file's dates were read in; `nil` for formats without one.
     var dateOrder: String?
+    /// The other settings that change how a file reads: labels of pseudo-rows, packages that
+    /// are no launches (``ImportOptions/readingKey``).
+    var options: String?
 
     /// A row for an import that is starting: its counts are filled in by ``finish(_:)``.
     init(starting path: String, device: String, importedAt: Date) {
@@ -53,7 +56,7 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
 
     /// How this import read its file differently from `report`'s, one phrase a difference
     /// ("time zone UTC, not Asia/Kolkata"); empty when the readings are the same.
-    func differences(from report: ImportReport) -> [String] {
+    func differences(from report: ImportReport, reading: String?) -> [String] {
         var found: [String] = []
         func compare(_ what: String, _ earlier: String?, _ now: String?) {
             if earlier != now { found.append("\(what) \(earlier ?? "none"), not \(now ?? "none")") }
@@ -62,6 +65,9 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
         compare("device", device, report.device)
         compare("time zone", timeZone, report.timeZone)
         compare("date order", dateOrder, report.dateOrder?.rawValue)
+        if options != reading {
+            found.append("labels and ignored packages \(options ?? "none"), not \(reading ?? "none")")
+        }
         return found
     }
 
