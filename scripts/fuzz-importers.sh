@@ -9,7 +9,7 @@ iterations=${1:-20000}
 shift || true
 seeds=${*:-1 2 3}
 for seed in $seeds; do
-  echo "seed $seed: $iterations mutations of each of 5 fixtures"
+  echo "seed $seed: $iterations mutations of each fixture"
   FETCHPREDICT_FUZZ_ITERATIONS=$iterations FETCHPREDICT_FUZZ_SEED=$seed \
     /usr/bin/time -f "  %e s, peak memory %M KB" swift test -c release --filter FuzzTests 2>&1 | grep -E "✔ Test run|✘|passed after|s, peak"
 done

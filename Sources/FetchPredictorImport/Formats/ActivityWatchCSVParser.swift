@@ -38,54 +38,30 @@ struct ActivityWatchCSVParser: LogParser {
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
-        var columns: Columns?
-        var fields = CSVLine()
         var windows = VisitBuilder()
         let appColumn = "data/package"
-        try LineSplitter(source).forEachLine { line, number in
-            guard let found = columns else {
-                switch Self.columns(ofHeader: line) {
-                case .success(let header): columns = header
-                case .failure(let problem):
-                    throw ImportError.malformed(
-                        file: source.name, line: number,
-                        reason: "\(problem.reason); an ActivityWatch csv starts id,timestamp,duration,data/app,...")
-                }
-                return true
-            }
-            if line.isEmpty { return true }
-            sink.countRow()
-            if let problem = fields.split(line) {
-                sink.reject(line: number, field: "(row)", reason: problem)
-                return true
-            }
-            guard fields.count >= found.count else {
-                sink.reject(
-                    line: number, field: "(row)",
-                    reason: "the row has \(fields.count) fields where the header has \(found.count)")
-                return true
-            }
+        try CSVTable.read(
+            source, into: sink, header: Self.columns(ofHeader:),
+            needs: "an ActivityWatch csv starts id,timestamp,duration,data/app,...", columnCount: \.count
+        ) { fields, found, number in
             let time: Timestamp
             switch TimestampParser.parse(fields.bytes(found.timestamp)) {
             case .success(let value): time = value
             case .failure(let error):
                 let text = fields.string(found.timestamp)
-                sink.reject(line: number, field: "timestamp", reason: "'\(text.prefix(40))' is \(error)")
-                return true
+                return sink.reject(line: number, field: "timestamp", reason: "'\(text.prefix(40))' is \(error)")
             }
             let package = found.package >= 0 && !fields.isEmpty(found.package) ? fields.string(found.package) : nil
             let app = found.app >= 0 && !fields.isEmpty(found.app) ? fields.string(found.app) : nil
             guard let name = package ?? app else {
-                sink.reject(line: number, field: appColumn, reason: "the row names no package or app")
-                return true
+                return sink.reject(line: number, field: appColumn, reason: "the row names no package or app")
             }
             var duration = 0.0
             if found.duration >= 0, !fields.isEmpty(found.duration) {
                 let text = fields.string(found.duration)
                 guard let value = Double(text), value.isFinite, value >= 0 else {
-                    sink.reject(
+                    return sink.reject(
                         line: number, field: "duration", reason: "'\(text.prefix(40))' is not a number of seconds")
-                    return true
                 }
                 duration = value
             }
@@ -95,9 +71,7 @@ struct ActivityWatchCSVParser: LogParser {
                 ignored: ActivityWatchParser.isIgnored(
                     package: name, classname: classname, extra: extraIgnoredPackages),
                 line: number)
-            return true
         }
-        if columns == nil { throw ImportError.empty(file: source.name) }
         try windows.emit(into: sink, appField: appColumn)
     }
 }

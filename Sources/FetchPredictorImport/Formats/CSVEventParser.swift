@@ -44,36 +44,13 @@ struct CSVEventParser: LogParser {
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
-        let splitter = LineSplitter(source)
-        var columns: Columns?
-        var fields = CSVLine()
-        try splitter.forEachLine { line, number in
-            guard let columns else {
-                switch Self.columns(ofHeader: line) {
-                case .success(let found): columns = found
-                case .failure(let problem):
-                    throw ImportError.malformed(
-                        file: source.name, line: number,
-                        reason: "\(problem.reason); the csv format needs the header timestamp,app,event")
-                }
-                return true
-            }
-            if line.isEmpty { return true }
-            sink.countRow()
-            if let problem = fields.split(line) {
-                sink.reject(line: number, field: "(row)", reason: problem)
-                return true
-            }
-            guard fields.count >= columns.count else {
-                sink.reject(
-                    line: number, field: "(row)",
-                    reason: "the row has \(fields.count) fields where the header has \(columns.count)")
-                return true
-            }
+        try CSVTable.read(
+            source, into: sink, header: Self.columns(ofHeader:),
+            needs: "the csv format needs the header timestamp,app,event",
+            columnCount: \.count
+        ) { fields, columns, number in
             try Self.readRow(fields, columns, line: number, sink: sink)
-            return true
         }
-        if columns == nil { throw ImportError.empty(file: source.name) }
     }
 
     static func readRow(_ fields: CSVLine, _ columns: Columns, line: Int, sink: ImportSink) throws {
