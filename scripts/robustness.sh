@@ -20,10 +20,10 @@ count() { sqlite3 "$1" "SELECT count(*) FROM launch"; }
 
 echo "== 1. $kills killed imports"
 db="$work/killed.sqlite"; rm -f "$db"*
-"$bin" import fixtures/commuter-28d.csv --db "$db" >/dev/null
+"$bin" import fixtures/commuter-28d.csv --db "$db" --time-zone UTC >/dev/null
 committed=$(count "$db")
 for i in $(seq 1 "$kills"); do
-  "$bin" import "$work/launches.csv" --db "$db" >/dev/null 2>&1 &
+  "$bin" import "$work/launches.csv" --db "$db" --time-zone UTC >/dev/null 2>&1 &
   pid=$!
   sleep "$(python3 -c "import random; print(round(random.uniform(0.1, 3.5), 2))")"
   kill -9 "$pid" 2>/dev/null || true
@@ -35,7 +35,7 @@ for i in $(seq 1 "$kills"); do
   fi
   committed=$now
 done
-"$bin" import "$work/launches.csv" --db "$db" >/dev/null
+"$bin" import "$work/launches.csv" --db "$db" --time-zone UTC >/dev/null
 [ "$(count "$db")" = $((committed + 1000000)) ] || [ "$(count "$db")" = "$committed" ] || { echo "final import incomplete"; exit 1; }
 echo "ok: $kills kills, integrity ok each time, the store held only committed imports; the import run again completed it ($(count "$db") launches)"
 
@@ -75,4 +75,4 @@ PY
 fi
 db="$work/big.sqlite"; rm -f "$db"*
 ls -la "$big"
-/usr/bin/time -f "imported in %e s, peak memory %M KB" "$bin" import "$big" --db "$db"
+/usr/bin/time -f "imported in %e s, peak memory %M KB" "$bin" import "$big" --db "$db" --time-zone UTC

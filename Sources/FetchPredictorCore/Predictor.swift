@@ -118,6 +118,21 @@ public struct Predictor: Sendable {
     /// - Complexity: O(apps × log apps) when nothing changed; O(minutes of the horizon) for each
     ///   app that changed.
     public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
+        guard let (wake, correction) = firstWake(after: time, device: device) else { return nil }
+        // The forecasts of the wake before their correction, bound to its fetches when they are
+        // recorded at its time: the correction is learned from what the model itself forecasts.
+        // Recorded here, with no copy of the model alive, so that nothing of it is copied.
+        if devices[device] != nil {
+            for app in wake.apps {
+                devices[device]!.calibration.plan(
+                    app.app, at: wake.time.milliseconds, forecast: app.expectedLaunches / correction)
+            }
+        }
+        return wake
+    }
+
+    /// The first device wake after `time`, and the forecasts' correction it was planned with.
+    private mutating func firstWake(after time: Date, device: String) -> (DeviceWake, Double)? {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         guard
             let model = devices[device]
@@ -126,7 +141,8 @@ public struct Predictor: Sendable {
             return nil
         }
         var cache: DeviceCache
-        if let existing = caches[device], existing.clock.start <= start,
+        // Taken out of the dictionary while it changes, so that its plans are not copied.
+        if let existing = caches.removeValue(forKey: device), existing.clock.start <= start,
             start - existing.clock.start <= Self.horizonReuse
         {
             cache = existing
@@ -139,17 +155,20 @@ public struct Predictor: Sendable {
         let startIndex = Int((start - cache.clock.start) / 60_000)
         var plans: [String: AppPlan] = [:]
         // Every app seen or given a policy; unsorted, as the plans are a dictionary.
-        let appsWithPolicies = policies[device].map { $0.keys.filter { model.apps[$0] == nil } } ?? []
+        let appsWithPolicies = policies[device].map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? []
+        // Read once, and app models read in place: this runs after every event.
+        let devicePolicies = policies[device]
         for app in Array(model.apps.keys) + appsWithPolicies {
-            let policy = policy(app: app, device: device)
+            let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.
             guard policy.enabled, policy.interval != .never else { continue }
-            let version = model.apps[app]?.version ?? -1
+            let position = model.apps.index(forKey: app)
+            let version = position.map { model.apps.values[$0].version } ?? -1
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
                 if let plan = cached.plan { plans[app] = plan }
                 continue
             }
-            let profileVersion = model.apps[app]?.profileVersion ?? -1
+            let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
             let profiles: (weekday: DailyProfile, weekend: DailyProfile)
             if let cached = cache.profiles[app], cached.version == profileVersion {
                 profiles = cached.profiles
@@ -166,18 +185,11 @@ public struct Predictor: Sendable {
         }
         caches[device] = cache
         let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        let wake = Planner.firstDeviceWake(
-            plans, device: device, clock: cache.clock, after: time, before: end, configuration)
-        // The forecasts of the wake before their correction, bound to its fetches when they are
-        // recorded at its time: the correction is learned from what the model itself forecasts.
-        if let wake, devices[device] != nil {
-            let correction = configuration.calibratesForecasts ? model.calibration.correction : 1
-            for app in wake.apps {
-                devices[device]!.calibration.plan(
-                    app.app, at: wake.time.milliseconds, forecast: app.expectedLaunches / correction)
-            }
-        }
-        return wake
+        guard
+            let wake = Planner.firstDeviceWake(
+                plans, device: device, clock: cache.clock, after: time, before: end, configuration)
+        else { return nil }
+        return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing
