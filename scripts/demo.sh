@@ -23,4 +23,5 @@ Next commands to try on it:
   $bin next com.example.news --db "$db" --device phone --now "$now" --json
   $bin schedule --db "$db" --device phone --now "$now" --format ics > plan.ics
   $bin evaluate --db "$db" --device phone
+  $bin report --db "$db" --device phone --now "$now" --evaluate --out report.html   # open it in a browser
 NEXT

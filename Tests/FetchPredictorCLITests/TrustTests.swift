@@ -194,4 +194,15 @@ struct TrustTests {
         let earlier = try Tool.run(["schedule", "--json", "--now", "2024-01-29T06:00:00Z", "--db", truncated])
         #expect(later.stdout != earlier.stdout)
     }
+
+    @Test func configWithoutAChangeMakesNoStore() throws {
+        let db = Tool.scratch().appendingPathComponent("none.sqlite").path
+        let shown = try Tool.run(["config", "--db", db])
+        #expect(shown.status != 0)
+        #expect(shown.stderr.contains("There is no store at"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let changed = try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--db", db])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
 }

@@ -71,7 +71,9 @@ struct ConfigCommand: ParsableCommand {
     }
 
     func run() throws {
-        let eventStore = try store.openStore()
+        // Only a change makes a store: showing the settings of a path with none is an error.
+        let changes = interval != nil || enable != nil || defaultInterval != nil || timeZone != nil
+        let eventStore = try store.openStore(creating: changes)
         if let app, interval != nil || enable != nil,
             try !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
         {
