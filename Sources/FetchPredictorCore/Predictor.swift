@@ -154,11 +154,19 @@ public struct Predictor: Sendable {
         }
         let startIndex = Int((start - cache.clock.start) / 60_000)
         var plans: [String: AppPlan] = [:]
-        // Every app seen or given a policy; unsorted, as the plans are a dictionary.
-        let appsWithPolicies = policies[device].map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? []
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
-        for app in Array(model.apps.keys) + appsWithPolicies {
+        // Every app seen or given a policy; unsorted, as the plans are a dictionary. When the
+        // default interval is never, only apps with a policy of their own can be woken.
+        let candidates: [String]
+        if defaultInterval == .never {
+            candidates = devicePolicies.map { Array($0.keys) } ?? []
+        } else {
+            candidates =
+                Array(model.apps.keys)
+                + (devicePolicies.map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? [])
+        }
+        for app in candidates {
             let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.
             guard policy.enabled, policy.interval != .never else { continue }
