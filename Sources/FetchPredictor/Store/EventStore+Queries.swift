@@ -74,37 +74,16 @@ extension EventStore {
         }
     }
 
-    /// Every event of a device in time order, for exports and the predictor's tests.
+    /// Every event of a device in time order (then by kind and app), each naming no device:
+    /// ``forEachStoredEvent(device:from:to:_:)`` into an array.
     public func events(device: String) throws -> [Event] {
-        try read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT 'launch' AS kind, app.name AS app, launch.time, launch.utcOffset, NULL AS result,
-                        launch.duration, NULL AS bytes
-                    FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
-                    WHERE device.name = ?1
-                    UNION ALL
-                    SELECT 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration, fetch.bytes
-                    FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
-                    WHERE device.name = ?1
-                    UNION ALL
-                    SELECT 'notification', app.name, notification.time, notification.utcOffset, NULL, NULL, NULL
-                    FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
-                    WHERE device.name = ?1
-                    UNION ALL
-                    SELECT deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL, NULL, NULL
-                    FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
-                    WHERE device.name = ?1
-                    ORDER BY 3, 1, 2
-                    """, arguments: [device])
-            return try rows.map { row in
-                Event(
-                    kind: try row.decode(forColumn: "kind"), app: row["app"], time: row["time"],
-                    utcOffset: row["utcOffset"], result: try row.decode(forColumn: "result"),
-                    duration: row["duration"], bytes: row["bytes"])
-            }
+        var events: [Event] = []
+        try forEachStoredEvent(device: device) { event in
+            var event = event
+            event.device = nil
+            events.append(event)
         }
+        return events
     }
 }
 
