@@ -17,24 +17,24 @@ struct ActivityWatchCSVParser: LogParser {
 
     /// The columns of a header line, or why it is not this format's header.
     static func columns(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<Columns, ImportError.HeaderProblem> {
-        var fields = CSVLine()
-        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
-        var columns = Columns()
-        columns.count = fields.count
-        for index in 0..<fields.count {
-            switch fields.string(index).lowercased() {
-            case "timestamp": columns.timestamp = index
-            case "duration": columns.duration = index
-            case "data/app": columns.app = index
-            case "data/package": columns.package = index
-            case "data/classname": columns.classname = index
-            default: break
+        CSVTable.names(ofHeader: line).flatMap { names in
+            var columns = Columns()
+            columns.count = names.count
+            for (index, name) in names.enumerated() {
+                switch name {
+                case "timestamp": columns.timestamp = index
+                case "duration": columns.duration = index
+                case "data/app": columns.app = index
+                case "data/package": columns.package = index
+                case "data/classname": columns.classname = index
+                default: break
+                }
             }
+            guard columns.timestamp >= 0, columns.package >= 0 || columns.app >= 0 else {
+                return .failure(.init(reason: "the header has no 'timestamp' and 'data/package' columns"))
+            }
+            return .success(columns)
         }
-        guard columns.timestamp >= 0, columns.package >= 0 || columns.app >= 0 else {
-            return .failure(.init(reason: "the header has no 'timestamp' and 'data/package' columns"))
-        }
-        return .success(columns)
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {

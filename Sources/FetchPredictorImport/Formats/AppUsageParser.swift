@@ -80,26 +80,22 @@ struct AppUsageParser: LogParser {
     }
 
     static func columns(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<Columns, ImportError.HeaderProblem> {
-        var fields = CSVLine()
-        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
-        var columns = Columns()
-        columns.count = fields.count
-        for index in 0..<fields.count {
-            switch fields.string(index).lowercased() {
-            case "app name", "app": columns.app = index
-            case "date": columns.date = index
-            case "time": columns.time = index
-            case "duration": columns.duration = index
-            default: break
+        CSVTable.names(ofHeader: line).flatMap { names in
+            var columns = Columns()
+            columns.count = names.count
+            for (index, name) in names.enumerated() {
+                switch name {
+                case "app name", "app": columns.app = index
+                case "date": columns.date = index
+                case "time": columns.time = index
+                case "duration": columns.duration = index
+                default: break
+                }
             }
+            let required = [("App name", columns.app), ("Date", columns.date), ("Time", columns.time)]
+            if let problem = CSVTable.missing(required) { return .failure(problem) }
+            return .success(columns)
         }
-        let missing = zip(["App name", "Date", "Time"], [columns.app, columns.date, columns.time])
-            .filter { $0.1 < 0 }.map(\.0)
-        if !missing.isEmpty {
-            return .failure(
-                .init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
-        }
-        return .success(columns)
     }
 
     /// A numeric date split in three, before its order is known.

@@ -18,29 +18,25 @@ struct CSVEventParser: LogParser {
 
     /// The columns of a header line, or why it is not this format's header.
     static func columns(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<Columns, ImportError.HeaderProblem> {
-        var fields = CSVLine()
-        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
-        var columns = Columns()
-        columns.count = fields.count
-        for index in 0..<fields.count {
-            switch fields.string(index).lowercased() {
-            case "timestamp", "time": columns.timestamp = index
-            case "app", "package", "bundle": columns.app = index
-            case "event", "kind": columns.event = index
-            case "result": columns.result = index
-            case "duration": columns.duration = index
-            case "bytes": columns.bytes = index
-            case "device": columns.device = index
-            default: break
+        CSVTable.names(ofHeader: line).flatMap { names in
+            var columns = Columns()
+            columns.count = names.count
+            for (index, name) in names.enumerated() {
+                switch name {
+                case "timestamp", "time": columns.timestamp = index
+                case "app", "package", "bundle": columns.app = index
+                case "event", "kind": columns.event = index
+                case "result": columns.result = index
+                case "duration": columns.duration = index
+                case "bytes": columns.bytes = index
+                case "device": columns.device = index
+                default: break
+                }
             }
+            let required = zip(requiredColumns, [columns.timestamp, columns.app, columns.event])
+            if let problem = CSVTable.missing(required.map { ($0, $1) }) { return .failure(problem) }
+            return .success(columns)
         }
-        let missing = zip(requiredColumns, [columns.timestamp, columns.app, columns.event])
-            .filter { $0.1 < 0 }.map(\.0)
-        if !missing.isEmpty {
-            return .failure(
-                .init(reason: "the header has no \(missing.map { "'\($0)'" }.joined(separator: ", ")) column"))
-        }
-        return .success(columns)
     }
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {

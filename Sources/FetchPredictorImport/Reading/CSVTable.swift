@@ -45,3 +45,21 @@ enum CSVTable {
         if columns == nil { throw ImportError.empty(file: source.name) }
     }
 }
+
+extension CSVTable {
+    /// The names of a header line, lower-cased, or why it does not split: what each csv
+    /// format's header reading starts from.
+    static func names(ofHeader line: UnsafeBufferPointer<UInt8>) -> Result<[String], ImportError.HeaderProblem> {
+        var fields = CSVLine()
+        if let problem = fields.split(line) { return .failure(.init(reason: problem)) }
+        return .success((0..<fields.count).map { fields.string($0).lowercased() })
+    }
+
+    /// Why a header lacks some of its format's required columns (each named, with the index
+    /// found for it, -1 when none), or `nil` when it has them all.
+    static func missing(_ required: [(name: String, index: Int)]) -> ImportError.HeaderProblem? {
+        let missing = required.filter { $0.index < 0 }.map { "'\($0.name)'" }
+        guard !missing.isEmpty else { return nil }
+        return .init(reason: "the header has no \(missing.joined(separator: ", ")) column")
+    }
+}
