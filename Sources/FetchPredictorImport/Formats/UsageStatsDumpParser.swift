@@ -78,17 +78,19 @@ struct UsageStatsDumpParser: LogParser {
     /// `YYYY-MM-DD HH:MM:SS`, read from bytes.
     static func localTime(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> DateFields? {
         guard bytes.count == 19 else { return nil }
-        let text = Array(bytes)
+        // Read in place, by offset from the slice's start: this runs for every line of the dump.
+        let start = bytes.startIndex
+        func byte(_ offset: Int) -> UInt8 { bytes[start + offset] }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
-            for byte in text[range] {
-                guard byte &- 48 < 10 else { return nil }
-                value = value * 10 + Int(byte - 48)
+            for offset in range {
+                guard byte(offset) &- 48 < 10 else { return nil }
+                value = value * 10 + Int(byte(offset) - 48)
             }
             return value
         }
-        guard text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"), text[10] == UInt8(ascii: " "),
-            text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"), let year = number(0..<4),
+        guard byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"), byte(10) == UInt8(ascii: " "),
+            byte(13) == UInt8(ascii: ":"), byte(16) == UInt8(ascii: ":"), let year = number(0..<4),
             let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
             let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month),
             (1...CivilDate.daysInMonth(year: year, month: month)).contains(day), hour < 24, minute < 60, second < 60
