@@ -42,10 +42,14 @@ struct ReportData {
         let scheduler = FetchScheduler(store: store, configuration: configuration)
         schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         let learned = Set(try scheduler.apps(device: device, asOf: now))
-        let events = try store.events(device: device).filter { $0.time <= now.milliseconds }
-        let first = events.first?.time ?? now.milliseconds
-        days = max(1, Int(((now.milliseconds - first) / 86_400_000)) + 1)
-        let counts = Self.counts(events, zone: zone, coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+        // The events up to now, read once in time order and counted as they come.
+        var counts = Counts(zone: zone, coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+        var first: Milliseconds?
+        try store.forEachStoredEvent(device: device, to: now.milliseconds + 1) { event in
+            if first == nil { first = event.time }
+            counts.add(event)
+        }
+        days = max(1, Int(((now.milliseconds - (first ?? now.milliseconds)) / 86_400_000)) + 1)
         apps = try store.apps(device: device, asOf: now).map { summary in
             var profiles: [DailyProfile] = []
             var coldStart = true
@@ -86,15 +90,23 @@ struct ReportData {
         return Int(((local % 86_400) + 86_400) % 86_400) / 60
     }
 
-    /// Cold launches by half hour and fetch results by hour, of each app.
-    static func counts(
-        _ events: [Event], zone: TimeZone, coldGap: Milliseconds
-    ) -> (cold: [String: [Int]], fetches: [String: [[Int]]]) {
+    /// Cold launches by half hour and fetch results by hour, of each app, from events added
+    /// in time order.
+    struct Counts {
+        let zone: TimeZone
+        /// The least time since the app's last launch that makes a launch cold.
+        let coldGap: Milliseconds
         var cold: [String: [Int]] = [:]
         var fetches: [String: [[Int]]] = [:]
-        var last: [String: Milliseconds] = [:]
-        for event in events {
-            let minute = minuteOfDay(event, zone: zone)
+        private var last: [String: Milliseconds] = [:]
+
+        init(zone: TimeZone, coldGap: Milliseconds) {
+            self.zone = zone
+            self.coldGap = coldGap
+        }
+
+        mutating func add(_ event: Event) {
+            let minute = ReportData.minuteOfDay(event, zone: zone)
             switch event.kind {
             case .launch:
                 if last[event.app].map({ event.time - $0 >= coldGap }) ?? true {
@@ -113,6 +125,5 @@ struct ReportData {
                 break
             }
         }
-        return (cold, fetches)
     }
 }
