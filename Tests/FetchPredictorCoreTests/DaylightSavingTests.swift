@@ -56,3 +56,23 @@ struct DaylightSavingTests {
         #expect(served, "\(change.zone): wakes \(schedule.wakes.map { TimestampFormatter.iso($0.time.milliseconds) })")
     }
 }
+
+/// The importers' fast path from local times to instants agrees with the zone's own answer at
+/// every minute around its changes, half-hour changes included.
+struct LocalInstantCacheTests {
+    @Test(arguments: [
+        ("Europe/Warsaw", 2024, 3, 31), ("Europe/Warsaw", 2024, 10, 27), ("Australia/Lord_Howe", 2024, 4, 7),
+        ("Australia/Lord_Howe", 2024, 10, 6), ("America/St_Johns", 2024, 3, 10),
+    ])
+    func everyMinuteResolvesAsTheZoneDoes(zone name: String, year: Int, month: Int, day: Int) throws {
+        let zone = try #require(TimeZone(identifier: name))
+        var cache = LocalInstantCache(zone: zone)
+        let start = CivilDate.daysSince1970(year: year, month: month, day: day) - 1
+        for minute in 0..<(3 * 1440) {
+            let (y, m, d) = CivilDate.fromDays(start + minute / 1440)
+            let fields = DateFields(
+                year: y, month: m, day: d, hour: minute % 1440 / 60, minute: minute % 60, second: 17)
+            #expect(cache.instant(fields) == fields.instant(in: zone).0, "\(name) \(fields)")
+        }
+    }
+}

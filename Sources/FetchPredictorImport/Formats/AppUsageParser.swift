@@ -231,6 +231,8 @@ struct AppUsageParser: LogParser {
 
     func parse(_ source: any ByteSource, into sink: ImportSink) throws {
         guard let zone = timeZone else { throw ImportError.needsTimeZone(file: sink.file, format: .appUsage) }
+        // Every row's local time is placed in the zone; the zone is asked once a quarter hour.
+        var instants = LocalInstantCache(zone: zone)
         let labels = Self.knownLabels.merging(
             extraLabels.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, extra in extra })
         let checked = try checkDateOrder(source, given: dateOrder)
@@ -320,7 +322,7 @@ struct AppUsageParser: LogParser {
             }
             let local = DateFields(
                 year: year, month: month, day: day, hour: clock.hour, minute: clock.minute, second: clock.second)
-            let (time, _) = local.instant(in: zone)
+            let time = instants.instant(local)
             let folded = name.lowercased()
             if let row = Self.pseudoRow(name, labels: labels) {
                 if let app = row.app {
