@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The backtest figures of the README: the real logs in ../shared/datasets and the synthetic
 # personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50.
-# Run from the package's root:  scripts/evaluate-all.sh
+# Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --launch-hazard]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 datasets=../shared/datasets
 swift build -c release --product fetchpredict >/dev/null
 bin="$(swift build -c release --show-bin-path)/fetchpredict"
 work=$(mktemp -d)
-run() { echo; echo "== $1"; shift; /usr/bin/time -f "(%e s)" "$bin" evaluate "$@"; }
+extra=("$@")
+run() { echo; echo "== $1"; shift; /usr/bin/time -f "(%e s)" "$bin" evaluate "$@" "${extra[@]}"; }
 run "ActivityWatch, Xiaomi phone, 35 days" "$datasets/activitywatch-android-1/export.json" --time-zone Europe/Warsaw
 run "ActivityWatch, Samsung phone, 58 days" "$datasets/activitywatch-android-2/export.json" --time-zone Europe/Warsaw
 run "App Usage export, 11 days (4 scored)" "$datasets/app-usage-export-2023/Activity_history.csv" --date-order dmy --time-zone UTC

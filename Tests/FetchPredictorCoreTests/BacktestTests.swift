@@ -25,8 +25,8 @@ struct BacktestTests {
     }
 
     /// Changing the events after an instant leaves every wake before it unchanged.
-    @Test(arguments: [1, 2] as [UInt64])
-    func noLookAhead(seed: UInt64) {
+    @Test(arguments: [1, 2] as [UInt64], [false, true])
+    func noLookAhead(seed: UInt64, learnsLaunchHazard: Bool) {
         let original = device(.commuter, days: 21, seed: seed)
         let cut = original.launches[original.launches.count / 2].time
         var changed = original
@@ -35,8 +35,10 @@ struct BacktestTests {
         for _ in 0..<30 {
             changed.launches.append(.launch("com.example.news", at: cut + Milliseconds(random.unit() * 7 * 86_400_000)))
         }
-        let before = Backtest.run([original], settings: settings([0.85])).fetches.filter { $0.start < cut }
-        let after = Backtest.run([changed], settings: settings([0.85])).fetches.filter { $0.start < cut }
+        var settings = settings([0.85])
+        settings.configuration.learnsLaunchHazard = learnsLaunchHazard
+        let before = Backtest.run([original], settings: settings).fetches.filter { $0.start < cut }
+        let after = Backtest.run([changed], settings: settings).fetches.filter { $0.start < cut }
         #expect(before.count > 20)
         #expect(before == after)
     }

@@ -75,6 +75,12 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Plan from launches alone, ignoring fetch results (for comparison).")
     var ignoreFetchResults = false
 
+    @Flag(
+        help:
+            "Plan from the launch hazard learned from the device's apps (profile and time since the last launch), not the hand-weighted sum."
+    )
+    var launchHazard = false
+
     @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
     var wakesOut: String?
 
@@ -163,6 +169,7 @@ struct EvaluateCommand: ParsableCommand {
         backtest.budgets = budgets.values
         backtest.reportedBudget = budget
         backtest.configuration.usesFetchResults = !ignoreFetchResults
+        backtest.configuration.learnsLaunchHazard = launchHazard
         if let scenario {
             do {
                 backtest.scenario = try ContentScenario.parse(Data(contentsOf: URL(fileURLWithPath: scenario)))

@@ -29,6 +29,22 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// The bins of ``gaps`` below a day.
     static let gapBins = (24 * 60 - 30) / 10
 
+    /// The profile bin of ``LaunchHazard`` at each 5-minute bin of the current local day, from the
+    /// planning profile as it stood when the day began; empty while the app is in cold start.
+    var hazardBins: [UInt8] = []
+    /// The time up to which the app's exposure has been counted in the device's ``LaunchHazard``.
+    var exposureCountedUntil: Milliseconds?
+    /// The app's own cold launches in each bin of time since its last launch, and those the
+    /// device's ``LaunchHazard`` expected there: how the app differs from the device's apps.
+    var sinceLaunches = [Double](repeating: 0, count: LaunchHazard.sinceBins)
+    var sinceExpected = [Double](repeating: 0, count: LaunchHazard.sinceBins)
+
+    /// How much more (or less) often than the device's apps this app comes back after `minutes`
+    /// since its last launch, shrunk toward 1 by a prior of two launches.
+    @inline(__always) func sinceMultiplier(bin: Int) -> Double {
+        (sinceLaunches[bin] + 2) / (sinceExpected[bin] + 2)
+    }
+
     /// The long memory of cold launches that the app's habits are read from.
     public internal(set) var habits = HabitCounts()
 
@@ -64,6 +80,10 @@ public struct AppModel: Sendable, Hashable, Codable {
             weekend[index] *= slowFactor
         }
         for index in gaps.indices { gaps[index] *= slowFactor }
+        for index in sinceLaunches.indices {
+            sinceLaunches[index] *= slowFactor
+            sinceExpected[index] *= slowFactor
+        }
         profileVersion += 1
         for hour in 0..<24 {
             fetchNew[hour] *= fetchFactor

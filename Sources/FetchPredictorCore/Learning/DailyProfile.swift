@@ -20,7 +20,9 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     }
 
     /// Builds a profile from decayed bin counts over a decayed number of days.
-    static func make(bins: [Double], days: Double, kind: DayKind, smoothingMinutes: Double) -> DailyProfile {
+    static func make(
+        bins: [Double], days: Double, kind: DayKind, smoothingMinutes: Double, findsPeaks: Bool = true
+    ) -> DailyProfile {
         let count = AppModel.binsPerDay
         guard days > 0 else {
             return DailyProfile(days: kind, rates: Array(repeating: 0, count: count), peaks: [], effectiveDays: 0)
@@ -30,6 +32,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
         // sharp peak, and scattered use still spreads to the hours around it.
         let narrow = smooth(bins, days: days, sigma: sigma), wide = smooth(bins, days: days, sigma: sigma * 3)
         let rates = zip(narrow, wide).map { ($0 + $1) / 2 }
+        guard findsPeaks else { return DailyProfile(days: kind, rates: rates, peaks: [], effectiveDays: days) }
         // Peaks are found on a wider kernel than the rates, so that a habit seen only a few
         // times, its launches scattered, makes one peak rather than several.
         let peakSigma = max(sigma, peakSmoothingMinutes / Double(AppModel.binMinutes))

@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 9
+    static let encodingVersion: UInt32 = 10
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -20,6 +20,7 @@ extension DeviceModel {
         writer.put(lastEventTime ?? .min)
         writer.put(calibration.forecast)
         writer.put(calibration.served)
+        for array in [hazard.exposure, hazard.launches, hazard.profileRates, hazard.sinceFactors] { writer.put(array) }
         return writer.bytes
     }
 
@@ -40,9 +41,16 @@ extension DeviceModel {
         weekdayDays = weekday
         weekendDays = weekend
         lastEventTime = ByteReader.optionalTime(reader.int64())
-        guard let forecast = reader.double(), let served = reader.double(), reader.atEnd else { return nil }
+        guard let forecast = reader.double(), let served = reader.double(), let exposure = reader.doubles(),
+            let launches = reader.doubles(), let rates = reader.doubles(), let factors = reader.doubles(),
+            exposure.count == hazard.exposure.count, launches.count == hazard.launches.count,
+            rates.count == hazard.profileRates.count, factors.count == hazard.sinceFactors.count, reader.atEnd
+        else { return nil }
         calibration.forecast = forecast
         calibration.served = served
+        (hazard.exposure, hazard.launches, hazard.profileRates, hazard.sinceFactors) = (
+            exposure, launches, rates, factors
+        )
         self.apps = apps
     }
 }
@@ -70,6 +78,10 @@ extension AppModel {
         writer.put(habits.weekdayDays)
         writer.put(habits.weekendDays)
         writer.put(Int64(habits.recentDay ?? Int.min))
+        writer.put(sinceLaunches)
+        writer.put(sinceExpected)
+        writer.put(hazardBins.map(Double.init))
+        writer.put(exposureCountedUntil ?? .min)
         return writer.bytes
     }
 
@@ -107,6 +119,13 @@ extension AppModel {
         habits = HabitCounts(
             weekday: habitWeekday, weekend: habitWeekend, weekdayDays: weekdayDays, weekendDays: weekendDays,
             recentDays: recentDays, recentDay: ByteReader.optional(reader.int64()))
+        guard let sinceLaunches = reader.doubles(), let sinceExpected = reader.doubles(), let bins = reader.doubles(),
+            sinceLaunches.count == LaunchHazard.sinceBins, sinceExpected.count == LaunchHazard.sinceBins,
+            bins.isEmpty || bins.count == day, bins.allSatisfy({ $0 >= 0 && $0 < Double(LaunchHazard.profileBins) })
+        else { return nil }
+        (self.sinceLaunches, self.sinceExpected) = (sinceLaunches, sinceExpected)
+        hazardBins = bins.map { UInt8($0) }
+        exposureCountedUntil = ByteReader.optionalTime(reader.int64())
         guard reader.atEnd else { return nil }
     }
 }

@@ -35,7 +35,9 @@ extension DeviceModel {
 
     /// The profile the planner weighs a day with: the fast-decaying counts, so that a moved habit
     /// is followed within days; weekdays and weekends apart when they differ.
-    func planningProfile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
+    func planningProfile(
+        app: String, for kind: DayKind, _ configuration: PredictorConfiguration, findsPeaks: Bool = true
+    ) -> DailyProfile {
         guard let model = apps[app] else {
             return DailyProfile.make(
                 bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
@@ -46,10 +48,11 @@ extension DeviceModel {
             return DailyProfile.make(
                 bins: kind == .weekend ? model.weekend : model.weekday,
                 days: kind == .weekend ? weekendDays : weekdayDays,
-                kind: kind, smoothingMinutes: configuration.smoothingMinutes)
+                kind: kind, smoothingMinutes: configuration.smoothingMinutes, findsPeaks: findsPeaks)
         }
         return DailyProfile.make(
-            bins: model.recent, days: recentDays, kind: .all, smoothingMinutes: configuration.smoothingMinutes)
+            bins: model.recent, days: recentDays, kind: .all, smoothingMinutes: configuration.smoothingMinutes,
+            findsPeaks: findsPeaks)
     }
 
     /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.

@@ -21,6 +21,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     public internal(set) var lastEventTime: Milliseconds?
     /// How well the planner's forecasts came true, and the correction of its next ones.
     public internal(set) var calibration = ForecastCalibration()
+    /// How a cold launch's chance depends on the time of day and on the time since the last
+    /// launch, learned from every app of the device.
+    public internal(set) var hazard = LaunchHazard()
 
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
@@ -72,6 +75,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
             apps.values[index].decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
         }
         calibration.decay(pow(configuration.habitDecay, Double(steps)))
+        hazard.decay(pow(configuration.habitDecay, Double(steps)))
         currentDay = day
     }
 
@@ -79,11 +83,20 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
-        advance(to: day, configuration)
+        if let currentDay, day > currentDay {
+            // The day that ended is counted into the launch hazard with the profiles it began with.
+            for name in apps.keys { countExposure(of: name, until: event.time, configuration) }
+            advance(to: day, configuration)
+            hazard.fit()
+            for name in apps.keys { snapshotHazardBins(of: name, day: day, configuration) }
+        } else {
+            advance(to: day, configuration)
+        }
         lastEventTime = max(lastEventTime ?? event.time, event.time)
         // In place: a copy of the app's model would copy its counts on the first write.
         switch event.kind {
         case .launch:
+            countLaunch(of: event.app, at: event.time, minute: minute, configuration)
             let cold = apps[event.app, default: AppModel()].observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
                 coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)
@@ -98,6 +111,60 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         default:
             break
         }
+    }
+
+    /// Counts the minutes an app spent, up to `time`, where a cold launch of it could come, each
+    /// in the launch hazard's bins of its profile and of the time since its last launch.
+    mutating func countExposure(of name: String, until time: Milliseconds, _ configuration: PredictorConfiguration) {
+        guard let model = apps[name], let last = model.lastLaunch, model.hazardBins.count == AppModel.binsPerDay
+        else { return }
+        let from = max(model.exposureCountedUntil ?? .min, last + Milliseconds(configuration.coldLaunchGap * 1000))
+        guard from < time else { return }
+        let minutes = Int((time - from) / 60_000)
+        guard minutes > 0 else { return }
+        var minute = local(from, utcOffset: nil).minute
+        var since = Int((from - last) / 60_000)
+        var expected = [Double](repeating: 0, count: LaunchHazard.sinceBins)
+        model.hazardBins.withUnsafeBufferPointer { bins in
+            for _ in 0..<minutes {
+                let bin = Int(bins[minute / AppModel.binMinutes])
+                hazard.count(profileBin: bin, minutesSinceLaunch: since, minutes: 1, launched: false)
+                expected[LaunchHazard.sinceBin(minutes: since)] += hazard.rate(
+                    profileBin: bin, minutesSinceLaunch: since)
+                minute = minute == 1439 ? 0 : minute + 1
+                since += 1
+            }
+        }
+        apps[name]!.exposureCountedUntil = from + Milliseconds(minutes) * 60_000
+        for bin in expected.indices { apps[name]!.sinceExpected[bin] += expected[bin] }
+    }
+
+    /// Counts the exposure of an app up to its launch, and the launch when it is cold.
+    mutating func countLaunch(
+        of name: String, at time: Milliseconds, minute: Int, _ configuration: PredictorConfiguration
+    ) {
+        countExposure(of: name, until: time, configuration)
+        guard let model = apps[name], let last = model.lastLaunch, model.hazardBins.count == AppModel.binsPerDay
+        else { return }
+        let gap = Milliseconds(configuration.coldLaunchGap * 1000)
+        if time - last >= gap {
+            apps[name]!.sinceLaunches[LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))] += 1
+            hazard.count(
+                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]),
+                minutesSinceLaunch: Int((time - last) / 60_000), minutes: 0, launched: true)
+        }
+        apps[name]!.exposureCountedUntil = nil
+    }
+
+    /// Records the profile bins an app's new day begins with; none while it is in cold start.
+    mutating func snapshotHazardBins(of name: String, day: Int, _ configuration: PredictorConfiguration) {
+        guard !isColdStart(app: name, configuration) else {
+            apps[name]!.hazardBins = []
+            return
+        }
+        let kind: DayKind = Self.isWeekend(day: day) ? .weekend : .weekday
+        let rates = planningProfile(app: name, for: kind, configuration, findsPeaks: false).rates
+        apps[name]!.hazardBins = rates.map { UInt8(LaunchHazard.profileBin($0 / Double(AppModel.binMinutes))) }
     }
 
     /// Days of history the device has, counting the current one.

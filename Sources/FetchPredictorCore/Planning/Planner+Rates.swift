@@ -17,6 +17,11 @@ extension Planner {
         model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile, weekend: DailyProfile,
         notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
     ) -> ExpectedLaunches {
+        if configuration.learnsLaunchHazard, device.hazard.isTrained, model.lastLaunch != nil {
+            return learnedLaunches(
+                model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
+                notColdUntil: notColdUntil, device: device)
+        }
         var expected = ExpectedLaunches(minutes: clock.count)
         let now = clock.time(startIndex)
         let densities =
@@ -53,6 +58,38 @@ extension Planner {
         }
         forgetPassedPeaks(
             &expected, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend)
+        return expected
+    }
+
+    /// Expected cold launches per minute from the device's learned ``LaunchHazard``: the chance
+    /// the profile's rate at each time of day stands for, times how the time since the app's
+    /// last launch changes it on this device and for this app. The part the time of day explains
+    /// is ``ExpectedLaunches/usual``, the rest ``ExpectedLaunches/returning``.
+    static func learnedLaunches(
+        model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile, weekend: DailyProfile,
+        notColdUntil: Milliseconds, device: DeviceModel
+    ) -> ExpectedLaunches {
+        var expected = ExpectedLaunches(minutes: clock.count)
+        guard let last = model.lastLaunch else { return expected }
+        let hazard = device.hazard
+        // The usual chance of each 5-minute bin of the day, and the factor of each bin of time
+        // since the last launch: read once, not for every minute.
+        let usual = { (rate: Double) in hazard.usualRate(profileRate: rate / Double(AppModel.binMinutes)) }
+        let usualWeekday = weekday.rates.map(usual)
+        let usualWeekend = weekend.rates == weekday.rates ? usualWeekday : weekend.rates.map(usual)
+        let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
+        var since = Int((clock.time(startIndex) - last) / 60_000)
+        var sinceBin = LaunchHazard.sinceBin(minutes: since)
+        for index in startIndex..<clock.count {
+            defer { since += 1 }
+            guard clock.time(index) >= notColdUntil else { continue }
+            while sinceBin < LaunchHazard.sinceEdges.count, since >= LaunchHazard.sinceEdges[sinceBin] { sinceBin += 1 }
+            let usual = (clock.weekend[index] ? usualWeekend : usualWeekday)[
+                Int(clock.minuteOfDay[index]) / AppModel.binMinutes]
+            let total = usual * factors[sinceBin]
+            expected.usual[index] = min(usual, total)
+            expected.returning[index] = max(0, total - usual)
+        }
         return expected
     }
 

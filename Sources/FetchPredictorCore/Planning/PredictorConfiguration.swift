@@ -52,6 +52,12 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// Whether the time since an app's last launch raises the expected launches (people often
     /// come back to an app within an hour or two).
     public var usesRecency: Bool = true
+    /// Whether expected launches come from the device's learned ``LaunchHazard`` (the profile and
+    /// the time since the last launch, weighed as the device's history says) once it has learned
+    /// enough, rather than from the profile and the return curve added by hand. Off by default:
+    /// measured on the shared logs and personas it is fresher on some and staler on others
+    /// (the README's backtest section gives the figures), so it is offered to be measured.
+    public var learnsLaunchHazard: Bool = false
     /// Whether forecasts are corrected by how the planned fetches' forecasts came true
     /// (``ForecastCalibration``).
     public var calibratesForecasts: Bool = true
