@@ -148,10 +148,11 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         else { return }
         let gap = Milliseconds(configuration.coldLaunchGap * 1000)
         if time - last >= gap {
-            apps[name]!.sinceLaunches[LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))] += 1
+            let since = Int((time - last) / 60_000)
+            apps[name]!.sinceLaunches[LaunchHazard.sinceBin(minutes: since)] += 1
             hazard.count(
-                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]),
-                minutesSinceLaunch: Int((time - last) / 60_000), minutes: 0, launched: true)
+                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]), minutesSinceLaunch: since,
+                minutes: 0, launched: true)
         }
         apps[name]!.exposureCountedUntil = nil
     }

@@ -57,17 +57,12 @@ public struct LaunchHazard: Sendable, Hashable, Codable {
         return bin
     }
 
-    /// The chance per minute of a cold launch, from the profile's rate and the minutes since the
-    /// app's last launch.
-    @inline(__always) public func rate(profileRate: Double, minutesSinceLaunch: Int) -> Double {
-        usualRate(profileRate: profileRate) * sinceFactors[Self.sinceBin(minutes: minutesSinceLaunch)]
-    }
-
+    /// The chance per minute of a cold launch in a profile bin, some minutes after the app's last launch.
     @inline(__always) func rate(profileBin: Int, minutesSinceLaunch: Int) -> Double {
         profileRates[profileBin] * sinceFactors[Self.sinceBin(minutes: minutesSinceLaunch)]
     }
 
-    /// The part of ``rate(profileRate:minutesSinceLaunch:)`` that the time of day alone explains.
+    /// The chance per minute that a profile's rate stands for at a typical time since a launch.
     ///
     /// Between the middles of two bins it follows a straight line in log-log, so that a sharper
     /// peak is expected to bring more launches than a flatter one in the same bin; above the last
