@@ -173,12 +173,16 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The next device wake strictly after `time`, within a day; `nil` when none is planned.
+    /// With `limit`, only a wake before it: cheaper, for a scheduler that asks again by then
+    /// anyway (at its next event), and the same wake when one comes before it.
     ///
     /// Every answer is as of its time: learned from the events up to it, never from later ones.
-    public func nextWake(after time: Date, device: String = "default") throws -> DeviceWake? {
+    public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
+        -> DeviceWake?
+    {
         try lock.withLock {
             try prepare(device, asOf: time)
-            return predictor.nextWake(after: time, device: device)
+            return predictor.nextWake(after: time, before: limit, device: device)
         }
     }
 

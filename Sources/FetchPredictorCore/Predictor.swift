@@ -37,10 +37,19 @@ public struct Predictor: Sendable {
     /// How long a cached planning horizon is reused before a new one is laid.
     static let horizonReuse: Milliseconds = 12 * 3_600_000
 
+    /// How far ahead, in minutes, an app's plan is made at first for ``nextWake(after:device:)``:
+    /// the whole horizon only when no app wakes sooner. `nil` plans every app through the whole
+    /// horizon at once, as a check that the stages change no wake.
+    var planningStage: Int? = 4 * 60 {
+        didSet { caches.removeAll() }
+    }
+
     private struct CachedPlan {
         var version: Int
         var policy: AppPolicy
         var plan: AppPlan?
+        /// The minute of the horizon the plan was made from: where it goes on from.
+        var startIndex: Int
     }
 
     private struct CachedProfiles {
@@ -118,7 +127,15 @@ public struct Predictor: Sendable {
     /// - Complexity: O(apps × log apps) when nothing changed; O(minutes of the horizon) for each
     ///   app that changed.
     public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
-        guard let (wake, correction) = firstWake(after: time, device: device) else { return nil }
+        nextWake(after: time, before: nil, device: device)
+    }
+
+    /// The next device wake strictly after `time` and before `limit` (within a day), or `nil`
+    /// when none is planned by then: the same wake as ``nextWake(after:device:)`` when it comes
+    /// before `limit`. For a scheduler that asks again by `limit` anyway, such as at its next
+    /// event, it is cheaper: plans need only look so far ahead.
+    public mutating func nextWake(after time: Date, before limit: Date?, device: String) -> DeviceWake? {
+        guard let (wake, correction) = firstWake(after: time, before: limit, device: device) else { return nil }
         // The forecasts of the wake before their correction, bound to its fetches when they are
         // recorded at its time: the correction is learned from what the model itself forecasts.
         // Recorded here, with no copy of the model alive, so that nothing of it is copied.
@@ -132,7 +149,7 @@ public struct Predictor: Sendable {
     }
 
     /// The first device wake after `time`, and the forecasts' correction it was planned with.
-    private mutating func firstWake(after time: Date, device: String) -> (DeviceWake, Double)? {
+    private mutating func firstWake(after time: Date, before limit: Date?, device: String) -> (DeviceWake, Double)? {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         guard
             let model = devices[device]
@@ -153,11 +170,17 @@ public struct Predictor: Sendable {
             cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
         }
         let startIndex = Int((start - cache.clock.start) / 60_000)
-        var plans: [String: AppPlan] = [:]
+        // Each app's plan with the time of its first wake after `time`: an array, as this runs
+        // after every event and a dictionary would hash every name again.
+        var plans: [(app: String, plan: AppPlan, first: Milliseconds?)] = []
+        func first(_ plan: AppPlan) -> Milliseconds? {
+            Planner.firstIndex(plan.wakes, after: time).map { plan.wakes[$0].plannedTime.milliseconds }
+        }
+        let planMinutes = cache.clock.count - Int(configuration.freshnessWindow / 60) - 2
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
-        // Every app seen or given a policy; unsorted, as the plans are a dictionary. When the
-        // default interval is never, only apps with a policy of their own can be woken.
+        // Every app seen or given a policy. When the default interval is never, only apps with a
+        // policy of their own can be woken.
         let candidates: [String]
         if defaultInterval == .never {
             candidates = devicePolicies.map { Array($0.keys) } ?? []
@@ -173,7 +196,7 @@ public struct Predictor: Sendable {
             let position = model.apps.index(forKey: app)
             let version = position.map { model.apps.values[$0].version } ?? -1
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
-                if let plan = cached.plan { plans[app] = plan }
+                if let plan = cached.plan { plans.append((app, plan, first(plan))) }
                 continue
             }
             let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
@@ -186,16 +209,53 @@ public struct Predictor: Sendable {
             }
             let plan = Planner.planApp(
                 app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
-                planMinutes: cache.clock.count - Int(configuration.freshnessWindow / 60) - 2, profiles: profiles,
-                configuration)
-            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan)
-            if let plan { plans[app] = plan }
+                planMinutes: planMinutes, looksAhead: planningStage, profiles: profiles, configuration)
+            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
+            if let plan { plans.append((app, plan, first(plan))) }
         }
-        caches[device] = cache
         let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
+        let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
+        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
+        // A plan made only so far ahead, with no wake after `time`, is made through the whole
+        // horizon, from the minute it was made from, when a wake of it could come before the
+        // limit or join the first device wake: so the wake is the one whole plans give.
+        var earliest = plans.lazy.compactMap(\.first).min()
+        var extended = false
+        repeat {
+            extended = false
+            let needed = earliest.flatMap { $0 < asked ? min(end.milliseconds, $0 + coalescing) : nil } ?? asked
+            for index in plans.indices {
+                let (app, plan, firstWake) = plans[index]
+                guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
+                    let cached = cache.plans[app]
+                else { continue }
+                let whole = Planner.planApp(
+                    app, device: model, policy: cached.policy, clock: cache.clock, startIndex: cached.startIndex,
+                    planMinutes: planMinutes, profiles: cache.profiles[app]?.profiles, correction: plan.correction,
+                    configuration)
+                cache.plans[app]?.plan = whole
+                // Whole, the plan has no stage left to extend: an app with no wake stays without.
+                var made = whole ?? plan
+                made.plannedThrough = nil
+                plans[index] = (app, made, first(made))
+                if let wake = plans[index].first { earliest = min(earliest ?? wake, wake) }
+                extended = true
+            }
+        } while extended
+        caches[device] = cache
+        // Coalescing needs only the first wakes within its window of the earliest.
+        guard let earliest, earliest < asked else { return nil }
+        var near: [String: AppPlan] = [:]
+        for (app, plan, firstWake) in plans {
+            guard let firstWake, firstWake <= earliest + coalescing else { continue }
+            var trimmed = plan
+            trimmed.wakes = [plan.wakes[Planner.firstIndex(plan.wakes, after: time)!]]
+            near[app] = trimmed
+        }
         guard
-            let wake = Planner.firstDeviceWake(
-                plans, device: device, clock: cache.clock, after: time, before: end, configuration)
+            let wake = Planner.coalesce(
+                near, device: device, clock: cache.clock, from: time, to: end, configuration
+            ).first, wake.time.milliseconds < asked
         else { return nil }
         return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
     }

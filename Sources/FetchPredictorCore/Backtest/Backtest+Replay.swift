@@ -163,7 +163,13 @@ struct PreparedDevice: Sendable {
                 continue
             }
             let nextLaunch = index < logged.count ? logged[index].time : nil
-            let wake = now < end ? predictor.nextWake(after: Date(milliseconds: now), device: name) : nil
+            // Only a wake before the next logged event is carried out: the question is asked again then.
+            let wake =
+                now < end
+                ? predictor.nextWake(
+                    after: Date(milliseconds: now), before: Date(milliseconds: min(nextLaunch ?? end, end)),
+                    device: name)
+                : nil
             let wakeTime = wake.map { $0.time.milliseconds }.flatMap { $0 < end ? $0 : nil }
             if let launchTime = nextLaunch, wakeTime.map({ launchTime <= $0 }) ?? true {
                 let launch = logged[index]

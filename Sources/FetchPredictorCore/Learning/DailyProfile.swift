@@ -52,10 +52,19 @@ public struct DailyProfile: Sendable, Hashable, Codable {
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
         var rates = Array(repeating: 0.0, count: count)
-        for bin in 0..<count where bins[bin] > 0 {
-            let value = bins[bin] / days
-            for (offset, weight) in kernel.enumerated() {
-                rates[(bin + offset - radius + count) % count] += value * weight
+        // Through buffers, the target wrapping around midnight by a test rather than a division:
+        // this runs for every app at every launch.
+        kernel.withUnsafeBufferPointer { kernel in
+            rates.withUnsafeMutableBufferPointer { rates in
+                for bin in 0..<count where bins[bin] > 0 {
+                    let value = bins[bin] / days
+                    var target = ((bin - radius) % count + count) % count
+                    for weight in kernel {
+                        rates[target] += value * weight
+                        target += 1
+                        if target == count { target = 0 }
+                    }
+                }
             }
         }
         return rates

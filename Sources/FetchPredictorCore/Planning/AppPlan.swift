@@ -10,4 +10,9 @@ struct AppPlan: Sendable {
     /// The app's interval floor, in milliseconds.
     var floor: Milliseconds
     var coldStart: Bool
+    /// The last minute of the horizon the plan was made through, when it looked only so far
+    /// ahead: its wakes up to there are those of the whole plan. `nil` for the whole horizon.
+    var plannedThrough: Int? = nil
+    /// The correction its forecasts were scaled by.
+    var correction = 1.0
 }

@@ -14,15 +14,19 @@ struct ContentOutlook {
     /// The first minute the running sum counts from: before it, the mean rate stands in.
     private let from: Int
 
-    init(_ model: AppModel, clock: HorizonClock, from: Int = 0, _ configuration: PredictorConfiguration) {
+    /// The running sum is counted from `from` up to `to` (the whole horizon by default): a plan
+    /// that looks only so far asks nothing beyond.
+    init(_ model: AppModel, clock: HorizonClock, from: Int = 0, to: Int? = nil, _ configuration: PredictorConfiguration)
+    {
         self.model = model
         self.clock = clock
         usesFetchResults = configuration.usesFetchResults
         let hourly = (0..<24).map { model.publicationRate(hour: $0) }
-        var prefix = [Double](repeating: 0, count: clock.count + 1)
-        self.from = min(max(0, from), clock.count)
+        let end = min(to ?? clock.count, clock.count)
+        var prefix = [Double](repeating: 0, count: end + 1)
+        self.from = min(max(0, from), end)
         if configuration.usesFetchResults {
-            for index in self.from..<clock.count {
+            for index in self.from..<end {
                 prefix[index + 1] = prefix[index] + hourly[Int(clock.minuteOfDay[index]) / 60] / 60
             }
         }

@@ -58,27 +58,6 @@ extension Planner {
         return capPerDay(deviceWakes, clock: clock, configuration)
     }
 
-    /// The first device wake after `from`: coalescing needs only the app wakes within the
-    /// coalescing window of the earliest one, so this costs O(apps), not a whole schedule.
-    static func firstDeviceWake(
-        _ plans: [String: AppPlan], device: String, clock: HorizonClock, after from: Date, before end: Date,
-        _ configuration: PredictorConfiguration
-    ) -> DeviceWake? {
-        var firsts: [String: AppPlan] = [:]
-        var earliest: Date?
-        for (app, plan) in plans {
-            guard let index = firstIndex(plan.wakes, after: from), plan.wakes[index].plannedTime < end else { continue }
-            var trimmed = plan
-            trimmed.wakes = [plan.wakes[index]]
-            firsts[app] = trimmed
-            earliest = min(earliest ?? plan.wakes[index].plannedTime, plan.wakes[index].plannedTime)
-        }
-        guard let earliest else { return nil }
-        let limit = earliest.addingTimeInterval(configuration.coalescingWindow)
-        let near = firsts.filter { $0.value.wakes[0].plannedTime <= limit }
-        return coalesce(near, device: device, clock: clock, from: from, to: end, configuration).first
-    }
-
     /// The index of the first wake after a time, in wakes sorted by time.
     static func firstIndex(_ wakes: [AppWake], after time: Date) -> Int? {
         var low = 0, high = wakes.count

@@ -12,17 +12,20 @@ extension Planner {
     /// since the app's last launch makes the next launch likely, the chance of coming back (people
     /// often come back to an app within an hour or two). An app not opened although its profile
     /// expected it is likely in a quiet spell, and a peak of today that passed without a launch
-    /// is not waited for any more.
+    /// is not waited for any more. Minutes from `endIndex` on (the whole horizon by default) are
+    /// left at 0, for a plan that looks only so far.
     static func expectedLaunches(
-        model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile, weekend: DailyProfile,
-        notColdUntil: Milliseconds, device: DeviceModel, _ configuration: PredictorConfiguration
+        model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int? = nil, weekday: DailyProfile,
+        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel,
+        _ configuration: PredictorConfiguration
     ) -> ExpectedLaunches {
+        let endIndex = min(endIndex ?? clock.count, clock.count)
         if configuration.learnsLaunchHazard, device.hazard.isTrained, model.lastLaunch != nil {
             return learnedLaunches(
-                model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
-                notColdUntil: notColdUntil, device: device)
+                model: model, clock: clock, startIndex: startIndex, endIndex: endIndex, weekday: weekday,
+                weekend: weekend, notColdUntil: notColdUntil, device: device)
         }
-        var expected = ExpectedLaunches(minutes: clock.count)
+        var expected = ExpectedLaunches(minutes: endIndex)
         let now = clock.time(startIndex)
         let densities =
             configuration.usesRecency
@@ -38,7 +41,7 @@ extension Planner {
                     from: max(last, clock.start), to: clock.time(startIndex), device: device, weekday: weekday,
                     weekend: weekend)
         }
-        for index in startIndex..<clock.count {
+        for index in startIndex..<max(startIndex, endIndex) {
             let time = clock.time(index)
             let profile = clock.weekend[index] ? weekend : weekday
             let profileRate = profile.rate(minute: Int(clock.minuteOfDay[index]))
@@ -66,10 +69,10 @@ extension Planner {
     /// last launch changes it on this device and for this app. The part the time of day explains
     /// is ``ExpectedLaunches/usual``, the rest ``ExpectedLaunches/returning``.
     static func learnedLaunches(
-        model: AppModel, clock: HorizonClock, startIndex: Int, weekday: DailyProfile, weekend: DailyProfile,
-        notColdUntil: Milliseconds, device: DeviceModel
+        model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int, weekday: DailyProfile,
+        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel
     ) -> ExpectedLaunches {
-        var expected = ExpectedLaunches(minutes: clock.count)
+        var expected = ExpectedLaunches(minutes: endIndex)
         guard let last = model.lastLaunch else { return expected }
         let hazard = device.hazard
         // The usual chance of each 5-minute bin of the day, and the factor of each bin of time
@@ -80,7 +83,7 @@ extension Planner {
         let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
         var since = Int((clock.time(startIndex) - last) / 60_000)
         var sinceBin = LaunchHazard.sinceBin(minutes: since)
-        for index in startIndex..<clock.count {
+        for index in startIndex..<max(startIndex, endIndex) {
             defer { since += 1 }
             guard clock.time(index) >= notColdUntil else { continue }
             while sinceBin < LaunchHazard.sinceEdges.count, since >= LaunchHazard.sinceEdges[sinceBin] { sinceBin += 1 }
@@ -99,7 +102,7 @@ extension Planner {
         _ expected: inout ExpectedLaunches, model: AppModel, clock: HorizonClock, startIndex: Int,
         weekday: DailyProfile, weekend: DailyProfile
     ) {
-        guard startIndex < clock.count else { return }
+        guard startIndex < expected.usual.count else { return }
         let today = clock.localDay[startIndex]
         let nowMinute = Int(clock.minuteOfDay[startIndex])
         let profile = clock.weekend[startIndex] ? weekend : weekday
@@ -110,15 +113,15 @@ extension Planner {
             if let last = model.lastLaunch, last >= began { continue }
             let end = min(1440, Int(Double(peak.minute) + 3 * spread))
             var index = startIndex
-            while index < clock.count, clock.localDay[index] == today, Int(clock.minuteOfDay[index]) < end {
+            while index < expected.usual.count, clock.localDay[index] == today, Int(clock.minuteOfDay[index]) < end {
                 expected.usual[index] = 0
                 index += 1
             }
         }
     }
 
-    /// The launches the profiles expected from `start` to `end`, counted minute by minute over
-    /// at most a week.
+    /// The launches the profiles expected from `start` to `end`, counted bin by bin over at most
+    /// a week.
     static func expectedLaunches(
         from start: Milliseconds, to end: Milliseconds, device: DeviceModel, weekday: DailyProfile,
         weekend: DailyProfile
@@ -135,9 +138,11 @@ extension Planner {
                 day += 1
                 continue
             }
-            expected += profile.rate(minute: minute)
-            left -= 1
-            minute += 1
+            // The rest of the minute's 5-minute bin at once: its rate is the same throughout.
+            let minutes = min(left, AppModel.binMinutes - minute % AppModel.binMinutes)
+            expected += Double(minutes) * profile.rate(minute: minute)
+            left -= minutes
+            minute += minutes
             if minute == 1440 {
                 minute = 0
                 day += 1

@@ -10,7 +10,7 @@ extension Planner {
     ) -> [WakeReason] {
         let window = Int(configuration.freshnessWindow / 60)
         let lead = Int((configuration.lead / 60).rounded(.up))
-        let span = (index + lead)...min(index + window, clock.count - 1)
+        let span = (index + lead)...min(index + window, expected.usual.count - 1)
         let usual = span.reduce(0) { $0 + expected.usual[$1] }
         let returning = span.reduce(0) { $0 + expected.returning[$1] }
         var reasons: [WakeReason] = []

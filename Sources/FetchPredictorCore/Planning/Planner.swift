@@ -19,38 +19,59 @@ enum Planner {
     }
 
     /// The plan of one app over the clock's horizon; `nil` when the app is never woken.
+    ///
+    /// With `looksAhead`, only the wakes up to about that many minutes after `startIndex` are
+    /// planned, and ``AppPlan/plannedThrough`` says up to where: they are exactly the wakes the
+    /// whole plan has there, for a fraction of its cost. The wakes are chosen in time order, each
+    /// looking at most half a window past the minute that starts it, so the wakes up to half a
+    /// window before the last minute swept are those of the whole sweep. `correction` is the
+    /// forecasts' correction (the device's current one by default), kept in the plan so that
+    /// the plan can be made further ahead as it was begun.
     static func planApp(
         _ name: String, device: DeviceModel, policy: AppPolicy, clock: HorizonClock, startIndex: Int,
-        planMinutes: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile)? = nil,
-        _ configuration: PredictorConfiguration
+        planMinutes: Int, looksAhead: Int? = nil, profiles: (weekday: DailyProfile, weekend: DailyProfile)? = nil,
+        correction: Double? = nil, _ configuration: PredictorConfiguration
     ) -> AppPlan? {
         guard policy.enabled, let floor = floor(policy.interval, configuration) else { return nil }
+        let window = Int(configuration.freshnessWindow / 60)
+        var planMinutes = planMinutes
+        var plannedThrough: Int?
+        if let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) {
+            planMinutes = startIndex + looksAhead + window
+            plannedThrough = planMinutes - window / 2
+        }
+        // The rates a sweep through `planMinutes` reads: a window past its last minute.
+        let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()
         let earliest = earliestFetch(
             model, interval: policy.interval, floor: floor, from: clock.time(startIndex), configuration)
         let firstIndex = max(0, Int((earliest.time - clock.start + 59_999) / 60_000))
         let factors = valueFactors(model, configuration)
         if device.isColdStart(app: name, configuration) {
-            let wakes = coldStartWakes(
+            var wakes = coldStartWakes(
                 name, clock: clock, from: firstIndex, to: planMinutes, floor: floor, heldBy: earliest.heldBy,
                 configuration)
+            if let plannedThrough { wakes.removeAll { $0.plannedTime.milliseconds > clock.time(plannedThrough) } }
             return AppPlan(
-                wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true)
+                wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true,
+                plannedThrough: plannedThrough)
         }
         let (weekday, weekend) = profiles ?? device.planningProfiles(app: name, configuration)
         let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
         var expected = expectedLaunches(
-            model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend,
-            notColdUntil: notColdUntil, device: device, configuration)
+            model: model, clock: clock, startIndex: startIndex, endIndex: rateEnd, weekday: weekday,
+            weekend: weekend, notColdUntil: notColdUntil, device: device, configuration)
         // Forecasts as their fetches came true.
-        if configuration.calibratesForecasts { expected.scale(by: device.calibration.correction) }
+        let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
+        expected.scale(by: correction)
         let rates = expected.total
         let sweep = Sweep(
             clock: clock, factors: factors,
-            content: ContentOutlook(model, clock: clock, from: startIndex, configuration),
+            content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
             configuration: configuration)
-        let choices = sweep.choose(
+        var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
+        if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
         // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
             configuration.explainsWakes && !choices.isEmpty ? device.habitProfiles(app: name, configuration) : nil
@@ -70,7 +91,8 @@ enum Planner {
             wakes[0].reasons.append(heldBy)
         }
         return AppPlan(
-            wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false)
+            wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
+            plannedThrough: plannedThrough, correction: correction)
     }
 
     /// The value factor of a fetch at each local hour: how likely it is to work, and how cheap.

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictorCore
+
+/// `nextWake(after:device:)` plans each app only a few hours ahead at first, and through the whole
+/// horizon only when no app wakes sooner, and `nextWake(after:before:device:)` only up to its
+/// limit: the wakes must be those of whole plans.
+struct PlanningStageTests {
+    /// Replays a persona as a scheduler would (a question after every launch and every fetch
+    /// result, the wakes carried out with results that vary) through a predictor that plans in
+    /// stages, one that plans every app through the whole horizon and one asked only for a wake
+    /// before the next launch: every answer is the same, the last one's when it comes by then.
+    @Test(arguments: ["commuter", "irregular", "shifting"], [1, 2] as [UInt64])
+    func stagesChangeNoWake(persona: String, seed: UInt64) {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let log = SyntheticLog(
+            persona: Persona.named(persona)!, days: 14, timeZone: zone, seed: seed, fetchPeriodMinutes: 0)
+        let launches = log.events().filter { $0.kind == .launch }
+        var configuration = PredictorConfiguration()
+        configuration.budget = 0.9
+        var staged = Predictor(configuration: configuration)
+        staged.setTimeZone(zone, device: "phone")
+        staged.defaultInterval = .minimum
+        var whole = staged
+        whole.planningStage = nil
+        // Asked only for a wake before the next launch, as the backtest's replay asks.
+        var limited = staged
+        var random = SeededGenerator(seed: seed)
+        var now = launches[0].time - 1
+        var index = 0
+        var answers = 0, farAnswers = 0
+        while index < launches.count {
+            let stagedWake = staged.nextWake(after: Date(milliseconds: now), device: "phone")
+            let wholeWake = whole.nextWake(after: Date(milliseconds: now), device: "phone")
+            let limit = launches[index].time
+            let limitedWake = limited.nextWake(
+                after: Date(milliseconds: now), before: Date(milliseconds: limit), device: "phone")
+            let expected = wholeWake.flatMap { $0.time.milliseconds < limit ? $0 : nil }
+            #expect(stagedWake == wholeWake, "at \(TimestampFormatter.iso(now))")
+            #expect(limitedWake == expected, "at \(TimestampFormatter.iso(now)), before the next launch")
+            guard stagedWake == wholeWake, limitedWake == expected else { return }
+            answers += 1
+            if let wake = stagedWake, wake.time.milliseconds - now > 4 * 3_600_000 { farAnswers += 1 }
+            if let wake = stagedWake, wake.time.milliseconds < launches[index].time {
+                now = wake.time.milliseconds
+                for app in wake.apps {
+                    let draw = random.unit()
+                    let result: FetchResult = draw < 0.6 ? .newData : draw < 0.9 ? .noData : .failed
+                    let fetch = Event(kind: .fetch, app: app.app, time: now, result: result, duration: 5)
+                    staged.observe(fetch, device: "phone")
+                    whole.observe(fetch, device: "phone")
+                    limited.observe(fetch, device: "phone")
+                }
+            } else {
+                now = launches[index].time
+                staged.observe(launches[index], device: "phone")
+                whole.observe(launches[index], device: "phone")
+                limited.observe(launches[index], device: "phone")
+                index += 1
+            }
+        }
+        #expect(answers > 50)
+        // Some answers lay beyond the first stage, where plans had to be made further ahead.
+        #expect(farAnswers > 0)
+    }
+}
