@@ -69,7 +69,8 @@ public final class FetchScheduler: @unchecked Sendable {
     private var cacheKey: String {
         let configuration = predictor.configuration
         return
-            "v1 decay=\(configuration.dailyDecay) fetch=\(configuration.fetchDecay) gap=\(configuration.coldLaunchGap)"
+            "v2 decay=\(configuration.dailyDecay) habits=\(configuration.habitDecay) fetch=\(configuration.fetchDecay)"
+            + " gap=\(configuration.coldLaunchGap) hazard=\(configuration.learnsLaunchHazard)"
     }
 
     /// Loads a device's settings and its model as of `time`: learned from the events up to it

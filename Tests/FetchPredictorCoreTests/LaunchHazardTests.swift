@@ -29,7 +29,9 @@ struct LaunchHazardTests {
     }
 
     func learned(seed: UInt64) -> DeviceModel {
-        var predictor = Predictor()
+        var configuration = PredictorConfiguration()
+        configuration.learnsLaunchHazard = true
+        var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         for event in history(seed: seed) { predictor.observe(event, device: "phone") }
         return predictor.devices["phone"]!

@@ -11,14 +11,16 @@ struct PlanningStageTests {
     /// result, the wakes carried out with results that vary) through a predictor that plans in
     /// stages, one that plans every app through the whole horizon and one asked only for a wake
     /// before the next launch: every answer is the same, the last one's when it comes by then.
-    @Test(arguments: ["commuter", "irregular", "shifting"], [1, 2] as [UInt64])
-    func stagesChangeNoWake(persona: String, seed: UInt64) {
+    @Test(arguments: ["commuter", "irregular", "shifting"], [(1, false), (2, true)] as [(UInt64, Bool)])
+    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool)) {
+        let seed = run.seed
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let log = SyntheticLog(
             persona: Persona.named(persona)!, days: 14, timeZone: zone, seed: seed, fetchPeriodMinutes: 0)
         let launches = log.events().filter { $0.kind == .launch }
         var configuration = PredictorConfiguration()
         configuration.budget = 0.9
+        configuration.learnsLaunchHazard = run.learnsLaunchHazard
         var staged = Predictor(configuration: configuration)
         staged.setTimeZone(zone, device: "phone")
         staged.defaultInterval = .minimum

@@ -53,6 +53,36 @@ struct FetchSchedulerTests {
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 1)
     }
 
+    /// A model is learned with the launch hazard only when the configuration plans from it, and
+    /// the cache keeps models learned with and without it apart.
+    @Test func aModelCachedWithoutTheHazardIsNotPlannedWithIt() throws {
+        let store = try commuterStore()
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let without = try FetchScheduler(store: store).schedule(
+            from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        var configuration = PredictorConfiguration()
+        configuration.learnsLaunchHazard = true
+        var predictor = Predictor(configuration: configuration)
+        predictor.setTimeZone(zone, device: "phone")
+        predictor.defaultInterval = .minimum
+        for event in try store.events(device: "phone") { predictor.observe(event, device: "phone") }
+        #expect(predictor.devices["phone"]?.hazard.isTrained == true)
+        let expected = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        // The hazard changes this plan: else the test could not tell the two models apart.
+        #expect(expected != without)
+        // A return is a reason only within the hours after a launch, not a day later.
+        for wake in expected.wakes.flatMap(\.apps) {
+            for case .returning(let minutes, _) in wake.reasons { #expect(minutes < 4 * 60) }
+        }
+        let with = try FetchScheduler(store: store, configuration: configuration).schedule(
+            from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        #expect(with == expected)
+        // Learned without the hazard, a model has none.
+        var plain = Predictor()
+        for event in try store.events(device: "phone") { plain.observe(event, device: "phone") }
+        #expect(plain.devices["phone"]?.hazard.isTrained == false)
+    }
+
     @Test func schedulerLoopRecordsAndAsksAgain() throws {
         let store = try commuterStore()
         let scheduler = FetchScheduler(store: store)

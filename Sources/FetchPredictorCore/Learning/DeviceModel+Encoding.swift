@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 10
+    static let encodingVersion: UInt32 = 11
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -21,6 +21,7 @@ extension DeviceModel {
         writer.put(calibration.forecast)
         writer.put(calibration.served)
         for array in [hazard.exposure, hazard.launches, hazard.profileRates, hazard.sinceFactors] { writer.put(array) }
+        writer.put(hazard.fittedLaunches)
         return writer.bytes
     }
 
@@ -44,8 +45,10 @@ extension DeviceModel {
         guard let forecast = reader.double(), let served = reader.double(), let exposure = reader.doubles(),
             let launches = reader.doubles(), let rates = reader.doubles(), let factors = reader.doubles(),
             exposure.count == hazard.exposure.count, launches.count == hazard.launches.count,
-            rates.count == hazard.profileRates.count, factors.count == hazard.sinceFactors.count, reader.atEnd
+            rates.count == hazard.profileRates.count, factors.count == hazard.sinceFactors.count,
+            let fittedLaunches = reader.double(), reader.atEnd
         else { return nil }
+        hazard.fittedLaunches = fittedLaunches
         calibration.forecast = forecast
         calibration.served = served
         (hazard.exposure, hazard.launches, hazard.profileRates, hazard.sinceFactors) = (

@@ -83,7 +83,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
-        if let currentDay, day > currentDay {
+        if configuration.learnsLaunchHazard, let currentDay, day > currentDay {
             // The day that ended is counted into the launch hazard with the profiles it began with.
             for name in apps.keys { countExposure(of: name, until: event.time, configuration) }
             advance(to: day, configuration)
@@ -96,7 +96,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         // In place: a copy of the app's model would copy its counts on the first write.
         switch event.kind {
         case .launch:
-            countLaunch(of: event.app, at: event.time, minute: minute, configuration)
+            if configuration.learnsLaunchHazard {
+                countLaunch(of: event.app, at: event.time, minute: minute, configuration)
+            }
             let cold = apps[event.app, default: AppModel()].observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
                 coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)

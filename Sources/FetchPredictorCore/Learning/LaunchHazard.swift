@@ -42,8 +42,13 @@ public struct LaunchHazard: Sendable, Hashable, Codable {
     /// Creates a value with nothing learned.
     public init() {}
 
-    /// Whether enough cold launches were counted for the learned factors to be used.
-    public var isTrained: Bool { launches.reduce(0, +) >= Self.launchesNeeded }
+    /// The cold launches counted when the factors were last fitted.
+    public internal(set) var fittedLaunches = 0.0
+
+    /// Whether the factors were fitted from enough cold launches to be used. It changes only
+    /// with a fit, once a day, as the factors do: never between two of the planner's questions
+    /// on the same day, so that a plan made further ahead goes on as it was begun.
+    public var isTrained: Bool { fittedLaunches >= Self.launchesNeeded }
 
     @inline(__always) static func profileBin(_ rate: Double) -> Int {
         var bin = 0
@@ -93,6 +98,7 @@ public struct LaunchHazard: Sendable, Hashable, Codable {
 
     /// Fits the factors to the counts.
     mutating func fit() {
+        fittedLaunches = launches.reduce(0, +)
         let (profileBins, sinceBins) = (Self.profileBins, Self.sinceBins)
         var rates = Self.profileMiddles
         var factors = [Double](repeating: 1, count: sinceBins)

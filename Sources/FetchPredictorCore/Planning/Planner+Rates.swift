@@ -67,7 +67,8 @@ extension Planner {
     /// Expected cold launches per minute from the device's learned ``LaunchHazard``: the chance
     /// the profile's rate at each time of day stands for, times how the time since the app's
     /// last launch changes it on this device and for this app. The part the time of day explains
-    /// is ``ExpectedLaunches/usual``, the rest ``ExpectedLaunches/returning``.
+    /// is ``ExpectedLaunches/usual``, the rest, within ``recencyHorizon`` of the last launch,
+    /// ``ExpectedLaunches/returning``.
     static func learnedLaunches(
         model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int, weekday: DailyProfile,
         weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel
@@ -90,8 +91,11 @@ extension Planner {
             let usual = (clock.weekend[index] ? usualWeekend : usualWeekday)[
                 Int(clock.minuteOfDay[index]) / AppModel.binMinutes]
             let total = usual * factors[sinceBin]
-            expected.usual[index] = min(usual, total)
-            expected.returning[index] = max(0, total - usual)
+            // What the time since the last launch adds is a return only within the hours after
+            // it; a day later, it is how the app is used at this time of day.
+            let returns = since < recencyHorizon
+            expected.usual[index] = returns ? min(usual, total) : total
+            expected.returning[index] = returns ? max(0, total - usual) : 0
         }
         return expected
     }

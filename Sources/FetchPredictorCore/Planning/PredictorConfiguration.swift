@@ -56,7 +56,8 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// the time since the last launch, weighed as the device's history says) once it has learned
     /// enough, rather than from the profile and the return curve added by hand. Off by default:
     /// measured on the shared logs and personas it is fresher on some and staler on others
-    /// (the README's backtest section gives the figures), so it is offered to be measured.
+    /// (the README's backtest section gives the figures), so it is offered to be measured. Off,
+    /// the hazard is not learned either: a model learned without it plans without it.
     public var learnsLaunchHazard: Bool = false
     /// Whether forecasts are corrected by how the planned fetches' forecasts came true
     /// (``ForecastCalibration``).
