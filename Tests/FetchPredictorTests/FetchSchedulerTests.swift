@@ -83,6 +83,18 @@ struct FetchSchedulerTests {
         #expect(plain.devices["phone"]?.hazard.isTrained == false)
     }
 
+    /// Asked for a wake before a limit, the scheduler gives the next wake when it comes by then,
+    /// and nothing when it does not.
+    @Test func aWakeBeforeALimitIsTheNextWakeOrNone() throws {
+        let store = try commuterStore()
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let next = try #require(try FetchScheduler(store: store).nextWake(after: from, device: "phone"))
+        let scheduler = FetchScheduler(store: store)
+        #expect(try scheduler.nextWake(after: from, before: next.time, device: "phone") == nil)
+        #expect(
+            try scheduler.nextWake(after: from, before: next.time.addingTimeInterval(60), device: "phone") == next)
+    }
+
     @Test func schedulerLoopRecordsAndAsksAgain() throws {
         let store = try commuterStore()
         let scheduler = FetchScheduler(store: store)
