@@ -20,7 +20,7 @@ import Foundation
 /// - ``init(store:configuration:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
-/// - ``nextWake(after:device:)``
+/// - ``nextWake(after:before:device:)``
 /// - ``schedule(from:to:device:)``
 public final class FetchScheduler: @unchecked Sendable {
     /// The store the scheduler reads and writes.
@@ -68,9 +68,21 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The key under which learned models are cached: only settings that change learning.
     private var cacheKey: String {
         let configuration = predictor.configuration
-        return
-            "v2 decay=\(configuration.dailyDecay) habits=\(configuration.habitDecay) fetch=\(configuration.fetchDecay)"
-            + " gap=\(configuration.coldLaunchGap) hazard=\(configuration.learnsLaunchHazard)"
+        var settings = [
+            "v2", "decay=\(configuration.dailyDecay)", "habits=\(configuration.habitDecay)",
+            "fetch=\(configuration.fetchDecay)", "gap=\(configuration.coldLaunchGap)",
+            // The calibration binds fetches to the launches of their window.
+            "window=\(configuration.freshnessWindow)", "lead=\(configuration.lead)",
+            "hazard=\(configuration.learnsLaunchHazard)",
+        ]
+        if configuration.learnsLaunchHazard {
+            // The hazard snapshots each app's planning profile every day.
+            settings += [
+                "smoothing=\(configuration.smoothingMinutes)", "weekends=\(configuration.splitsWeekends)",
+                "coldStart=\(configuration.coldStartDays),\(configuration.coldStartLaunches)",
+            ]
+        }
+        return settings.joined(separator: " ")
     }
 
     /// Loads a device's settings and its model as of `time`: learned from the events up to it

@@ -124,8 +124,8 @@ public struct Predictor: Sendable {
     /// that a scheduler can ask after every event. The device's daily cap, which
     /// ``schedule(from:to:device:)`` applies over whole days, is not checked here.
     ///
-    /// - Complexity: O(apps × log apps) when nothing changed; O(minutes of the horizon) for each
-    ///   app that changed.
+    /// - Complexity: O(apps) when nothing changed; for each app that changed, O(minutes of the
+    ///   first stage), and O(minutes of the horizon) for each app whose plan must look further.
     public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
         nextWake(after: time, before: nil, device: device)
     }

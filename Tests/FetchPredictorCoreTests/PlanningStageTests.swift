@@ -16,7 +16,9 @@ struct PlanningStageTests {
         let seed = run.seed
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let log = SyntheticLog(
-            persona: Persona.named(persona)!, days: 14, timeZone: zone, seed: seed, fetchPeriodMinutes: 0)
+            // Long enough for the launch hazard to learn from 30 cold launches of the quietest persona.
+            persona: Persona.named(persona)!, days: run.learnsLaunchHazard ? 24 : 14, timeZone: zone, seed: seed,
+            fetchPeriodMinutes: 0)
         let launches = log.events().filter { $0.kind == .launch }
         var configuration = PredictorConfiguration()
         configuration.budget = 0.9
@@ -63,6 +65,7 @@ struct PlanningStageTests {
             }
         }
         #expect(answers > 50)
+        if run.learnsLaunchHazard { #expect(staged.devices["phone"]?.hazard.isTrained == true) }
         // Some answers lay beyond the first stage, where plans had to be made further ahead.
         #expect(farAnswers > 0)
     }

@@ -1,7 +1,8 @@
 /// One app's plan over a horizon, before coalescing, with what coalescing needs to weigh moves.
 struct AppPlan: Sendable {
     var wakes: [AppWake]
-    /// Expected cold launches per minute of the horizon (and a window beyond it).
+    /// Expected cold launches per minute of the horizon, as far as the plan looked (and a window
+    /// beyond).
     var rates: [Double]
     /// The value factor of a fetch at each local hour (success, new data, cost).
     var factors: [Double]

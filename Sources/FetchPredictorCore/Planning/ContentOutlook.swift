@@ -6,7 +6,7 @@ struct ContentOutlook {
     private let model: AppModel
     private let clock: HorizonClock
     private let usesFetchResults: Bool
-    /// New content expected up to each minute of the horizon: a running sum.
+    /// New content expected up to each minute of the horizon it was asked for: a running sum.
     private let prefix: [Double]
     /// New content expected per hour, averaged over the day.
     private let meanRate: Double

@@ -12,8 +12,8 @@ extension Planner {
     /// since the app's last launch makes the next launch likely, the chance of coming back (people
     /// often come back to an app within an hour or two). An app not opened although its profile
     /// expected it is likely in a quiet spell, and a peak of today that passed without a launch
-    /// is not waited for any more. Minutes from `endIndex` on (the whole horizon by default) are
-    /// left at 0, for a plan that looks only so far.
+    /// is not waited for any more. The arrays stop at `endIndex` (the whole horizon by default),
+    /// for a plan that looks only so far.
     static func expectedLaunches(
         model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int? = nil, weekday: DailyProfile,
         weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel,

@@ -29,7 +29,8 @@ extension Planner {
         /// The wakes chosen from expected cold launches per minute, in time order.
         ///
         /// - Parameters:
-        ///   - rates: expected cold launches per minute of the horizon.
+        ///   - rates: expected cold launches per minute of the horizon, at least a window past
+        ///     `planMinutes`.
         ///   - firstIndex: the earliest minute a wake may take.
         ///   - planMinutes: the minutes planned.
         ///   - floorMinutes: the least distance between two wakes, in minutes.

@@ -38,7 +38,7 @@ enum Planner {
         var plannedThrough: Int?
         if let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) {
             planMinutes = startIndex + looksAhead + window
-            plannedThrough = planMinutes - window / 2
+            plannedThrough = planMinutes - max(1, window / 2)
         }
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
         let rateEnd = min(clock.count, planMinutes + window + 2)
