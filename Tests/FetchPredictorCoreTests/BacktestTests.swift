@@ -43,6 +43,23 @@ struct BacktestTests {
         #expect(before == after)
     }
 
+    /// The replay feeds the predictor the log's device events and notifications beside its
+    /// launches, in time order, as the protocol says; fetches are the replay's own.
+    @Test func theReplayFeedsDeviceEventsAndNotifications() {
+        var phone = device(.commuter, days: 3, seed: 1)
+        let first = phone.launches[0].time
+        phone.deviceEvents = [
+            Event(kind: .unlock, app: "", time: first - 60_000),
+            Event(kind: .notification, app: "com.example.chat", time: first + 60_000),
+            Event(kind: .screenOff, app: "", time: first + 120_000),
+            Event(kind: .fetch, app: "com.example.chat", time: first + 180_000, result: .newData),
+        ]
+        let prepared = PreparedDevice(phone, settings([0.85]))
+        let fed = prepared.logged.filter { $0.kind != .launch }.map(\.kind)
+        #expect(fed == [.unlock, .notification, .screenOff])
+        #expect(prepared.logged.map(\.time) == prepared.logged.map(\.time).sorted())
+    }
+
     @Test func baselinesScoreAsTheProtocolSays() {
         let report = Backtest.run([device(.commuter, seed: 3)], settings: settings([0.85], baselines: true))
         let figures = Dictionary(uniqueKeysWithValues: report.overall.map { ($0.strategy, $0) })

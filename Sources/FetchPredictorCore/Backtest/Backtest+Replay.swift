@@ -6,7 +6,8 @@ struct PreparedDevice: Sendable {
     let zone: TimeZone
     /// All launches, in time order.
     let launches: [Event]
-    /// Launches and device events, in time order: what the replay feeds the predictor.
+    /// Launches, device events and notifications, in time order: what the replay feeds the
+    /// predictor, as the protocol says.
     let logged: [Event]
     /// Launch times of each app, in order.
     let appLaunches: [String: [Milliseconds]]
@@ -24,7 +25,7 @@ struct PreparedDevice: Sendable {
         name = device.name
         zone = device.timeZone
         launches = device.launches.filter { $0.kind == .launch }.sorted { ($0.time, $0.app) < ($1.time, $1.app) }
-        logged = (launches + device.deviceEvents.filter(\.kind.isDeviceEvent)).sorted {
+        logged = (launches + device.deviceEvents.filter { $0.kind.isDeviceEvent || $0.kind == .notification }).sorted {
             ($0.time, $0.kind.rawValue, $0.app) < ($1.time, $1.kind.rawValue, $1.app)
         }
         var byApp: [String: [Milliseconds]] = [:]
