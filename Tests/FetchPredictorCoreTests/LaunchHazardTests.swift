@@ -75,6 +75,35 @@ struct LaunchHazardTests {
         #expect(hazard.exposure.reduce(0, +) < 2 * 42 * 1440)
     }
 
+    /// An app its profile expected, left unopened for days, is in a quiet spell: a plan from the
+    /// hazard expects far fewer of its launches than the hazard alone would.
+    @Test func aQuietSpellLowersTheHazardsExpectations() {
+        var configuration = PredictorConfiguration()
+        configuration.learnsLaunchHazard = true
+        var predictor = Predictor(configuration: configuration)
+        predictor.setTimeZone(zone, device: "phone")
+        // The history, then four days on which only the news app is opened.
+        let events = history(seed: 1)
+        for event in events { predictor.observe(event, device: "phone") }
+        let end = events.last!.time
+        for day in 1...4 {
+            predictor.observe(.launch("news", at: end + Milliseconds(day) * 86_400_000), device: "phone")
+        }
+        let device = predictor.devices["phone"]!
+        let profiles = device.planningProfiles(app: "chat", configuration)
+        let clock = HorizonClock(start: end + 4 * 86_400_000 + 60_000, minutes: 24 * 60, zone: zone)
+        func expected(discounting: Bool) -> Double {
+            Planner.learnedLaunches(
+                model: device.apps["chat"]!, clock: clock, startIndex: 0, endIndex: clock.count,
+                weekday: profiles.weekday, weekend: profiles.weekend, notColdUntil: 0, device: device,
+                discountsQuietSpells: discounting
+            ).total.reduce(0, +)
+        }
+        #expect(device.hazard.isTrained)
+        #expect(expected(discounting: false) > 0.2)
+        #expect(expected(discounting: true) < 0.5 * expected(discounting: false))
+    }
+
     @Test func whatWasLearnedSurvivesTheCache() throws {
         let device = learned(seed: 1)
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }

@@ -30,17 +30,8 @@ extension Planner {
         let densities =
             configuration.usesRecency
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
-        var missed =
-            model.lastLaunch.map {
-                expectedLaunches(from: $0, to: clock.start, device: device, weekday: weekday, weekend: weekend)
-            } ?? 0
-        // Launches the profile expected between the last launch and the horizon's start.
-        if startIndex > 0, let last = model.lastLaunch, last < clock.time(startIndex) {
-            missed +=
-                expectedLaunches(
-                    from: max(last, clock.start), to: clock.time(startIndex), device: device, weekday: weekday,
-                    weekend: weekend)
-        }
+        var missed = launchesMissed(
+            model: model, clock: clock, startIndex: startIndex, device: device, weekday: weekday, weekend: weekend)
         for index in startIndex..<max(startIndex, endIndex) {
             let time = clock.time(index)
             let profile = clock.weekend[index] ? weekend : weekday
@@ -64,14 +55,33 @@ extension Planner {
         return expected
     }
 
+    /// The launches the profiles expected from the app's last launch to the minute planning
+    /// starts from: counted to the horizon's start, then on to that minute.
+    static func launchesMissed(
+        model: AppModel, clock: HorizonClock, startIndex: Int, device: DeviceModel, weekday: DailyProfile,
+        weekend: DailyProfile
+    ) -> Double {
+        guard let last = model.lastLaunch else { return 0 }
+        var missed = expectedLaunches(from: last, to: clock.start, device: device, weekday: weekday, weekend: weekend)
+        if startIndex > 0, last < clock.time(startIndex) {
+            missed += expectedLaunches(
+                from: max(last, clock.start), to: clock.time(startIndex), device: device, weekday: weekday,
+                weekend: weekend)
+        }
+        return missed
+    }
+
     /// Expected cold launches per minute from the device's learned ``LaunchHazard``: the chance
     /// the profile's rate at each time of day stands for, times how the time since the app's
-    /// last launch changes it on this device and for this app. The part the time of day explains
+    /// last launch changes it on this device and for this app; past ``recencyHorizon``, less a
+    /// quiet spell's discount, as in the hand-weighted sum (the hazard's bins of time since the
+    /// last launch are pooled over the device's apps, the quiet spell is this app's own). The part the time of day explains
     /// is ``ExpectedLaunches/usual``, the rest, within ``recencyHorizon`` of the last launch,
     /// ``ExpectedLaunches/returning``.
+    /// `discountsQuietSpells: false` leaves the discount out, to measure it.
     static func learnedLaunches(
         model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int, weekday: DailyProfile,
-        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel
+        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel, discountsQuietSpells: Bool = true
     ) -> ExpectedLaunches {
         var expected = ExpectedLaunches(minutes: endIndex)
         guard let last = model.lastLaunch else { return expected }
@@ -84,13 +94,21 @@ extension Planner {
         let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
         var since = Int((clock.time(startIndex) - last) / 60_000)
         var sinceBin = LaunchHazard.sinceBin(minutes: since)
+        var missed = launchesMissed(
+            model: model, clock: clock, startIndex: startIndex, device: device, weekday: weekday, weekend: weekend)
         for index in startIndex..<max(startIndex, endIndex) {
-            defer { since += 1 }
+            defer {
+                if clock.time(index) > last {
+                    missed += (clock.weekend[index] ? weekend : weekday).rate(minute: Int(clock.minuteOfDay[index]))
+                }
+                since += 1
+            }
             guard clock.time(index) >= notColdUntil else { continue }
             while sinceBin < LaunchHazard.sinceEdges.count, since >= LaunchHazard.sinceEdges[sinceBin] { sinceBin += 1 }
             let usual = (clock.weekend[index] ? usualWeekend : usualWeekday)[
                 Int(clock.minuteOfDay[index]) / AppModel.binMinutes]
-            let total = usual * factors[sinceBin]
+            let quiet = discountsQuietSpells && since >= recencyHorizon ? quietShare(missed: missed) : 1
+            let total = usual * factors[sinceBin] * quiet
             // What the time since the last launch adds is a return only within the hours after
             // it; a day later, it is how the app is used at this time of day.
             let returns = since < recencyHorizon
