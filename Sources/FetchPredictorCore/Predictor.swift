@@ -170,12 +170,10 @@ public struct Predictor: Sendable {
             cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
         }
         let startIndex = Int((start - cache.clock.start) / 60_000)
-        // Each app's plan with the time of its first wake after `time`: an array, as this runs
-        // after every event and a dictionary would hash every name again.
-        var plans: [(app: String, plan: AppPlan, first: Milliseconds?)] = []
-        func first(_ plan: AppPlan) -> Milliseconds? {
-            Planner.firstIndex(plan.wakes, after: time).map { plan.wakes[$0].plannedTime.milliseconds }
-        }
+        // Each app's plan with its first wake after `time`: an array, as this runs after every
+        // event and a dictionary would hash every name again.
+        var plans: [(app: String, plan: AppPlan, first: AppWake?)] = []
+        func first(_ plan: AppPlan) -> AppWake? { Planner.firstIndex(plan.wakes, after: time).map { plan.wakes[$0] } }
         let planMinutes = cache.clock.count - Int(configuration.freshnessWindow / 60) - 2
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
@@ -219,7 +217,7 @@ public struct Predictor: Sendable {
         // A plan made only so far ahead, with no wake after `time`, is made through the whole
         // horizon, from the minute it was made from, when a wake of it could come before the
         // limit or join the first device wake: so the wake is the one whole plans give.
-        var earliest = plans.lazy.compactMap(\.first).min()
+        var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
         var extended = false
         repeat {
             extended = false
@@ -238,7 +236,7 @@ public struct Predictor: Sendable {
                 var made = whole ?? plan
                 made.plannedThrough = nil
                 plans[index] = (app, made, first(made))
-                if let wake = plans[index].first { earliest = min(earliest ?? wake, wake) }
+                if let wake = plans[index].first?.plannedTime.milliseconds { earliest = min(earliest ?? wake, wake) }
                 extended = true
             }
         } while extended
@@ -247,9 +245,9 @@ public struct Predictor: Sendable {
         guard let earliest, earliest < asked else { return nil }
         var near: [String: AppPlan] = [:]
         for (app, plan, firstWake) in plans {
-            guard let firstWake, firstWake <= earliest + coalescing else { continue }
+            guard let firstWake, firstWake.plannedTime.milliseconds <= earliest + coalescing else { continue }
             var trimmed = plan
-            trimmed.wakes = [plan.wakes[Planner.firstIndex(plan.wakes, after: time)!]]
+            trimmed.wakes = [firstWake]
             near[app] = trimmed
         }
         guard

@@ -130,9 +130,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         model.hazardBins.withUnsafeBufferPointer { bins in
             for _ in 0..<minutes {
                 let bin = Int(bins[minute / AppModel.binMinutes])
-                hazard.count(profileBin: bin, minutesSinceLaunch: since, minutes: 1, launched: false)
-                expected[LaunchHazard.sinceBin(minutes: since)] += hazard.rate(
-                    profileBin: bin, minutesSinceLaunch: since)
+                let sinceBin = LaunchHazard.sinceBin(minutes: since)
+                hazard.count(profileBin: bin, sinceBin: sinceBin, minutes: 1, launched: false)
+                expected[sinceBin] += hazard.rate(profileBin: bin, sinceBin: sinceBin)
                 minute = minute == 1439 ? 0 : minute + 1
                 since += 1
             }
@@ -150,11 +150,11 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         else { return }
         let gap = Milliseconds(configuration.coldLaunchGap * 1000)
         if time - last >= gap {
-            let since = Int((time - last) / 60_000)
-            apps[name]!.sinceLaunches[LaunchHazard.sinceBin(minutes: since)] += 1
+            let sinceBin = LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))
+            apps[name]!.sinceLaunches[sinceBin] += 1
             hazard.count(
-                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]), minutesSinceLaunch: since,
-                minutes: 0, launched: true)
+                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]), sinceBin: sinceBin, minutes: 0,
+                launched: true)
         }
         apps[name]!.exposureCountedUntil = nil
     }

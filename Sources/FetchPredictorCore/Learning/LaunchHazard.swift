@@ -62,9 +62,10 @@ public struct LaunchHazard: Sendable, Hashable, Codable {
         return bin
     }
 
-    /// The chance per minute of a cold launch in a profile bin, some minutes after the app's last launch.
-    @inline(__always) func rate(profileBin: Int, minutesSinceLaunch: Int) -> Double {
-        profileRates[profileBin] * sinceFactors[Self.sinceBin(minutes: minutesSinceLaunch)]
+    /// The chance per minute of a cold launch in a profile bin and a bin of time since the app's
+    /// last launch.
+    @inline(__always) func rate(profileBin: Int, sinceBin: Int) -> Double {
+        profileRates[profileBin] * sinceFactors[sinceBin]
     }
 
     /// The chance per minute that a profile's rate stands for at a typical time since a launch.
@@ -83,8 +84,8 @@ public struct LaunchHazard: Sendable, Hashable, Codable {
         return profileRates[upper - 1] * pow(profileRates[upper] / profileRates[upper - 1], share)
     }
 
-    mutating func count(profileBin: Int, minutesSinceLaunch: Int, minutes: Double, launched: Bool) {
-        let cell = profileBin * Self.sinceBins + Self.sinceBin(minutes: minutesSinceLaunch)
+    mutating func count(profileBin: Int, sinceBin: Int, minutes: Double, launched: Bool) {
+        let cell = profileBin * Self.sinceBins + sinceBin
         exposure[cell] += minutes
         if launched { launches[cell] += 1 }
     }

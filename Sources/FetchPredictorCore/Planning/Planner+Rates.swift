@@ -75,9 +75,9 @@ extension Planner {
     /// the profile's rate at each time of day stands for, times how the time since the app's
     /// last launch changes it on this device and for this app; past ``recencyHorizon``, less a
     /// quiet spell's discount, as in the hand-weighted sum (the hazard's bins of time since the
-    /// last launch are pooled over the device's apps, the quiet spell is this app's own). The part the time of day explains
-    /// is ``ExpectedLaunches/usual``, the rest, within ``recencyHorizon`` of the last launch,
-    /// ``ExpectedLaunches/returning``.
+    /// last launch are pooled over the device's apps, the quiet spell is this app's own). The
+    /// part the time of day explains is ``ExpectedLaunches/usual``, the rest, within
+    /// ``recencyHorizon`` of the last launch, ``ExpectedLaunches/returning``.
     /// `discountsQuietSpells: false` leaves the discount out, to measure it.
     static func learnedLaunches(
         model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int, weekday: DailyProfile,
