@@ -88,6 +88,13 @@ struct TrustTests {
             pruned.stdout.hasPrefix("Deleted \(would["launches"] as! Int + (would["deviceEvents"] as! Int)) events"))
         let left = try #require(try json(try Tool.run(["imports", "--db", db, "--json"]).stdout) as? [[String: Any]])
         #expect(left.map { $0["id"] as? Int } == [2])
+        // Events that two imports hold stay when one of them goes.
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "p"])
+        let again = try Tool.run(["prune", "--import", "2", "--db", db])
+        #expect(again.stdout.hasPrefix("Deleted 0 events"), "\(again.stdout)")
+        #expect(again.stdout.contains("; kept \(imports[1]["stored"] as! Int) that a later import also holds."))
+        let last = try #require(try json(try Tool.run(["imports", "--db", db, "--json"]).stdout) as? [[String: Any]])
+        #expect(last.map { $0["eventsKept"] as? Int } == [imports[1]["stored"] as? Int])
     }
 
     @Test func noCommandReadsTimeInAZoneNobodyNamed() throws {

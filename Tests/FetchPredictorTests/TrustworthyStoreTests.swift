@@ -84,9 +84,11 @@ struct TrustworthyStoreTests {
         let again = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
         #expect(again.stored == 0 && again.duplicates == first.events)
         #expect(try store.imports().count == 2)
-        // Once the import is gone, the file can be read the other way: the import that stored
-        // nothing holds no event to store twice.
-        _ = try store.prune(importID: 1)
+        // Pruning the first import leaves the events to the second, which holds them too; once
+        // both are gone, the file can be read the other way.
+        #expect(try store.prune(importID: 1).kept == first.stored)
+        #expect(try launchCount(store, device: "phone") == stored)
+        #expect(try store.prune(importID: 2).kept == 0)
         #expect(try launchCount(store, device: "phone") == 0)
         let kolkata = try store.importFile(
             file, options: ImportOptions(device: "tablet", timeZone: TimeZone(identifier: "Asia/Kolkata")), now: Date())
@@ -141,6 +143,58 @@ struct TrustworthyStoreTests {
         let byDate = try store.prune(before: .max, device: "phone", dryRun: true)
         #expect(byDate.total == 4)
         #expect(try store.apps(device: "phone") == apps)
+    }
+
+    @Test func pruningAnImportKeepsWhatAnotherImportAlsoHolds() throws {
+        let store = try EventStore.inMemory()
+        try store.setTimeZone(zone, device: "phone")
+        let shared = """
+            2024-05-01T08:00:00Z,news,launch,
+            2024-05-01T09:00:00Z,news,fetch,newData
+            2024-05-01T09:30:00Z,news,notification,
+            2024-05-01T10:00:00Z,,unlock,
+            """
+        // Three files hold the shared events; each also has one launch of its own, and the second
+        // holds one of its launches twice.
+        let files = [
+            "\(shared)\n2024-05-02T08:00:00Z,news,launch,",
+            "\(shared)\n2024-05-03T08:00:00Z,mail,launch,\n2024-05-03T08:00:00Z,mail,launch,",
+            "\(shared)\n2024-05-04T08:00:00Z,news,launch,",
+        ].map { TestFiles.write("timestamp,app,event,result\n" + $0) }
+        for file in files { _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date()) }
+        #expect(try store.imports().map(\.eventsKept) == [5, 1, 1])
+        #expect(try launchCount(store, device: "phone") == 4)
+
+        // The first import's own launch goes; what the others also hold stays, now theirs.
+        let dry = try store.prune(importID: 1, dryRun: true)
+        #expect(dry == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, notifications: 0, kept: 4))
+        #expect(try store.prune(importID: 1) == dry)
+        #expect(try store.imports().map(\.eventsKept) == [5, 1])
+        #expect(try launchCount(store, device: "phone") == 3)
+        #expect(try store.apps(device: "phone").first { $0.app == "news" }?.fetchesNewData == 1)
+        // Then the second's: the shared events pass to the third, and the app only it held goes.
+        #expect(try store.prune(importID: 2) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 4))
+        #expect(try store.imports().map(\.eventsKept) == [5])
+        #expect(try store.apps(device: "phone").map(\.app) == ["news"])
+        // The last one holding them takes them all.
+        #expect(
+            try store.prune(importID: 3)
+                == PruneReport(launches: 2, fetches: 1, deviceEvents: 1, notifications: 1, kept: 0))
+        #expect(try store.apps(device: "phone").isEmpty)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM alsoImported") } == 0)
+    }
+
+    @Test func pruningByDateForgetsWhichImportsAlsoHeldTheEvents() throws {
+        let store = try EventStore.inMemory()
+        try store.setTimeZone(zone, device: "phone")
+        let rows = "timestamp,app,event\n2024-05-01T08:00:00Z,news,launch\n2024-05-03T08:00:00Z,news,launch\n"
+        for day in [4, 5] {
+            _ = try store.importFile(
+                TestFiles.write(rows + "2024-05-0\(day)T08:00:00Z,news,launch\n"),
+                options: ImportOptions(device: "phone"), now: Date())
+        }
+        _ = try store.prune(before: 1_714_636_800_000, device: "phone")  // 2024-05-02
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM alsoImported") } == 1)
     }
 
     @Test func aDeviceWithNoZoneTakesTheImportsAndOtherDevicesOfTheFileNone() throws {

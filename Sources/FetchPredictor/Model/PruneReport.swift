@@ -8,6 +8,9 @@ public struct PruneReport: Sendable, Hashable, Codable {
     public var deviceEvents: Int
     /// Notifications of apps.
     public var notifications: Int = 0
+    /// Events the pruned import stored that another import also holds: they stay, now that
+    /// import's (always 0 when pruning by date).
+    public var kept: Int = 0
     /// Events of every kind.
     public var total: Int { launches + fetches + deviceEvents + notifications }
 }

@@ -12,16 +12,28 @@ extension EventStore {
     public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) throws -> PruneReport {
         let scope =
             "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
+        let devices = "(SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)"
         return try prune(
-            where: "time < ?1 AND appId IN \(scope)",
-            deviceEventsWhere: "time < ?1 AND deviceId IN (SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)",
-            arguments: [time, device], dryRun: dryRun
+            where: "time < ?1 AND appId IN \(scope)", deviceEventsWhere: "time < ?1 AND deviceId IN \(devices)",
+            arguments: [time, device], dryRun: dryRun,
+            first: { db in
+                // What other imports also held goes with the events.
+                try db.execute(
+                    sql: """
+                        DELETE FROM alsoImported WHERE time < ?1 AND (event = 'deviceEvent' AND ownerId IN \(devices)
+                            OR event != 'deviceEvent' AND ownerId IN \(scope))
+                        """, arguments: [time, device])
+                return 0
+            }
         ) { _ in }
     }
 
     /// Deletes for good exactly the events one import stored (not those it found already
     /// stored), the learned models that remember them, and the import from the import log, so
     /// that its file can be imported again, read another way.
+    ///
+    /// An event that a later import also held (and found already stored) stays: it passes to the
+    /// earliest such import, and counts as ``PruneReport/kept``.
     ///
     /// - Parameters:
     ///   - importID: the import's id, as ``imports()`` lists it.
@@ -30,21 +42,55 @@ extension EventStore {
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
         try prune(
-            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID], dryRun: dryRun
+            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID], dryRun: dryRun,
+            first: { db in try passOn(importID: importID, db) }
         ) { db in
             try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [importID])
             if db.changesCount == 0 { throw StoreError.unknownImport(importID) }
         }
     }
 
-    /// Deletes the launches and fetches that `condition` selects and the device events that
-    /// `deviceEventsCondition` selects, then the apps left empty, then runs `more` in the same
-    /// transaction; compacts the file unless it is a dry run.
+    /// Gives each event an import stored, and another import also holds, to the earliest such
+    /// other import, then forgets what the import also held; returns how many events passed on.
+    private func passOn(importID: Int64, _ db: Database) throws -> Int {
+        var passed = 0
+        for table in ["launch", "fetch", "notification", "deviceEvent"] {
+            let owner = table == "deviceEvent" ? "deviceId" : "appId"
+            let kind = table == "deviceEvent" ? "kind" : "''"
+            let heldElsewhere = """
+                FROM alsoImported AS other WHERE other.event = '\(table)' AND other.ownerId = \(table).\(owner)
+                AND other.kind = \(table == "deviceEvent" ? "\(table).kind" : kind) AND other.time = \(table).time
+                AND other.importId != ?1
+                """
+            try db.execute(
+                sql: """
+                    UPDATE \(table) SET importId = (SELECT min(other.importId) \(heldElsewhere))
+                    WHERE importId = ?1 AND EXISTS (SELECT 1 \(heldElsewhere))
+                    """, arguments: [importID])
+            passed += db.changesCount
+            // An import that now stores an event no longer merely also holds it.
+            try db.execute(
+                sql: """
+                    DELETE FROM alsoImported WHERE event = '\(table)' AND EXISTS (
+                        SELECT 1 FROM \(table) WHERE \(owner) = alsoImported.ownerId
+                        AND \(kind) = alsoImported.kind AND time = alsoImported.time
+                        AND importId = alsoImported.importId)
+                    """)
+        }
+        try db.execute(sql: "DELETE FROM alsoImported WHERE importId = ?", arguments: [importID])
+        return passed
+    }
+
+    /// Runs `first` (which returns how many events it kept), deletes the launches and fetches
+    /// that `condition` selects and the device events that `deviceEventsCondition` selects, then
+    /// the apps left empty, then runs `more` in the same transaction; compacts the file unless it
+    /// is a dry run.
     private func prune(
         where condition: String, deviceEventsWhere deviceEventsCondition: String, arguments: StatementArguments,
-        dryRun: Bool, more: (Database) throws -> Void
+        dryRun: Bool, first: (Database) throws -> Int, more: (Database) throws -> Void
     ) throws -> PruneReport {
         let report = try write(commit: !dryRun) { db -> PruneReport in
+            let kept = try first(db)
             // Models of every device whose events go are dropped: they remember them.
             try db.execute(
                 sql: """
@@ -70,7 +116,8 @@ extension EventStore {
                     """)
             try more(db)
             return PruneReport(
-                launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications)
+                launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications,
+                kept: kept)
         }
         if dryRun { return report }
         // Deleted rows would otherwise linger in free pages of the file.

@@ -17,6 +17,8 @@ final class EventWriter {
     private let insertFetch: Statement
     private let insertDeviceEvent: Statement
     private let insertNotification: Statement
+    /// Notes, per event table, that this import also holds an event another stored.
+    private let noteAlsoImported: [String: Statement]
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
     /// The earliest event stored per device, to drop learned models that missed it.
@@ -54,6 +56,20 @@ final class EventWriter {
                 INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId)
                 VALUES (?, ?, ?, ?, ?)
                 """)
+        var notes: [String: Statement] = [:]
+        if importID != nil {
+            for table in ["launch", "fetch", "notification", "deviceEvent"] {
+                let owner = table == "deviceEvent" ? "deviceId" : "appId"
+                let kind = table == "deviceEvent" ? "kind" : "''"
+                notes[table] = try db.makeStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO alsoImported (importId, event, ownerId, kind, time)
+                        SELECT ?1, '\(table)', \(owner), \(kind), time FROM \(table)
+                        WHERE \(owner) = ?2 AND \(kind) = ?3 AND time = ?4 AND importId != ?1
+                        """)
+            }
+        }
+        noteAlsoImported = notes
     }
 
     /// The id of the device, created when new.
@@ -78,19 +94,25 @@ final class EventWriter {
     func insert(_ event: Event, device defaultDevice: String) throws -> Bool {
         let device = try deviceID(event.device ?? defaultDevice)
         let statement: Statement
+        let table: String
+        var owner = device
         switch event.kind {
         case .launch:
             statement = insertLaunch
+            table = "launch"
+            owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
-            sqlite3_bind_int64(handle, 1, try appID(event.app, device: device))
+            sqlite3_bind_int64(handle, 1, owner)
             sqlite3_bind_int64(handle, 2, event.time)
             bind(handle, 3, event.utcOffset.map(Int64.init))
             bind(handle, 4, event.duration)
             bind(handle, 5, importID)
         case .fetch:
             statement = insertFetch
+            table = "fetch"
+            owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
-            sqlite3_bind_int64(handle, 1, try appID(event.app, device: device))
+            sqlite3_bind_int64(handle, 1, owner)
             sqlite3_bind_int64(handle, 2, event.time)
             sqlite3_bind_text(handle, 3, (event.result ?? .failed).rawValue, -1, transient)
             bind(handle, 4, event.utcOffset.map(Int64.init))
@@ -99,13 +121,16 @@ final class EventWriter {
             bind(handle, 7, importID)
         case .notification:
             statement = insertNotification
+            table = "notification"
+            owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
-            sqlite3_bind_int64(handle, 1, try appID(event.app, device: device))
+            sqlite3_bind_int64(handle, 1, owner)
             sqlite3_bind_int64(handle, 2, event.time)
             bind(handle, 3, event.utcOffset.map(Int64.init))
             bind(handle, 4, importID)
         case .unlock, .screenOn, .screenOff:
             statement = insertDeviceEvent
+            table = "deviceEvent"
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, device)
             sqlite3_bind_text(handle, 2, event.kind.rawValue, -1, transient)
@@ -113,6 +138,27 @@ final class EventWriter {
             bind(handle, 4, event.utcOffset.map(Int64.init))
             bind(handle, 5, importID)
         }
+        try step(statement)
+        guard sqlite3_changes(db.sqliteConnection) > 0 else {
+            if let note = noteAlsoImported[table], let importID {
+                let handle = note.sqliteStatement
+                sqlite3_bind_int64(handle, 1, importID)
+                sqlite3_bind_int64(handle, 2, owner)
+                let kind = table == "deviceEvent" ? event.kind.rawValue : ""
+                sqlite3_bind_text(handle, 3, kind, -1, transient)
+                sqlite3_bind_int64(handle, 4, event.time)
+                try step(note)
+            }
+            return false
+        }
+        if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {
+            earliestStored[device] = event.time
+        }
+        return true
+    }
+
+    /// Runs a statement whose arguments are bound, and resets it.
+    private func step(_ statement: Statement) throws {
         let handle = statement.sqliteStatement
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
@@ -120,11 +166,6 @@ final class EventWriter {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
         }
-        guard sqlite3_changes(db.sqliteConnection) > 0 else { return false }
-        if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {
-            earliestStored[device] = event.time
-        }
-        return true
     }
 
     private func bind(_ handle: OpaquePointer, _ index: Int32, _ value: Int64?) {

@@ -10,7 +10,8 @@ struct PruneCommand: ParsableCommand {
             With --before, deletes launches, fetch results and device events before the date, \
             of --device or of every device with --all-devices. With --import ID, deletes exactly \
             the events that import stored (fetchpredict imports lists them) and its entry in the \
-            import log, so that its file can be imported again, read another way. Either way the \
+            import log, so that its file can be imported again, read another way; the events a \
+            later import also held stay, as that import's. Either way the \
             apps left with neither events nor settings of their own go too, with the learned \
             models that remember what was deleted, and the file is compacted so that nothing \
             deleted lingers in it. --dry-run says what would go and changes nothing.
@@ -70,6 +71,8 @@ struct PruneCommand: ParsableCommand {
             "\($0.dryRun ? "Would delete" : "Deleted") \($0.report.total) events \(scope) "
                 + "(\($0.report.launches) launches, \($0.report.fetches) fetches, \($0.report.notifications) notifications, "
                 + "\($0.report.deviceEvents) device events)"
+                + ($0.report.kept > 0
+                    ? "; \($0.dryRun ? "would keep" : "kept") \($0.report.kept) that a later import also holds" : "")
                 + ($0.dryRun ? "; nothing was changed." : ".")
         }
     }
