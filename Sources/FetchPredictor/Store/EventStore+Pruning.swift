@@ -20,8 +20,8 @@ extension EventStore {
                 // What other imports also held goes with the events.
                 try db.execute(
                     sql: """
-                        DELETE FROM alsoImported WHERE time < ?1 AND (event = 'deviceEvent' AND ownerId IN \(devices)
-                            OR event != 'deviceEvent' AND ownerId IN \(scope))
+                        DELETE FROM alsoImported WHERE time < ?1 AND (event >= \(HeldEvent.firstDeviceEvent)
+                            AND ownerId IN \(devices) OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(scope))
                         """, arguments: [time, device])
                 return 0
             }
@@ -54,29 +54,21 @@ extension EventStore {
     /// other import, then forgets what the import also held; returns how many events passed on.
     private func passOn(importID: Int64, _ db: Database) throws -> Int {
         var passed = 0
-        for table in ["launch", "fetch", "notification", "deviceEvent"] {
-            let owner = table == "deviceEvent" ? "deviceId" : "appId"
-            let kind = table == "deviceEvent" ? "kind" : "''"
+        for held in HeldEvent.tables {
             let heldElsewhere = """
-                FROM alsoImported AS other WHERE other.event = '\(table)' AND other.ownerId = \(table).\(owner)
-                AND other.kind = \(table == "deviceEvent" ? "\(table).kind" : kind) AND other.time = \(table).time
+                FROM alsoImported AS other WHERE other.event = \(held.code(of: held.table))
+                AND other.ownerId = \(held.table).\(held.owner) AND other.time = \(held.table).time
                 AND other.importId != ?1
                 """
             try db.execute(
                 sql: """
-                    UPDATE \(table) SET importId = (SELECT min(other.importId) \(heldElsewhere))
+                    UPDATE \(held.table) SET importId = (SELECT min(other.importId) \(heldElsewhere))
                     WHERE importId = ?1 AND EXISTS (SELECT 1 \(heldElsewhere))
                     """, arguments: [importID])
             passed += db.changesCount
-            // An import that now stores an event no longer merely also holds it.
-            try db.execute(
-                sql: """
-                    DELETE FROM alsoImported WHERE event = '\(table)' AND EXISTS (
-                        SELECT 1 FROM \(table) WHERE \(owner) = alsoImported.ownerId
-                        AND \(kind) = alsoImported.kind AND time = alsoImported.time
-                        AND importId = alsoImported.importId)
-                    """)
         }
+        // Rows left saying that an import also holds an event it now stored are harmless: each
+        // goes when its import does.
         try db.execute(sql: "DELETE FROM alsoImported WHERE importId = ?", arguments: [importID])
         return passed
     }
@@ -127,4 +119,37 @@ extension EventStore {
         }
         return report
     }
+}
+
+/// A table of events as `alsoImported` names its rows: by a code for the table (and, for device
+/// events, the kind), the owner's id and the time.
+struct HeldEvent {
+    var table: String
+    /// The column of the app or device the event belongs to.
+    var owner: String
+    /// The code of the table's events; for device events, of the first kind, the others after it.
+    var code: Int
+    /// The column of the device event's kind; `nil` for tables of app events.
+    var kind: String?
+
+    /// Codes 0 launch, 1 fetch, 2 notification, then 3 unlock, 4 screen on, 5 screen off.
+    static let tables = [
+        HeldEvent(table: "launch", owner: "appId", code: 0), HeldEvent(table: "fetch", owner: "appId", code: 1),
+        HeldEvent(table: "notification", owner: "appId", code: 2),
+        HeldEvent(table: "deviceEvent", owner: "deviceId", code: firstDeviceEvent, kind: "kind"),
+    ]
+    /// The code of the first device event; app events come before it.
+    static let firstDeviceEvent = 3
+
+    /// The event's code, as SQL over a row of the table named `row`.
+    func code(of row: String) -> String {
+        guard let kind else { return "\(code)" }
+        let kinds = [EventKind.unlock, .screenOn, .screenOff].enumerated().map {
+            "WHEN '\($0.element.rawValue)' THEN \(code + $0.offset)"
+        }
+        return "CASE \(row).\(kind) \(kinds.joined(separator: " ")) END"
+    }
+
+    /// The condition on the kind bound as `?4`: that column equal to it, or it null.
+    var kindCondition: String { kind.map { "\($0) = ?4" } ?? "?4 IS NULL" }
 }

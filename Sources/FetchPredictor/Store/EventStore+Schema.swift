@@ -126,19 +126,17 @@ extension EventStore {
         migrator.registerMigration("v6: events that more than one import holds") { db in
             try db.execute(
                 sql: """
-                    -- An event that an import found already stored by another (or recorded): the
-                    -- import (importLog.id), the event's table (launch, fetch, notification or
-                    -- deviceEvent), its app (or, for deviceEvent, its device) and its key. When the
-                    -- import that stored it is pruned, the event stays and passes to this one.
+                    -- An event that an import found already stored by another import (or recorded):
+                    -- the event (as HeldEvent codes it: its table and, for device events, their
+                    -- kind), its app (or, for device events, its device), its time, and the import.
+                    -- When the import that stored it is pruned, the event stays and passes to this one.
                     CREATE TABLE alsoImported (
-                        importId INTEGER NOT NULL,
-                        event TEXT NOT NULL,
+                        event INTEGER NOT NULL,
                         ownerId INTEGER NOT NULL,
-                        kind TEXT NOT NULL DEFAULT '',
                         time INTEGER NOT NULL,
-                        PRIMARY KEY (event, ownerId, kind, time, importId)
+                        importId INTEGER NOT NULL,
+                        PRIMARY KEY (event, ownerId, time, importId)
                     ) WITHOUT ROWID;
-                    CREATE INDEX alsoImportedByImport ON alsoImported (importId);
                     """)
         }
         return migrator

@@ -58,14 +58,12 @@ final class EventWriter {
                 """)
         var notes: [String: Statement] = [:]
         if importID != nil {
-            for table in ["launch", "fetch", "notification", "deviceEvent"] {
-                let owner = table == "deviceEvent" ? "deviceId" : "appId"
-                let kind = table == "deviceEvent" ? "kind" : "''"
-                notes[table] = try db.makeStatement(
+            for held in HeldEvent.tables {
+                notes[held.table] = try db.makeStatement(
                     sql: """
-                        INSERT OR IGNORE INTO alsoImported (importId, event, ownerId, kind, time)
-                        SELECT ?1, '\(table)', \(owner), \(kind), time FROM \(table)
-                        WHERE \(owner) = ?2 AND \(kind) = ?3 AND time = ?4 AND importId != ?1
+                        INSERT OR IGNORE INTO alsoImported (event, ownerId, time, importId)
+                        SELECT \(held.code(of: held.table)), \(held.owner), time, ?1 FROM \(held.table)
+                        WHERE \(held.owner) = ?2 AND time = ?3 AND \(held.kindCondition) AND importId != ?1
                         """)
             }
         }
@@ -144,9 +142,12 @@ final class EventWriter {
                 let handle = note.sqliteStatement
                 sqlite3_bind_int64(handle, 1, importID)
                 sqlite3_bind_int64(handle, 2, owner)
-                let kind = table == "deviceEvent" ? event.kind.rawValue : ""
-                sqlite3_bind_text(handle, 3, kind, -1, transient)
-                sqlite3_bind_int64(handle, 4, event.time)
+                sqlite3_bind_int64(handle, 3, event.time)
+                if table == "deviceEvent" {
+                    sqlite3_bind_text(handle, 4, event.kind.rawValue, -1, transient)
+                } else {
+                    sqlite3_bind_null(handle, 4)
+                }
                 try step(note)
             }
             return false
