@@ -43,6 +43,46 @@ struct BacktestTests {
         #expect(before == after)
     }
 
+    /// Refinement runs budgets between the levels fresh@4 and wakes@50 are read between, for
+    /// every device, so that the figures are read between nearer points; the levels it adds
+    /// are listed in the frontier in budget order, and nothing else changes.
+    @Test func refinementReadsTheFiguresBetweenNearerLevels() throws {
+        let devices = [device(.commuter, days: 21, seed: 1), device(.nightOwl, days: 21, seed: 2)].enumerated().map {
+            var device = $0.element
+            device.name = "phone \($0.offset)"
+            return device
+        }
+        var coarse = settings([0.5, 0.8, 0.9, 0.98])
+        coarse.reportedBudget = 0.85
+        var refined = coarse
+        refined.refinements = 2
+        let before = Backtest.run(devices, settings: coarse)
+        let after = Backtest.run(devices, settings: refined)
+
+        func frontier(_ report: BacktestReport) -> [StrategyFigures] {
+            report.overall.filter { $0.strategy == "predictor" }
+        }
+        func span(_ report: BacktestReport, _ around: (StrategyFigures) -> Bool) -> Double {
+            let points = frontier(report).sorted { $0.wakesPerAppDay < $1.wakesPerAppDay }
+            let pair = zip(points, points.dropFirst()).first { !around($0.0) && around($0.1) }!
+            return pair.1.wakesPerAppDay - pair.0.wakesPerAppDay
+        }
+        let added = Set(frontier(after).compactMap(\.budget)).subtracting(coarse.budgets)
+        #expect(added.count >= 2 && added.count <= 4, "\(added)")
+        #expect(added.allSatisfy { $0 > 0.5 && $0 < 0.98 })
+        #expect(span(after) { $0.wakesPerAppDay >= 4 } < span(before) { $0.wakesPerAppDay >= 4 })
+        #expect(span(after) { $0.freshRate >= 0.5 } < span(before) { $0.freshRate >= 0.5 })
+        for strategies in [after.overall] + after.devices.map(\.strategies) {
+            let budgets = strategies.filter { $0.strategy == "predictor" }.compactMap(\.budget)
+            #expect(budgets == budgets.sorted() && budgets.count == coarse.budgets.count + added.count)
+        }
+        // The levels both ran give the same figures; the reported run is the same.
+        for level in coarse.budgets {
+            #expect(frontier(after).first { $0.budget == level } == frontier(before).first { $0.budget == level })
+        }
+        #expect(after.fetches == before.fetches)
+    }
+
     /// The replay feeds the predictor the log's device events and notifications beside its
     /// launches, in time order, as the protocol says; fetches are the replay's own.
     @Test func theReplayFeedsDeviceEventsAndNotifications() {

@@ -67,6 +67,13 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Rounds that each add the budget halfway between the levels fresh@4 and wakes@50 are read between "
+                + "(default: \(BacktestSettings().refinements); 0 for the levels alone).",
+            valueName: "rounds"))
+    var refinements = BacktestSettings().refinements
+
+    @Option(
+        help: ArgumentHelp(
             "The budget of the run written by --wakes-out and --launches-out (default: \(PredictorConfiguration().budget)).",
             valueName: "level"),
         transform: BudgetArgument.parse)
@@ -104,6 +111,7 @@ struct EvaluateCommand: ParsableCommand {
             throw ValidationError("--window must be longer than --lead, and --lead 0 or more.")
         }
         guard warmupDays >= 0 else { throw ValidationError("--warmup-days must be 0 or more.") }
+        guard refinements >= 0 else { throw ValidationError("--refinements must be 0 or more.") }
     }
 
     func run() throws {
@@ -167,6 +175,7 @@ struct EvaluateCommand: ParsableCommand {
         backtest.lead = lead * 60
         backtest.warmupDays = warmupDays
         backtest.budgets = budgets.values
+        backtest.refinements = refinements
         backtest.reportedBudget = budget
         backtest.configuration.usesFetchResults = !ignoreFetchResults
         backtest.configuration.learnsLaunchHazard = launchHazard

@@ -21,37 +21,48 @@ public enum Backtest {
             for period in settings.periods { runs.append((index, .periodic(period))) }
             runs.append((index, .oracle))
         }
-        let allRuns = runs
-        let results = ResultBox(count: runs.count)
         let counter = ResultBox(count: 0)
-        DispatchQueue.concurrentPerform(iterations: allRuns.count) { index in
-            let (device, strategy) = allRuns[index]
-            let outcome = prepared[device].run(strategy, settings)
-            results.set(index, outcome)
-            progress?(counter.increment(), allRuns.count)
+        var outcomes = perform(runs, prepared, settings, done: counter, of: runs.count, progress: progress)
+        var levels = settings.budgets
+        for _ in 0..<settings.refinements {
+            let more = refinedLevels(levels, runs: runs, outcomes: outcomes)
+            if more.isEmpty { break }
+            levels += more
+            // The reported budget may have run already, beside the levels.
+            let toRun = more.filter { $0 != settings.reportedBudget || settings.budgets.contains($0) }
+            let extra = prepared.indices.flatMap { device in toRun.map { (device, Strategy.predictor($0)) } }
+            outcomes += perform(
+                extra, prepared, settings, done: counter, of: runs.count + extra.count, progress: progress)
+            runs += extra
         }
+        let results = outcomes
         var report = BacktestReport(devices: [], overall: [], freshAt4: nil, wakesAt50: nil)
         var overall: [String: StrategyFigures] = [:]
         var order: [String] = []
         for (deviceIndex, device) in prepared.enumerated() {
             var figures: [StrategyFigures] = []
             for (index, run) in runs.enumerated() where run.device == deviceIndex {
-                let outcome = results.get(index)!
+                let outcome = results[index]
                 if case .predictor(let budget) = run.strategy, budget == settings.reportedBudget {
                     report.fetches += outcome.fetches
                     report.launches += outcome.launches
                 }
-                if case .predictor(let budget) = run.strategy, !settings.budgets.contains(budget) { continue }
+                if case .predictor(let budget) = run.strategy, !levels.contains(budget) { continue }
                 figures.append(outcome.figures)
                 let key = run.strategy.key
                 if overall[key] == nil { order.append(key) }
                 overall[key] = overall[key].map { $0.adding(outcome.figures) } ?? outcome.figures
             }
+            // Predictors first, by budget, then the baselines in their order.
+            figures = figures.enumerated().sorted {
+                ($0.element.budget ?? 2, $0.offset) < ($1.element.budget ?? 2, $1.offset)
+            }.map(\.element)
             report.devices.append(
                 DeviceBacktest(
                     device: device.name, timeZone: device.zone.identifier, scoredDays: device.scoredDays,
                     apps: device.scope.keys.sorted(), strategies: figures))
         }
+        order = order.filter { !$0.hasPrefix("predictor ") } + levels.sorted().map { Strategy.predictor($0).key }
         report.overall = order.map { key in
             var figures = overall[key]!
             if report.devices.count > 1 {
@@ -68,6 +79,49 @@ public enum Backtest {
         report.freshAt4 = Frontier.fresh(at: 4, frontier)
         report.wakesAt50 = Frontier.wakes(forFresh: 0.5, frontier)
         return report
+    }
+
+    /// Runs strategies on devices, two at a time on two cores.
+    private static func perform(
+        _ runs: [(device: Int, strategy: Strategy)], _ prepared: [PreparedDevice], _ settings: BacktestSettings,
+        done counter: ResultBox, of total: Int, progress: (@Sendable (Int, Int) -> Void)?
+    ) -> [Outcome] {
+        let results = ResultBox(count: runs.count)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            let (device, strategy) = runs[index]
+            results.set(index, prepared[device].run(strategy, settings))
+            progress?(counter.increment(), total)
+        }
+        return (0..<runs.count).map { results.get($0)! }
+    }
+
+    /// The budgets halfway between the measured levels that fresh@4 and wakes@50 are read
+    /// between, on the frontier of every device together; none where those levels are already
+    /// within 0.0025 of each other.
+    static func refinedLevels(
+        _ levels: [Double], runs: [(device: Int, strategy: Strategy)], outcomes: [Outcome]
+    ) -> [Double] {
+        var pooled: [Double: StrategyFigures] = [:]
+        for (run, outcome) in zip(runs, outcomes) {
+            guard case .predictor(let budget) = run.strategy, levels.contains(budget) else { continue }
+            pooled[budget] = pooled[budget].map { $0.adding(outcome.figures) } ?? outcome.figures
+        }
+        let points = pooled.map { (budget: $0.key, wakes: $0.value.wakesPerAppDay, fresh: $0.value.freshRate) }
+            .sorted { ($0.wakes, $0.budget) < ($1.wakes, $1.budget) }
+        var brackets: [(Double, Double)] = []
+        let pairs = Array(zip(points, points.dropFirst()))
+        if let pair = pairs.first(where: { $0.0.wakes <= 4 && $0.1.wakes >= 4 }) {
+            brackets.append((pair.0.budget, pair.1.budget))
+        }
+        if let pair = pairs.first(where: { $0.0.fresh < 0.5 && $0.1.fresh >= 0.5 }) {
+            brackets.append((pair.0.budget, pair.1.budget))
+        }
+        var more: [Double] = []
+        for (a, b) in brackets where abs(a - b) > 0.0025 {
+            let middle = ((a + b) / 2 * 10_000).rounded() / 10_000
+            if !levels.contains(middle) && !more.contains(middle) { more.append(middle) }
+        }
+        return more
     }
 
     enum Strategy: Sendable {

@@ -8,6 +8,10 @@ public struct BacktestSettings: Sendable {
     public var warmupDays = 7
     /// The predictor's budget levels, which trace the frontier.
     public var budgets: [Double] = [0.5, 0.7, 0.8, 0.84, 0.86, 0.88, 0.9, 0.92, 0.94, 0.96, 0.98]
+    /// Rounds of refinement: each runs the budget halfway between the two levels that fresh@4
+    /// and wakes@50 are read between, so that the straight line between measured points lies
+    /// closer to the frontier where it is read. 0 for the levels alone.
+    public var refinements = 0
     /// The budget of the run whose wakes and launches are written out.
     public var reportedBudget: Double = PredictorConfiguration().budget
     /// The periods of the periodic baselines, in minutes.
