@@ -3,7 +3,7 @@
 # levels and the baselines), and a log five times as long (the same 35 days repeated, 175 days) to
 # show that the cost grows with the log's length, not faster. The long log is made in a temporary
 # folder from ../shared/datasets and removed after. Run from the package's root:
-#   scripts/bench-evaluate.sh
+#   scripts/bench-evaluate.sh [evaluate options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=../shared/datasets/activitywatch-android-1/export.json
@@ -42,6 +42,6 @@ PY
 for name in "$log" "$work/long.csv" "$work/168-days.csv"; do
   for run in 1 2 3; do
     /usr/bin/time -f "%e s wall, %U s user, %M KB  $(basename "$name")" "$bin" evaluate "$name" \
-      --time-zone Europe/Warsaw 2>&1 >/dev/null | tail -1
+      --time-zone Europe/Warsaw "$@" 2>&1 >/dev/null | tail -1
   done
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The backtest figures of the README: the real logs in ../shared/datasets and the synthetic
 # personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50.
-# Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --launch-hazard]
+# Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --no-launch-hazard]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 datasets=../shared/datasets

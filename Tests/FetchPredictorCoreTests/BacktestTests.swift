@@ -159,24 +159,34 @@ struct BacktestTests {
             "learned \(point.wasted) at \(point.freshRate), blind \(match.wasted) at \(match.freshRate)")
     }
 
-    /// On a persona with steady habits, day 5 is already at least 80% as fresh as days 15 to 28.
+    /// On a persona with steady habits, day 5 is already at least 80% as fresh as days 15 to 28
+    /// with the time-of-day profile alone. The launch hazard, used once it has learned enough,
+    /// slows none of that and is fresher later.
     @Test func learnsWithinFiveDays() {
         let devices = (1...5 as ClosedRange<UInt64>).map { seed in
             var device = device(.nightOwl, seed: seed)
             device.name = "phone-\(seed)"
             return device
         }
-        let report = Backtest.run(devices, settings: settings([0.9], warmup: 0))
-        var day5 = (0, 0), late = (0, 0)
-        for launch in report.launches {
-            let day =
-                DeviceModel(timeZone: zone).local(launch.time, utcOffset: nil).day
-                - CivilDate.daysSince1970(year: 2024, month: 1, day: 1) + 1
-            if day == 5 { day5 = (day5.0 + 1, day5.1 + (launch.fresh ? 1 : 0)) }
-            if (15...28).contains(day) { late = (late.0 + 1, late.1 + (launch.fresh ? 1 : 0)) }
+        func freshness(hazard: Bool) -> (early: Double, steady: Double) {
+            var settings = settings([0.9], warmup: 0)
+            settings.configuration.learnsLaunchHazard = hazard
+            let report = Backtest.run(devices, settings: settings)
+            var day5 = (0, 0), late = (0, 0)
+            for launch in report.launches {
+                let day =
+                    DeviceModel(timeZone: zone).local(launch.time, utcOffset: nil).day
+                    - CivilDate.daysSince1970(year: 2024, month: 1, day: 1) + 1
+                if day == 5 { day5 = (day5.0 + 1, day5.1 + (launch.fresh ? 1 : 0)) }
+                if (15...28).contains(day) { late = (late.0 + 1, late.1 + (launch.fresh ? 1 : 0)) }
+            }
+            #expect(day5.0 >= 20)
+            return (Double(day5.1) / Double(day5.0), Double(late.1) / Double(late.0))
         }
-        let early = Double(day5.1) / Double(day5.0), steady = Double(late.1) / Double(late.0)
-        #expect(day5.0 >= 20)
-        #expect(early >= 0.8 * steady, "day 5: \(early), days 15-28: \(steady)")
+        let profile = freshness(hazard: false), hazard = freshness(hazard: true)
+        #expect(profile.early >= 0.8 * profile.steady, "day 5: \(profile.early), days 15-28: \(profile.steady)")
+        #expect(hazard.early >= 0.8 * profile.steady, "day 5: \(hazard.early), days 15-28: \(profile.steady)")
+        #expect(
+            hazard.steady >= profile.steady, "days 15-28: \(hazard.steady) with the hazard, \(profile.steady) without")
     }
 }

@@ -58,10 +58,12 @@ struct FetchSchedulerTests {
     @Test func aModelCachedWithoutTheHazardIsNotPlannedWithIt() throws {
         let store = try commuterStore()
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        let without = try FetchScheduler(store: store).schedule(
+        var off = PredictorConfiguration()
+        off.learnsLaunchHazard = false
+        let without = try FetchScheduler(store: store, configuration: off).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
-        var configuration = PredictorConfiguration()
-        configuration.learnsLaunchHazard = true
+        let configuration = PredictorConfiguration()
+        #expect(configuration.learnsLaunchHazard)
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
@@ -78,7 +80,7 @@ struct FetchSchedulerTests {
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(with == expected)
         // Learned without the hazard, a model has none.
-        var plain = Predictor()
+        var plain = Predictor(configuration: off)
         for event in try store.events(device: "phone") { plain.observe(event, device: "phone") }
         #expect(plain.devices["phone"]?.hazard.isTrained == false)
     }

@@ -83,10 +83,11 @@ struct EvaluateCommand: ParsableCommand {
     var ignoreFetchResults = false
 
     @Flag(
+        inversion: .prefixedNo,
         help:
-            "Plan from the launch hazard learned from the device's apps (profile and time since the last launch), not the hand-weighted sum."
+            "Plan from the launch hazard learned from the device's apps (profile and time since the last launch); --no-launch-hazard plans from the hand-weighted sum, for comparison."
     )
-    var launchHazard = false
+    var launchHazard = PredictorConfiguration().learnsLaunchHazard
 
     @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
     var wakesOut: String?

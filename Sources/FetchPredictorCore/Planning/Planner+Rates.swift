@@ -86,11 +86,11 @@ extension Planner {
         var expected = ExpectedLaunches(minutes: endIndex)
         guard let last = model.lastLaunch else { return expected }
         let hazard = device.hazard
-        // The usual chance of each 5-minute bin of the day, and the factor of each bin of time
-        // since the last launch: read once, not for every minute.
-        let usual = { (rate: Double) in hazard.usualRate(profileRate: rate / Double(AppModel.binMinutes)) }
-        let usualWeekday = weekday.rates.map(usual)
-        let usualWeekend = weekend.rates == weekday.rates ? usualWeekday : weekend.rates.map(usual)
+        // The usual chance of each 5-minute bin of the day (weekdays, then weekends), worked out
+        // when the plan first reaches the bin, and the factor of each bin of time since the last
+        // launch: read once, not for every minute.
+        let bins = weekday.rates.count
+        var usualByBin = [Double](repeating: -1, count: 2 * bins)
         let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
         var since = Int((clock.time(startIndex) - last) / 60_000)
         var sinceBin = LaunchHazard.sinceBin(minutes: since)
@@ -105,8 +105,14 @@ extension Planner {
             }
             guard clock.time(index) >= notColdUntil else { continue }
             while sinceBin < LaunchHazard.sinceEdges.count, since >= LaunchHazard.sinceEdges[sinceBin] { sinceBin += 1 }
-            let usual = (clock.weekend[index] ? usualWeekend : usualWeekday)[
-                Int(clock.minuteOfDay[index]) / AppModel.binMinutes]
+            let bin = Int(clock.minuteOfDay[index]) / AppModel.binMinutes
+            let cell = clock.weekend[index] ? bins + bin : bin
+            var usual = usualByBin[cell]
+            if usual < 0 {
+                let rate = (clock.weekend[index] ? weekend : weekday).rates[bin]
+                usual = hazard.usualRate(profileRate: rate / Double(AppModel.binMinutes))
+                usualByBin[cell] = usual
+            }
             let quiet = discountsQuietSpells && since >= recencyHorizon ? quietShare(missed: missed) : 1
             let total = usual * factors[sinceBin] * quiet
             // What the time since the last launch adds is a return only within the hours after
