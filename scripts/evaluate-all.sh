@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The backtest figures of the README: the real logs in ../shared/datasets and the synthetic
-# personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50.
+# personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50;
+# then the five real logs evaluated together.
 # Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --no-launch-hazard]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,4 +27,14 @@ for persona in irregular shifting; do
   "$bin" generate --persona "$persona" --days 28 --seed 1 --time-zone Europe/Warsaw > "$work/$persona.csv"
   run "persona $persona, 28 days" "$work/$persona.csv" --time-zone Europe/Warsaw
 done
+# The five real logs together, each device in its own zone: pooled figures, as the issue's panel
+# of phones is read.
+db="$work/pooled.sqlite"
+"$bin" import "$datasets/activitywatch-android-1/export.json" --db "$db" --device xiaomi --time-zone Europe/Warsaw >/dev/null 2>&1
+"$bin" import "$datasets/activitywatch-android-2/export.json" --db "$db" --device samsung --time-zone Europe/Warsaw >/dev/null 2>&1
+"$bin" import "$datasets/app-usage-export-2023/Activity_history.csv" --db "$db" --device app-usage-2023 --date-order dmy --time-zone UTC >/dev/null 2>&1
+"$bin" import "$datasets/app-usage-export-2024-india/Activity.csv" --db "$db" --device india --date-order mdy --time-zone Asia/Kolkata >/dev/null 2>&1
+"$bin" import "$datasets/app-usage-export-2019-lyon/AUM_V4_Activity_2019-12-10_22-19-45.csv" --db "$db" --device lyon --date-order mdy --time-zone Europe/Paris >/dev/null 2>&1
+echo; echo "== the five real logs together"
+"$bin" evaluate --db "$db" "${extra[@]}" | sed -n "/^overall:/,\$p"
 rm -rf "$work"
