@@ -81,6 +81,11 @@ struct BacktestTests {
             #expect(frontier(after).first { $0.budget == level } == frontier(before).first { $0.budget == level })
         }
         #expect(after.fetches == before.fetches)
+        // The overall table lists the predictor's levels, then the baselines.
+        #expect(after.overall.first?.strategy == "predictor" && after.overall.last?.strategy == "oracle")
+        // With no device there is nothing to refine, and nothing to report.
+        let none = Backtest.run([], settings: refined)
+        #expect(none.overall.isEmpty && none.freshAt4 == nil)
     }
 
     /// The replay feeds the predictor the log's device events and notifications beside its

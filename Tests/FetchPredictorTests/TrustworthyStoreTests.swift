@@ -153,6 +153,7 @@ struct TrustworthyStoreTests {
             2024-05-01T09:00:00Z,news,fetch,newData
             2024-05-01T09:30:00Z,news,notification,
             2024-05-01T10:00:00Z,,unlock,
+            2024-05-01T10:30:00Z,,screenOff,
             """
         // Three files hold the shared events; each also has one launch of its own, and the second
         // holds one of its launches twice.
@@ -162,26 +163,42 @@ struct TrustworthyStoreTests {
             "\(shared)\n2024-05-04T08:00:00Z,news,launch,",
         ].map { TestFiles.write("timestamp,app,event,result\n" + $0) }
         for file in files { _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date()) }
-        #expect(try store.imports().map(\.eventsKept) == [5, 1, 1])
+        #expect(try store.imports().map(\.eventsKept) == [6, 1, 1])
         #expect(try launchCount(store, device: "phone") == 4)
 
         // The first import's own launch goes; what the others also hold stays, now theirs.
         let dry = try store.prune(importID: 1, dryRun: true)
-        #expect(dry == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, notifications: 0, kept: 4))
+        #expect(dry == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, notifications: 0, kept: 5))
         #expect(try store.prune(importID: 1) == dry)
-        #expect(try store.imports().map(\.eventsKept) == [5, 1])
+        #expect(try store.imports().map(\.eventsKept) == [6, 1])
         #expect(try launchCount(store, device: "phone") == 3)
         #expect(try store.apps(device: "phone").first { $0.app == "news" }?.fetchesNewData == 1)
         // Then the second's: the shared events pass to the third, and the app only it held goes.
-        #expect(try store.prune(importID: 2) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 4))
-        #expect(try store.imports().map(\.eventsKept) == [5])
+        #expect(try store.prune(importID: 2) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 5))
+        #expect(try store.imports().map(\.eventsKept) == [6])
         #expect(try store.apps(device: "phone").map(\.app) == ["news"])
         // The last one holding them takes them all.
         #expect(
             try store.prune(importID: 3)
-                == PruneReport(launches: 2, fetches: 1, deviceEvents: 1, notifications: 1, kept: 0))
+                == PruneReport(launches: 2, fetches: 1, deviceEvents: 2, notifications: 1, kept: 0))
         #expect(try store.apps(device: "phone").isEmpty)
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM alsoImported") } == 0)
+    }
+
+    @Test func anEventRecordedAsWellOutlivesTheImportThatStoredIt() throws {
+        let store = try EventStore.inMemory()
+        try store.setTimeZone(zone, device: "phone")
+        let file = TestFiles.write(
+            "timestamp,app,event\n2024-05-01T08:00:00Z,news,launch\n2024-05-02T08:00:00Z,news,launch\n")
+        _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
+        let recorded = try store.record(Event(kind: .launch, app: "news", time: 1_714_550_400_000), device: "phone")
+        #expect(!recorded)  // 2024-05-01T08:00Z, already stored by the import
+        #expect(try store.prune(importID: 1) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 1))
+        #expect(try launchCount(store, device: "phone") == 1)
+        let provenance = try store.read { db in
+            try Row.fetchAll(db, sql: "SELECT importId FROM launch").map { $0[0] as Int64? }
+        }
+        #expect(provenance == [nil])
     }
 
     @Test func pruningByDateForgetsWhichImportsAlsoHeldTheEvents() throws {

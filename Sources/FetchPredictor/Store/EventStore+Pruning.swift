@@ -51,7 +51,9 @@ extension EventStore {
     }
 
     /// Gives each event an import stored, and another import also holds, to the earliest such
-    /// other import, then forgets what the import also held; returns how many events passed on.
+    /// other import (to none, as recorded events have, when it was also recorded), then forgets
+    /// what the import also held; returns how many events passed on. An event keeps the utcOffset,
+    /// duration, result and bytes the pruned import read: an event is one row, whoever holds it.
     private func passOn(importID: Int64, _ db: Database) throws -> Int {
         var passed = 0
         for held in HeldEvent.tables {
@@ -62,7 +64,7 @@ extension EventStore {
                 """
             try db.execute(
                 sql: """
-                    UPDATE \(held.table) SET importId = (SELECT min(other.importId) \(heldElsewhere))
+                    UPDATE \(held.table) SET importId = NULLIF((SELECT min(other.importId) \(heldElsewhere)), 0)
                     WHERE importId = ?1 AND EXISTS (SELECT 1 \(heldElsewhere))
                     """, arguments: [importID])
             passed += db.changesCount

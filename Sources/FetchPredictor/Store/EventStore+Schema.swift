@@ -126,10 +126,12 @@ extension EventStore {
         migrator.registerMigration("v6: events that more than one import holds") { db in
             try db.execute(
                 sql: """
-                    -- An event that an import found already stored by another import (or recorded):
-                    -- the event (as HeldEvent codes it: its table and, for device events, their
-                    -- kind), its app (or, for device events, its device), its time, and the import.
-                    -- When the import that stored it is pruned, the event stays and passes to this one.
+                    -- An event that an import, or `record` (importId 0), found already stored by an
+                    -- import: the event (as HeldEvent codes it: its table and, for device events,
+                    -- their kind), its app (or, for device events, its device), its time, and the
+                    -- import. When the import that stored it is pruned, the event stays and passes
+                    -- to the earliest that also held it (or becomes a recorded event, importId NULL).
+                    -- Imports stored before this migration noted nothing.
                     CREATE TABLE alsoImported (
                         event INTEGER NOT NULL,
                         ownerId INTEGER NOT NULL,

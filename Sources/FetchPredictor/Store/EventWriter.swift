@@ -17,7 +17,7 @@ final class EventWriter {
     private let insertFetch: Statement
     private let insertDeviceEvent: Statement
     private let insertNotification: Statement
-    /// Notes, per event table, that this import also holds an event another stored.
+    /// Notes, per event table, that this import (or `record`) also holds an event an import stored.
     private let noteAlsoImported: [String: Statement]
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
@@ -57,15 +57,13 @@ final class EventWriter {
                 VALUES (?, ?, ?, ?, ?)
                 """)
         var notes: [String: Statement] = [:]
-        if importID != nil {
-            for held in HeldEvent.tables {
-                notes[held.table] = try db.makeStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO alsoImported (event, ownerId, time, importId)
-                        SELECT \(held.code(of: held.table)), \(held.owner), time, ?1 FROM \(held.table)
-                        WHERE \(held.owner) = ?2 AND time = ?3 AND \(held.kindCondition) AND importId != ?1
-                        """)
-            }
+        for held in HeldEvent.tables {
+            notes[held.table] = try db.makeStatement(
+                sql: """
+                    INSERT OR IGNORE INTO alsoImported (event, ownerId, time, importId)
+                    SELECT \(held.code(of: held.table)), \(held.owner), time, ?1 FROM \(held.table)
+                    WHERE \(held.owner) = ?2 AND time = ?3 AND \(held.kindCondition) AND importId != ?1
+                    """)
         }
         noteAlsoImported = notes
     }
@@ -138,9 +136,10 @@ final class EventWriter {
         }
         try step(statement)
         guard sqlite3_changes(db.sqliteConnection) > 0 else {
-            if let note = noteAlsoImported[table], let importID {
+            if let note = noteAlsoImported[table] {
                 let handle = note.sqliteStatement
-                sqlite3_bind_int64(handle, 1, importID)
+                // 0 stands for `record`: an event recorded outlives the import that stored it.
+                sqlite3_bind_int64(handle, 1, importID ?? 0)
                 sqlite3_bind_int64(handle, 2, owner)
                 sqlite3_bind_int64(handle, 3, event.time)
                 if table == "deviceEvent" {

@@ -68,7 +68,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Rounds that each add the budget halfway between the levels fresh@4 and wakes@50 are read between "
-                + "(default: \(BacktestSettings().refinements); 0 for the levels alone).",
+                + "(0 for the levels alone).",
             valueName: "rounds"))
     var refinements = BacktestSettings().refinements
 

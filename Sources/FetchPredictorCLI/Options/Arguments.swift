@@ -97,6 +97,13 @@ struct BudgetLevels: CustomStringConvertible {
     }
 
     var description: String { values.map { String($0) }.joined(separator: ",") }
+
+    /// A level as tables print it: two decimals, more where a refined level has them (0.925).
+    static func describe(_ level: Double) -> String {
+        var text = String(format: "%.4f", level)
+        while text.hasSuffix("0"), text.count > 4 { text.removeLast() }
+        return text
+    }
 }
 
 extension ImportFormat: ExpressibleByArgument {}

@@ -12,27 +12,32 @@ public enum Backtest {
         _ devices: [BacktestDevice], settings: BacktestSettings, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> BacktestReport {
         let prepared = devices.map { PreparedDevice($0, settings) }
+        // A level given twice runs once.
+        let budgets = settings.budgets.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
         var runs: [(device: Int, strategy: Strategy)] = []
         for index in prepared.indices {
-            for budget in settings.budgets { runs.append((index, .predictor(budget))) }
-            if !settings.budgets.contains(settings.reportedBudget) {
+            for budget in budgets { runs.append((index, .predictor(budget))) }
+            if !budgets.contains(settings.reportedBudget) {
                 runs.append((index, .predictor(settings.reportedBudget)))
             }
             for period in settings.periods { runs.append((index, .periodic(period))) }
             runs.append((index, .oracle))
         }
         let counter = ResultBox(count: 0)
-        var outcomes = perform(runs, prepared, settings, done: counter, of: runs.count, progress: progress)
-        var levels = settings.budgets
-        for _ in 0..<settings.refinements {
+        // Refinement adds at most two levels a round: the progress counts them from the start.
+        let refinements = max(0, settings.refinements)
+        let planned = runs.count + prepared.count * 2 * refinements
+        var outcomes = perform(runs, prepared, settings, done: counter, of: planned, progress: progress)
+        var levels = budgets
+        for _ in 0..<refinements {
             let more = refinedLevels(levels, runs: runs, outcomes: outcomes)
             if more.isEmpty { break }
             levels += more
             // The reported budget may have run already, beside the levels.
-            let toRun = more.filter { $0 != settings.reportedBudget || settings.budgets.contains($0) }
+            let toRun = more.filter { $0 != settings.reportedBudget || budgets.contains($0) }
             let extra = prepared.indices.flatMap { device in toRun.map { (device, Strategy.predictor($0)) } }
             outcomes += perform(
-                extra, prepared, settings, done: counter, of: runs.count + extra.count, progress: progress)
+                extra, prepared, settings, done: counter, of: planned, progress: progress)
             runs += extra
         }
         let results = outcomes
@@ -62,7 +67,10 @@ public enum Backtest {
                     device: device.name, timeZone: device.zone.identifier, scoredDays: device.scoredDays,
                     apps: device.scope.keys.sorted(), strategies: figures))
         }
-        order = order.filter { !$0.hasPrefix("predictor ") } + levels.sorted().map { Strategy.predictor($0).key }
+        // The predictor's levels first, refined ones among them, in budget order; then the baselines.
+        order =
+            levels.sorted().map { Strategy.predictor($0).key }.filter { overall[$0] != nil }
+            + order.filter { !$0.hasPrefix("predictor ") }
         report.overall = order.map { key in
             var figures = overall[key]!
             if report.devices.count > 1 {
