@@ -103,6 +103,16 @@ struct CommandLineTests {
         #expect(refused.stderr.contains("'2024-01-01T08:00:00' is a time with no Z and no UTC offset"))
     }
 
+    /// A negative number of refinement rounds is refused as such, not taken for an option.
+    @Test func negativeRefinementsAreRefusedByName() throws {
+        let log = Tool.fixture("commuter-28d.csv")
+        for form in [["--refinements", "-1"], ["--refinements=-1"]] {
+            let result = try Tool.run(["evaluate", log, "--time-zone", "UTC"] + form)
+            #expect(result.status == 64, "\(form)")
+            #expect(result.stderr.contains("--refinements must be 0 or more."), "\(form): \(result.stderr)")
+        }
+    }
+
     /// Commands that only read never make a store or a folder: a missing store is an error that
     /// says how to start one.
     @Test func readingNeverWrites() throws {

@@ -66,6 +66,7 @@ struct EvaluateCommand: ParsableCommand {
     var budgets = BudgetLevels(BacktestSettings().budgets)
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Rounds that each add the budget halfway between the levels fresh@4 and wakes@50 are read between "
                 + "(0 for the levels alone).",
