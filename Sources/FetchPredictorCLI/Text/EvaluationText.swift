@@ -49,7 +49,7 @@ enum EvaluationText {
         for device in report.devices {
             lines.append("")
             lines.append(
-                "device \(device.device) (\(device.timeZone)): \(device.scoredDays) scored days, \(device.apps.count) apps in scope"
+                "device \(device.device) (\(device.timeZone)): \(Output.count(device.scoredDays, "scored day")), \(Output.count(device.apps.count, "app")) in scope"
             )
             if device.scoredDays == 0 {
                 lines.append(

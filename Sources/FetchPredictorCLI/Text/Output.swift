@@ -36,7 +36,6 @@ enum Output {
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
 
-    /// A date as `2024-05-01 08:30` in the zone.
     /// A count and its noun, singular for one: "1 row", "3 rows".
     static func count(_ value: Int, _ noun: String) -> String {
         "\(value) \(noun)\(value == 1 ? "" : "s")"
