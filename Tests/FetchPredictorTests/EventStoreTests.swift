@@ -137,7 +137,7 @@ struct RealLogImportTests {
         #expect(try store.eventCounts().deviceEvents == 3_050)
         #expect(
             try !store.apps(device: "aw1").contains {
-                $0.app == "com.miui.home" || $0.app == "net.activitywatch.android"
+                ["com.miui.home", "net.activitywatch.android", "com.miui.global.packageinstaller"].contains($0.app)
             })
     }
 

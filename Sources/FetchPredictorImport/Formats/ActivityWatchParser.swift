@@ -17,7 +17,8 @@ struct ActivityWatchParser: LogParser {
     static let ignoredPackages: Set<String> = [
         "android", "com.android.systemui", "net.activitywatch.android", "com.android.intentresolver",
         "com.android.permissioncontroller", "com.google.android.permissioncontroller",
-        "com.android.packageinstaller", "com.google.android.packageinstaller",
+        "com.android.packageinstaller", "com.google.android.packageinstaller", "com.miui.packageinstaller",
+        "com.miui.global.packageinstaller",
         // Launchers.
         "com.miui.home", "com.mi.android.globallauncher", "com.sec.android.app.launcher",
         "com.google.android.apps.nexuslauncher", "com.android.launcher", "com.android.launcher2",
