@@ -58,7 +58,7 @@ extension EventStore {
         var passed = 0
         for held in HeldEvent.tables {
             let heldElsewhere = """
-                FROM alsoImported AS other WHERE other.event = \(held.code(of: held.table))
+                FROM alsoImported AS other WHERE other.event = \(held.codeSQL)
                 AND other.ownerId = \(held.table).\(held.owner) AND other.time = \(held.table).time
                 AND other.importId != ?1
                 """
@@ -143,15 +143,12 @@ struct HeldEvent {
     /// The code of the first device event; app events come before it.
     static let firstDeviceEvent = 3
 
-    /// The event's code, as SQL over a row of the table named `row`.
-    func code(of row: String) -> String {
+    /// The code of a row's event, as SQL over a row of the table.
+    var codeSQL: String {
         guard let kind else { return "\(code)" }
         let kinds = [EventKind.unlock, .screenOn, .screenOff].enumerated().map {
             "WHEN '\($0.element.rawValue)' THEN \(code + $0.offset)"
         }
-        return "CASE \(row).\(kind) \(kinds.joined(separator: " ")) END"
+        return "CASE \(table).\(kind) \(kinds.joined(separator: " ")) END"
     }
-
-    /// The condition on the kind bound as `?4`: that column equal to it, or it null.
-    var kindCondition: String { kind.map { "\($0) = ?4" } ?? "?4 IS NULL" }
 }

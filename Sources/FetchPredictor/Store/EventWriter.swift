@@ -17,8 +17,9 @@ final class EventWriter {
     private let insertFetch: Statement
     private let insertDeviceEvent: Statement
     private let insertNotification: Statement
-    /// Notes, per event table, that this import (or `record`) also holds an event an import stored.
-    private let noteAlsoImported: [String: Statement]
+    /// Notes, per event table (in the order of ``HeldEvent/tables``), that this import (or
+    /// `record`) also holds an event an import stored.
+    private let noteAlsoImported: [Statement]
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
     /// The earliest event stored per device, to drop learned models that missed it.
@@ -56,16 +57,14 @@ final class EventWriter {
                 INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId)
                 VALUES (?, ?, ?, ?, ?)
                 """)
-        var notes: [String: Statement] = [:]
-        for held in HeldEvent.tables {
-            notes[held.table] = try db.makeStatement(
+        noteAlsoImported = try HeldEvent.tables.map { held in
+            try db.makeStatement(
                 sql: """
                     INSERT OR IGNORE INTO alsoImported (event, ownerId, time, importId)
-                    SELECT \(held.code(of: held.table)), \(held.owner), time, ?1 FROM \(held.table)
-                    WHERE \(held.owner) = ?2 AND time = ?3 AND \(held.kindCondition) AND importId != ?1
+                    SELECT \(held.codeSQL), \(held.owner), time, ?1 FROM \(held.table)
+                    WHERE \(held.owner) = ?2 AND time = ?3 AND importId != ?1\(held.kind.map { " AND \($0) = ?4" } ?? "")
                     """)
         }
-        noteAlsoImported = notes
     }
 
     /// The id of the device, created when new.
@@ -90,12 +89,13 @@ final class EventWriter {
     func insert(_ event: Event, device defaultDevice: String) throws -> Bool {
         let device = try deviceID(event.device ?? defaultDevice)
         let statement: Statement
-        let table: String
+        // The event's table, as its index in HeldEvent.tables: launch, fetch, notification, device.
+        let table: Int
         var owner = device
         switch event.kind {
         case .launch:
             statement = insertLaunch
-            table = "launch"
+            table = 0
             owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, owner)
@@ -105,7 +105,7 @@ final class EventWriter {
             bind(handle, 5, importID)
         case .fetch:
             statement = insertFetch
-            table = "fetch"
+            table = 1
             owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, owner)
@@ -117,7 +117,7 @@ final class EventWriter {
             bind(handle, 7, importID)
         case .notification:
             statement = insertNotification
-            table = "notification"
+            table = 2
             owner = try appID(event.app, device: device)
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, owner)
@@ -126,7 +126,7 @@ final class EventWriter {
             bind(handle, 4, importID)
         case .unlock, .screenOn, .screenOff:
             statement = insertDeviceEvent
-            table = "deviceEvent"
+            table = 3
             let handle = statement.sqliteStatement
             sqlite3_bind_int64(handle, 1, device)
             sqlite3_bind_text(handle, 2, event.kind.rawValue, -1, transient)
@@ -136,19 +136,14 @@ final class EventWriter {
         }
         try step(statement)
         guard sqlite3_changes(db.sqliteConnection) > 0 else {
-            if let note = noteAlsoImported[table] {
-                let handle = note.sqliteStatement
-                // 0 stands for `record`: an event recorded outlives the import that stored it.
-                sqlite3_bind_int64(handle, 1, importID ?? 0)
-                sqlite3_bind_int64(handle, 2, owner)
-                sqlite3_bind_int64(handle, 3, event.time)
-                if table == "deviceEvent" {
-                    sqlite3_bind_text(handle, 4, event.kind.rawValue, -1, transient)
-                } else {
-                    sqlite3_bind_null(handle, 4)
-                }
-                try step(note)
-            }
+            let note = noteAlsoImported[table]
+            let handle = note.sqliteStatement
+            // 0 stands for `record`: an event recorded outlives the import that stored it.
+            sqlite3_bind_int64(handle, 1, importID ?? 0)
+            sqlite3_bind_int64(handle, 2, owner)
+            sqlite3_bind_int64(handle, 3, event.time)
+            if HeldEvent.tables[table].kind != nil { sqlite3_bind_text(handle, 4, event.kind.rawValue, -1, transient) }
+            try step(note)
             return false
         }
         if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {

@@ -91,10 +91,12 @@ enum EvaluationText {
                 bin.forecast > 0 ? String(format: "%.2f", Double(bin.served) / bin.forecast) : "-",
             ]
         }
-        let header = String(
-            format: "Reliability at budget %.2f: %.0f fresh cold launches expected of its fetches, %d served (%.2f).",
-            figures.budget ?? 0, figures.expectedFresh ?? 0, figures.servedLaunches,
-            (figures.expectedFresh ?? 0) > 0 ? Double(figures.servedLaunches) / figures.expectedFresh! : 0)
+        let header =
+            "Reliability at budget \(BudgetLevels.describe(figures.budget ?? 0)): "
+            + String(
+                format: "%.0f fresh cold launches expected of its fetches, %d served (%.2f).",
+                figures.expectedFresh ?? 0, figures.servedLaunches,
+                (figures.expectedFresh ?? 0) > 0 ? Double(figures.servedLaunches) / figures.expectedFresh! : 0)
         return header + "\n"
             + Output.table(
                 ["FORECAST PER WAKE", "WAKES", "EXPECTED", "SERVED", "SERVED/EXPECTED"], rows,

@@ -40,14 +40,13 @@ public enum Backtest {
                 extra, prepared, settings, done: counter, of: planned, progress: progress)
             runs += extra
         }
-        let results = outcomes
         var report = BacktestReport(devices: [], overall: [], freshAt4: nil, wakesAt50: nil)
         var overall: [String: StrategyFigures] = [:]
         var order: [String] = []
         for (deviceIndex, device) in prepared.enumerated() {
             var figures: [StrategyFigures] = []
             for (index, run) in runs.enumerated() where run.device == deviceIndex {
-                let outcome = results[index]
+                let outcome = outcomes[index]
                 if case .predictor(let budget) = run.strategy, budget == settings.reportedBudget {
                     report.fetches += outcome.fetches
                     report.launches += outcome.launches
@@ -89,7 +88,7 @@ public enum Backtest {
         return report
     }
 
-    /// Runs strategies on devices, two at a time on two cores.
+    /// Runs strategies on devices, on every core at once; the outcomes in the order of `runs`.
     private static func perform(
         _ runs: [(device: Int, strategy: Strategy)], _ prepared: [PreparedDevice], _ settings: BacktestSettings,
         done counter: ResultBox, of total: Int, progress: (@Sendable (Int, Int) -> Void)?
