@@ -139,6 +139,66 @@ struct RobustnessTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
         #expect(bytes.range(of: Data("secretdiary".utf8)) == nil)
     }
+
+    /// An import that stores nothing into a --db that did not exist leaves no database behind;
+    /// one into an existing store leaves it as it was, and a new store with one good file stays.
+    @Test func aFailedImportLeavesNoEmptyStoreBehind() throws {
+        let folder = Tool.scratch()
+        let bad = folder.appendingPathComponent("bad.csv").path
+        try "timestamp,app,event\n2026-01-01T10:00:00Z,a,launch\nnot a time,b,launch\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let typo = folder.appendingPathComponent("typo.sqlite").path
+        let failed = try Tool.run(["import", bad, "--db", typo])
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("bad.csv:3"), "\(failed.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("typo") }
+        #expect(left.isEmpty, "an empty store was left: \(left)")
+
+        let existing = folder.appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", existing])
+        let before = try launches(existing)
+        #expect(try Tool.run(["import", bad, "--db", existing]).status != 0)
+        #expect(try launches(existing) == before)
+
+        let mixed = folder.appendingPathComponent("mixed.sqlite").path
+        #expect(try Tool.run(["import", Tool.fixture("commuter-28d.csv"), bad, "--db", mixed]).status != 0)
+        #expect(try launches(mixed) == before, "the good file's launches were lost with the bad one")
+    }
+
+    /// evaluate names what is wrong with the files it is given, as evaluate (not import) says it,
+    /// and an option's missing file as missing.
+    @Test func evaluateSaysWhatIsWrongWithItsFiles() throws {
+        let folder = Tool.scratch()
+        let bad = folder.appendingPathComponent("bad.csv").path
+        try "timestamp,app,event\n2026-01-01T10:00:00Z,a,launch\nnot a time,b,launch\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let invalid = try Tool.run(["evaluate", bad, "--time-zone", "UTC"])
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("bad.csv was not evaluated: 1 invalid row"), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("bad.csv:3: field 'timestamp'"), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("--skip-invalid to replay"), "\(invalid.stderr)")
+        #expect(!invalid.stderr.contains("Skipped"), "rows said skipped that were not: \(invalid.stderr)")
+        #expect(!invalid.stderr.contains("not imported"), "\(invalid.stderr)")
+
+        let skipping = try Tool.run(["evaluate", bad, "--time-zone", "UTC", "--skip-invalid"])
+        #expect(
+            skipping.stderr.contains("Skipped \(bad):3") || skipping.stderr.contains("Skipped bad.csv:3"),
+            "\(skipping.stderr)")
+
+        let missing = folder.appendingPathComponent("missing.json").path
+        for option in ["--settings", "--scenario"] {
+            let result = try Tool.run([
+                "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC", option, missing,
+            ])
+            #expect(result.status != 0)
+            #expect(
+                result.stderr.contains("\(option) \(missing): there is no such file."), "\(option): \(result.stderr)")
+        }
+        let settings = try Tool.run([
+            "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC", "--settings", bad,
+        ])
+        #expect(settings.stderr.contains("is not a settings file"), "\(settings.stderr)")
+    }
 }
 
 struct PrivacyTests {

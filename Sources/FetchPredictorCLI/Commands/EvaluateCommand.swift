@@ -151,11 +151,23 @@ struct EvaluateCommand: ParsableCommand {
             )
         }
         var skipped = 0
-        var devices = try BacktestDevice.load(
-            files: files, format: format, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid
-        ) { rejection in
-            skipped += 1
-            if skipped <= 5 { Output.error("Skipped \(rejection)") }
+        var devices: [BacktestDevice]
+        do {
+            devices = try BacktestDevice.load(
+                files: files, format: format, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid
+            ) { rejection in
+                guard skipInvalid else { return }
+                skipped += 1
+                if skipped <= 5 { Output.error("Skipped \(rejection)") }
+            }
+        } catch ImportError.invalidRows(let file, let rejected, let first) {
+            // Said as evaluate does it: nothing is stored, and --skip-invalid replays the rest.
+            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
+            if rejected > first.count { Output.error("  ... and \(rejected - first.count) more.") }
+            throw InvalidRows(
+                description:
+                    "\(file) was not evaluated: \(Output.count(rejected, "invalid row")), the first: \(first.first.map(\.description) ?? "?"). Fix the file, or give --skip-invalid to replay its valid rows."
+            )
         }
         if skipped > 5 { Output.error("... and \(skipped - 5) more invalid rows skipped.") }
         if let device = store.deviceOption {
@@ -170,6 +182,12 @@ struct EvaluateCommand: ParsableCommand {
         return devices
     }
 
+    /// A log file with invalid rows, evaluated without --skip-invalid: an error in the data,
+    /// not in how the command was called.
+    struct InvalidRows: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// The backtest's settings from the options and the files they name.
     func backtestSettings() throws -> BacktestSettings {
         var backtest = BacktestSettings()
@@ -182,8 +200,9 @@ struct EvaluateCommand: ParsableCommand {
         backtest.configuration.usesFetchResults = !ignoreFetchResults
         backtest.configuration.learnsLaunchHazard = launchHazard
         if let scenario {
+            let data = try Self.read(scenario, option: "--scenario")
             do {
-                backtest.scenario = try ContentScenario.parse(Data(contentsOf: URL(fileURLWithPath: scenario)))
+                backtest.scenario = try ContentScenario.parse(data)
             } catch {
                 throw ValidationError("--scenario \(scenario): \(error)")
             }
@@ -192,10 +211,24 @@ struct EvaluateCommand: ParsableCommand {
         return backtest
     }
 
+    /// The bytes of a file an option names, or why they cannot be read, naming the option.
+    static func read(_ path: String, option: String) throws -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            var isFolder: ObjCBool = false
+            let reason =
+                !FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+                ? "there is no such file" : isFolder.boolValue ? "it is a folder" : "it cannot be read"
+            throw ValidationError("\(option) \(path): \(reason).")
+        }
+    }
+
     static func readSettings(_ path: String) throws -> [String: FetchInterval] {
         struct File: Decodable { var apps: [String: FetchInterval] }
+        let data = try read(path, option: "--settings")
         do {
-            return try JSONDecoder().decode(File.self, from: Data(contentsOf: URL(fileURLWithPath: path))).apps
+            return try JSONDecoder().decode(File.self, from: data).apps
         } catch {
             throw ValidationError(
                 "--settings \(path) is not a settings file such as {\"apps\": {\"com.example.news\": \"minimum\", \"com.example.mail\": 3600}}."

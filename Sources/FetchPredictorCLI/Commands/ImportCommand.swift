@@ -73,6 +73,33 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
+        let path = store.databasePath()
+        let isNew = !FileManager.default.fileExists(atPath: path)
+        let summary = try importFiles()
+        if output.json { print(try Output.json(summary)) }
+        if summary.imports.contains(where: { $0.timeZone == nil }) {
+            Output.error(ImportText.zoneNeeded(device: store.device))
+        }
+        guard summary.failures.isEmpty else {
+            // A store this command made for files that all failed holds nothing: it goes, so that
+            // a mistyped --db leaves no empty database behind. (Its store is closed by now.)
+            if isNew, summary.imports.isEmpty { Self.removeEmptyStore(at: path) }
+            throw ExitCode.failure
+        }
+    }
+
+    /// Removes a database and its companion files when it holds no event and no import.
+    static func removeEmptyStore(at path: String) {
+        guard let eventStore = try? EventStore(path: path, concurrentReads: false, creating: false),
+            let counts = try? eventStore.eventCounts(), counts == (0, 0, 0),
+            let imports = try? eventStore.imports(), imports.isEmpty
+        else { return }
+        withExtendedLifetime(eventStore) {}
+        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Imports the files, each in its own transaction; the store is closed on return.
+    func importFiles() throws -> ImportText.Summary {
         let eventStore = try store.openStore()
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
@@ -94,10 +121,6 @@ struct ImportCommand: ParsableCommand {
                 if !output.json { ImportText.show(error) }
             }
         }
-        if output.json { print(try Output.json(summary)) }
-        if summary.imports.contains(where: { $0.timeZone == nil }) {
-            Output.error(ImportText.zoneNeeded(device: store.device))
-        }
-        if !summary.failures.isEmpty { throw ExitCode.failure }
+        return summary
     }
 }
