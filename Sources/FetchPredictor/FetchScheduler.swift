@@ -207,7 +207,8 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
-    /// The device wakes planned from `start` to `end`, as of `start`.
+    /// The device wakes planned strictly after `start` and before `end`, as of `start`: the
+    /// first is the one ``nextWake(after:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try lock.withLock {
             try prepare(device, asOf: start)

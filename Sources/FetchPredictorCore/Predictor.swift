@@ -274,13 +274,14 @@ public struct Predictor: Sendable {
         return plan?.wakes.first { $0.plannedTime > time }
     }
 
-    /// The planned device wakes from `start` to `end`, each with the apps it fetches for and the
-    /// reasons of each.
+    /// The planned device wakes strictly after `start` and before `end`, each with the apps it
+    /// fetches for and the reasons of each. Planned from the first whole minute after `start`,
+    /// as ``nextWake(after:device:)`` is: its wake is the schedule's first.
     ///
     /// - Complexity: O(apps × minutes in the span × wakes per app).
     public func schedule(from start: Date, to end: Date, device: String) -> Schedule {
         let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
-        let first = (start.milliseconds + 59_999) / 60_000 * 60_000
+        let first = (start.milliseconds / 60_000 + 1) * 60_000
         let minutes = max(1, Int((end.milliseconds - first) / 60_000)) + Int(configuration.freshnessWindow / 60) + 2
         let clock = HorizonClock(start: first, minutes: minutes, zone: model.timeZone)
         var plans: [String: AppPlan] = [:]

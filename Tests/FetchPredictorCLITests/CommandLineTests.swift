@@ -335,6 +335,34 @@ struct PlanningCommandTests {
         #expect(try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T00:00:00+01:00"]).stdout == text.stdout)
     }
 
+    /// `next` and the first wake of `schedule`, asked at the same --now, are the same wake, also
+    /// when --now is itself the time of a planned wake: both plan strictly after --now.
+    @Test func nextIsTheFirstWakeOfTheSchedule() throws {
+        try prepared()
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        func firstWake(_ arguments: [String]) throws -> [String: Any]? {
+            let result = try Tool.run(arguments + ["--db", db, "--json"])
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            if let wakes = object["wakes"] as? [[String: Any]] { return wakes.first }
+            return object["wake"] as? [String: Any]
+        }
+        var nows = ["2024-01-29T00:00:00+01:00", "2024-01-29T06:59:30+01:00", "2024-01-29T12:00:00+01:00"]
+        // A wake's own time as --now: a wake at --now is no wake after it.
+        let planned = try #require(try firstWake(["schedule", "--now", "2024-01-29T06:00:00+01:00"]))
+        nows.append(try #require(planned["time"] as? String))
+        for now in nows {
+            let next = try #require(try firstWake(["next", "--now", now]), "\(now)")
+            let scheduled = try #require(try firstWake(["schedule", "--now", now]), "\(now)")
+            #expect(next["time"] as? String == scheduled["time"] as? String, "--now \(now)")
+            let apps = { (wake: [String: Any]) in
+                ((wake["apps"] as? [[String: Any]]) ?? []).compactMap { $0["app"] as? String }
+            }
+            #expect(apps(next) == apps(scheduled), "--now \(now)")
+            #expect(next["time"] as? String != now, "--now \(now): a wake at --now itself")
+        }
+    }
+
     @Test func peaksShowsTheChartAndPeaks() throws {
         try prepared()
         let peaks = try Tool.run(["peaks", "com.example.news", "--db", db])
