@@ -78,8 +78,22 @@ struct TrustTests {
             imports.allSatisfy { ($0["stored"] as? Int ?? 0) > 0 && $0["eventsKept"] as? Int == $0["stored"] as? Int })
         let text = try Tool.run(["imports", "--db", db])
         #expect(text.stdout.contains("Asia/Kolkata"))
+        // The columns line up: each row's time starts under WHEN, its id ends under ID.
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        let when = try #require(lines.first?.range(of: "WHEN")).lowerBound.utf16Offset(in: lines[0])
+        for row in lines.dropFirst() {
+            let time = try #require(row.range(of: "20[0-9][0-9]-", options: .regularExpression))
+            #expect(time.lowerBound.utf16Offset(in: row) == when, "\(lines)")
+            #expect(row.prefix(2).last != " ", "\(lines)")
+        }
+        // --device may name the import's own device, as a check; another is refused.
+        let other = try Tool.run(["prune", "--import", "1", "--device", "q", "--db", db])
+        #expect(other.status != 0)
+        #expect(other.stderr.contains("Import 1 was imported for device p, not q"), "\(other.stderr)")
+        #expect(try Tool.run(["imports", "--db", db, "--json"]).stdout == listed.stdout)
         // A dry run deletes nothing; the real one exactly that import's events.
-        let dry = try Tool.run(["prune", "--import", "1", "--dry-run", "--db", db, "--json"])
+        let dry = try Tool.run(["prune", "--import", "1", "--device", "p", "--dry-run", "--db", db, "--json"])
+        #expect(dry.status == 0, "\(dry.stderr)")
         let would = try #require(try json(dry.stdout) as? [String: Any])
         #expect(would["dryRun"] as? Bool == true)
         #expect(try Tool.run(["imports", "--db", db, "--json"]).stdout == listed.stdout)

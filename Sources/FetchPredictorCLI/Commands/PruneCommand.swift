@@ -44,8 +44,8 @@ struct PruneCommand: ParsableCommand {
         if before != nil && importID != nil {
             throw ValidationError("Give --before DATE or --import ID, not both: they are two ways to prune.")
         }
-        if importID != nil && (allDevices || store.deviceOption != nil) {
-            throw ValidationError("--import deletes one import's events, of whatever device: give no --device.")
+        if importID != nil && allDevices {
+            throw ValidationError("--import deletes one import's events, of whatever device: give no --all-devices.")
         }
     }
 
@@ -54,6 +54,14 @@ struct PruneCommand: ParsableCommand {
         let report: PruneReport
         let scope: String
         if let importID {
+            // --device may name the import's own device, as a check; any other is refused.
+            if let device = store.deviceOption,
+                let imported = try eventStore.imports().first(where: { $0.id == importID }), imported.device != device
+            {
+                throw ValidationError(
+                    "Import \(importID) was imported for device \(imported.device), not \(device): give its own device, or none."
+                )
+            }
             report = try eventStore.prune(importID: importID, dryRun: dryRun)
             scope = "stored by import \(importID)"
         } else {

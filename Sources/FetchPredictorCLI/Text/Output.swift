@@ -28,10 +28,12 @@ enum Output {
             ([header] + rows).map { $0[column].count }.max() ?? 0
         }
         func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
+            let text = cells.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
                 return rightAligned.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ")
+            // Only the end is trimmed: a right-aligned first column keeps its padding.
+            return String(text.reversed().drop { $0 == " " }.reversed())
         }
         return ([line(header)] + rows.map(line)).joined(separator: "\n")
     }
