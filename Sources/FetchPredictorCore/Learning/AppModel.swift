@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the predictor has learned of one app on one device: when its cold launches come, by
 /// time of day, and what its fetches bring.
 ///
@@ -227,4 +229,50 @@ public struct AppModel: Sendable, Hashable, Codable {
 
     /// How many fetches the app has had, decayed.
     var fetchWeight: Double { fetchNew.reduce(0, +) + fetchNo.reduce(0, +) + fetchFailed.reduce(0, +) }
+}
+
+extension AppModel {
+    /// Counts the minutes the app spent, up to `time`, where a cold launch of it could come,
+    /// each in the launch hazard's bins of its profile and of the time since its last launch;
+    /// and what the hazard expected in each of those bins of time, which the app's own
+    /// multipliers are learned against.
+    mutating func countExposure(
+        until time: Milliseconds, coldGap: Milliseconds, zone: TimeZone, into hazard: inout LaunchHazard
+    ) {
+        guard let last = lastLaunch, hazardBins.count == Self.binsPerDay else { return }
+        let from = max(exposureCountedUntil ?? .min, last + coldGap)
+        guard from < time else { return }
+        let minutes = Int((time - from) / 60_000)
+        guard minutes > 0 else { return }
+        var minute = DeviceModel.local(from, utcOffset: nil, zone: zone).minute
+        var since = Int((from - last) / 60_000)
+        var expected = [Double](repeating: 0, count: LaunchHazard.sinceBins)
+        hazardBins.withUnsafeBufferPointer { bins in
+            for _ in 0..<minutes {
+                let bin = Int(bins[minute / Self.binMinutes])
+                let sinceBin = LaunchHazard.sinceBin(minutes: since)
+                hazard.count(profileBin: bin, sinceBin: sinceBin, minutes: 1, launched: false)
+                expected[sinceBin] += hazard.rate(profileBin: bin, sinceBin: sinceBin)
+                minute = minute == 1439 ? 0 : minute + 1
+                since += 1
+            }
+        }
+        exposureCountedUntil = from + Milliseconds(minutes) * 60_000
+        for bin in expected.indices { sinceExpected[bin] += expected[bin] }
+    }
+
+    /// Counts the exposure up to a launch at a local minute, and the launch when it is cold.
+    mutating func countLaunch(
+        at time: Milliseconds, minute: Int, coldGap: Milliseconds, zone: TimeZone, into hazard: inout LaunchHazard
+    ) {
+        countExposure(until: time, coldGap: coldGap, zone: zone, into: &hazard)
+        guard let last = lastLaunch, hazardBins.count == Self.binsPerDay else { return }
+        if time - last >= coldGap {
+            let sinceBin = LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))
+            sinceLaunches[sinceBin] += 1
+            hazard.count(
+                profileBin: Int(hazardBins[minute / Self.binMinutes]), sinceBin: sinceBin, minutes: 0, launched: true)
+        }
+        exposureCountedUntil = nil
+    }
 }

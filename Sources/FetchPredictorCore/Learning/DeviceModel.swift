@@ -44,7 +44,12 @@ public struct DeviceModel: Sendable, Hashable, Codable {
 
     /// The local time of an instant: its day and its minute of the day.
     func local(_ time: Milliseconds, utcOffset: Int?) -> (day: Int, minute: Int) {
-        let offset = utcOffset ?? timeZone.secondsFromGMT(for: Date(milliseconds: time))
+        Self.local(time, utcOffset: utcOffset, zone: timeZone)
+    }
+
+    /// The local time of an instant in a zone, or at a UTC offset when it has one.
+    static func local(_ time: Milliseconds, utcOffset: Int?, zone: TimeZone) -> (day: Int, minute: Int) {
+        let offset = utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: time))
         let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
         return (day, millisecond / 60_000)
     }
@@ -85,7 +90,13 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
         if configuration.learnsLaunchHazard, let currentDay, day > currentDay {
             // The day that ended is counted into the launch hazard with the profiles it began with.
-            for name in apps.keys { countExposure(of: name, until: event.time, configuration) }
+            // By position, not by name: iterating the keys while writing the values would copy
+            // the dictionary, and each lookup would hash the name again.
+            var index = apps.startIndex
+            while index != apps.endIndex {
+                countExposure(at: index, until: event.time, configuration)
+                apps.formIndex(after: &index)
+            }
             advance(to: day, configuration)
             hazard.fit()
             for name in apps.keys { snapshotHazardBins(of: name, day: day, configuration) }
@@ -115,48 +126,25 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         }
     }
 
-    /// Counts the minutes an app spent, up to `time`, where a cold launch of it could come, each
-    /// in the launch hazard's bins of its profile and of the time since its last launch.
-    mutating func countExposure(of name: String, until time: Milliseconds, _ configuration: PredictorConfiguration) {
-        guard let model = apps[name], let last = model.lastLaunch, model.hazardBins.count == AppModel.binsPerDay
-        else { return }
-        let from = max(model.exposureCountedUntil ?? .min, last + Milliseconds(configuration.coldLaunchGap * 1000))
-        guard from < time else { return }
-        let minutes = Int((time - from) / 60_000)
-        guard minutes > 0 else { return }
-        var minute = local(from, utcOffset: nil).minute
-        var since = Int((from - last) / 60_000)
-        var expected = [Double](repeating: 0, count: LaunchHazard.sinceBins)
-        model.hazardBins.withUnsafeBufferPointer { bins in
-            for _ in 0..<minutes {
-                let bin = Int(bins[minute / AppModel.binMinutes])
-                let sinceBin = LaunchHazard.sinceBin(minutes: since)
-                hazard.count(profileBin: bin, sinceBin: sinceBin, minutes: 1, launched: false)
-                expected[sinceBin] += hazard.rate(profileBin: bin, sinceBin: sinceBin)
-                minute = minute == 1439 ? 0 : minute + 1
-                since += 1
-            }
-        }
-        apps[name]!.exposureCountedUntil = from + Milliseconds(minutes) * 60_000
-        for bin in expected.indices { apps[name]!.sinceExpected[bin] += expected[bin] }
+    /// Counts the minutes the app at a position of ``apps`` spent, up to `time`, where a cold
+    /// launch of it could come, in the launch hazard.
+    mutating func countExposure(
+        at index: [String: AppModel].Index, until time: Milliseconds, _ configuration: PredictorConfiguration
+    ) {
+        // In place, through a mutating method: a read of the app's model from the dictionary
+        // would copy it, and retain each of its arrays, for every app every day and at every launch.
+        apps.values[index].countExposure(
+            until: time, coldGap: Milliseconds(configuration.coldLaunchGap * 1000), zone: timeZone, into: &hazard)
     }
 
     /// Counts the exposure of an app up to its launch, and the launch when it is cold.
     mutating func countLaunch(
         of name: String, at time: Milliseconds, minute: Int, _ configuration: PredictorConfiguration
     ) {
-        countExposure(of: name, until: time, configuration)
-        guard let model = apps[name], let last = model.lastLaunch, model.hazardBins.count == AppModel.binsPerDay
-        else { return }
-        let gap = Milliseconds(configuration.coldLaunchGap * 1000)
-        if time - last >= gap {
-            let sinceBin = LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))
-            apps[name]!.sinceLaunches[sinceBin] += 1
-            hazard.count(
-                profileBin: Int(model.hazardBins[minute / AppModel.binMinutes]), sinceBin: sinceBin, minutes: 0,
-                launched: true)
-        }
-        apps[name]!.exposureCountedUntil = nil
+        guard let index = apps.index(forKey: name) else { return }
+        apps.values[index].countLaunch(
+            at: time, minute: minute, coldGap: Milliseconds(configuration.coldLaunchGap * 1000), zone: timeZone,
+            into: &hazard)
     }
 
     /// Records the profile bins an app's new day begins with; none while it is in cold start.
