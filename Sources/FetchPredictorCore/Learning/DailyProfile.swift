@@ -45,26 +45,78 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     static let peakSmoothingMinutes = 15.0
 
     /// Rates per bin from decayed counts over decayed days, smoothed by a circular Gaussian kernel.
+    ///
+    /// Each bin's rate gathers its neighbours' counts in the order of their bins, from midnight
+    /// on, as scattering each count over its neighbours in bin order would add them: the sums
+    /// are the same to the last bit, with no test of the wrap at midnight in the inner loop.
     static func smooth(_ bins: [Double], days: Double, sigma: Double) -> [Double] {
         let count = bins.count
         let radius = Int((3 * sigma).rounded(.up))
         var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
         let total = kernel.reduce(0, +)
         kernel = kernel.map { $0 / total }
+        // A count of zero adds nothing: `sum + 0` is `sum` for the sums here, none negative.
+        let values = bins.map { $0 > 0 ? $0 / days : 0 }
+        guard 2 * radius < count else { return scatter(values, kernel: kernel, radius: radius) }
         var rates = Array(repeating: 0.0, count: count)
-        // Through buffers, the target wrapping around midnight by a test rather than a division:
-        // this runs for every app at every launch.
         kernel.withUnsafeBufferPointer { kernel in
-            rates.withUnsafeMutableBufferPointer { rates in
-                for bin in 0..<count where bins[bin] > 0 {
-                    let value = bins[bin] / days
-                    var target = ((bin - radius) % count + count) % count
-                    for weight in kernel {
-                        rates[target] += value * weight
-                        target += 1
-                        if target == count { target = 0 }
+            values.withUnsafeBufferPointer { values in
+                rates.withUnsafeMutableBufferPointer { rates in
+                    // The bins from `low` through `high`, the kernel read from `tap` downward.
+                    @inline(__always) func gather(_ sum: inout Double, _ low: Int, _ high: Int, _ tap: Int) {
+                        var tap = tap
+                        for source in low...high {
+                            sum += values[source] * kernel[tap]
+                            tap -= 1
+                        }
+                    }
+                    // Four bins at a time away from midnight: four sums apart, each in its own order,
+                    // so that one need not wait for another's last addition.
+                    var target = radius
+                    while target + 3 + radius < count {
+                        var sums = (0.0, 0.0, 0.0, 0.0)
+                        let first = target - radius
+                        for offset in 0...(2 * radius) {
+                            let weight = kernel[2 * radius - offset]
+                            sums.0 += values[first + offset] * weight
+                            sums.1 += values[first + offset + 1] * weight
+                            sums.2 += values[first + offset + 2] * weight
+                            sums.3 += values[first + offset + 3] * weight
+                        }
+                        (rates[target], rates[target + 1], rates[target + 2], rates[target + 3]) = sums
+                        target += 4
+                    }
+                    let unrolledEnd = target
+                    for target in 0..<count where target < radius || target >= unrolledEnd {
+                        var sum = 0.0
+                        if target < radius {
+                            // Past midnight backward: the day's first bins come first, then its last.
+                            gather(&sum, 0, target + radius, target + radius)
+                            gather(&sum, count + target - radius, count - 1, 2 * radius)
+                        } else if target + radius >= count {
+                            gather(&sum, 0, target + radius - count, target + radius - count)
+                            gather(&sum, target - radius, count - 1, 2 * radius)
+                        } else {
+                            gather(&sum, target - radius, target + radius, 2 * radius)
+                        }
+                        rates[target] = sum
                     }
                 }
+            }
+        }
+        return rates
+    }
+
+    /// The same by scattering each bin over its neighbours, for a kernel wider than the day.
+    private static func scatter(_ values: [Double], kernel: [Double], radius: Int) -> [Double] {
+        let count = values.count
+        var rates = Array(repeating: 0.0, count: count)
+        for bin in 0..<count where values[bin] > 0 {
+            var target = ((bin - radius) % count + count) % count
+            for weight in kernel {
+                rates[target] += values[bin] * weight
+                target += 1
+                if target == count { target = 0 }
             }
         }
         return rates
