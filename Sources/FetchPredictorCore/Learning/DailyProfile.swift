@@ -108,7 +108,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     }
 
     /// The same by scattering each bin over its neighbours, for a kernel wider than the day.
-    private static func scatter(_ values: [Double], kernel: [Double], radius: Int) -> [Double] {
+    static func scatter(_ values: [Double], kernel: [Double], radius: Int) -> [Double] {
         let count = values.count
         var rates = Array(repeating: 0.0, count: count)
         for bin in 0..<count where values[bin] > 0 {
