@@ -57,7 +57,11 @@ public struct DailyProfile: Sendable, Hashable, Codable {
         kernel = kernel.map { $0 / total }
         // A count of zero adds nothing: `sum + 0` is `sum` for the sums here, none negative.
         let values = bins.map { $0 > 0 ? $0 / days : 0 }
-        guard 2 * radius < count else { return scatter(values, kernel: kernel, radius: radius) }
+        // A sparse day (few bins with launches) is cheaper scattered: only its launches are read.
+        let used = values.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+        guard 2 * radius < count, used * Self.scatterShare > count else {
+            return scatter(values, kernel: kernel, radius: radius)
+        }
         var rates = Array(repeating: 0.0, count: count)
         kernel.withUnsafeBufferPointer { kernel in
             values.withUnsafeBufferPointer { values in
@@ -107,7 +111,11 @@ public struct DailyProfile: Sendable, Hashable, Codable {
         return rates
     }
 
-    /// The same by scattering each bin over its neighbours, for a kernel wider than the day.
+    /// A day with fewer than one bin in this many used is smoothed by scattering.
+    static let scatterShare = 3
+
+    /// The same by scattering each bin over its neighbours: for a sparse day, and for a kernel
+    /// wider than the day.
     static func scatter(_ values: [Double], kernel: [Double], radius: Int) -> [Double] {
         let count = values.count
         var rates = Array(repeating: 0.0, count: count)
