@@ -216,6 +216,32 @@ struct TrustTests {
         #expect(later.stdout != earlier.stdout)
     }
 
+    /// The reliability evaluate prints is that of the run it writes out, at --budget, whether or
+    /// not the budget is one of the frontier's levels; the JSON names that run too.
+    @Test(arguments: ["0.85", "0.9"])
+    func reliabilityIsOfTheRunWrittenOut(budget: String) throws {
+        let folder = Tool.scratch()
+        let launches = folder.appendingPathComponent("launches.csv").path
+        let arguments = [
+            "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "Europe/Warsaw", "--budget", budget,
+            "--launches-out", launches,
+        ]
+        let text = try Tool.run(arguments)
+        #expect(text.status == 0, "\(text.stderr)")
+        let fresh = try String(contentsOfFile: launches, encoding: .utf8).split(separator: "\n").filter {
+            $0.hasSuffix(",true")
+        }.count
+        #expect(fresh > 0)
+        let header = text.stdout.split(separator: "\n").first { $0.hasPrefix("Reliability at budget") } ?? ""
+        let level = String(format: "%.2f", Double(budget) ?? 0)
+        #expect(header.hasPrefix("Reliability at budget \(level): "), "\(header)")
+        #expect(header.contains(" \(fresh) served ("), "\(header), \(fresh) fresh in --launches-out")
+        let json = try #require(try self.json(try Tool.run(arguments + ["--json"]).stdout) as? [String: Any])
+        let reported = try #require(json["reported"] as? [String: Any])
+        #expect(reported["budget"] as? Double == Double(budget))
+        #expect(reported["freshLaunches"] as? Int == fresh)
+    }
+
     @Test func configWithoutAChangeMakesNoStore() throws {
         let db = Tool.scratch().appendingPathComponent("none.sqlite").path
         let shown = try Tool.run(["config", "--db", db])

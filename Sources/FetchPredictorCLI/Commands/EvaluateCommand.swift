@@ -127,7 +127,7 @@ struct EvaluateCommand: ParsableCommand {
         }
         if let reportPath {
             let file = try OutputFile(path: reportPath, option: "--report")
-            try file.line(HTMLReport.page(evaluation: report, budget: budget))
+            try file.line(HTMLReport.page(evaluation: report))
             try file.close()
         }
         if let launchesOut {

@@ -8,13 +8,13 @@ enum HTMLReport {
     /// The whole page of a device, with its evaluation when there is one.
     static func page(_ data: ReportData) -> String {
         var sections = [deviceSection(data), timelineSection(data), appsSection(data)]
-        if let evaluation = data.evaluation { sections.append(evaluationSection(evaluation, budget: nil)) }
+        if let evaluation = data.evaluation { sections.append(evaluationSection(evaluation)) }
         return document(title: "FetchPredictor report: \(data.device)", sections: sections)
     }
 
     /// A page of an evaluation alone, as `evaluate --report` writes it.
-    static func page(evaluation: BacktestReport, budget: Double) -> String {
-        document(title: "FetchPredictor evaluation", sections: [evaluationSection(evaluation, budget: budget)])
+    static func page(evaluation: BacktestReport) -> String {
+        document(title: "FetchPredictor evaluation", sections: [evaluationSection(evaluation)])
     }
 
     static func document(title: String, sections: [String]) -> String {
@@ -226,13 +226,12 @@ enum HTMLReport {
             title: "Fetch results of \(app.summary.app) by hour: newData green, noData grey, failed red")
     }
 
-    static func evaluationSection(_ report: BacktestReport, budget: Double?) -> String {
+    static func evaluationSection(_ report: BacktestReport) -> String {
         var parts = ["<section id=\"evaluation\"><h2>Evaluation</h2>", frontierChart(report)]
-        if let predictor = report.overall.filter({ $0.strategy == "predictor" }).min(by: {
-            abs(($0.budget ?? 0) - (budget ?? PredictorConfiguration().budget))
-                < abs(($1.budget ?? 0) - (budget ?? PredictorConfiguration().budget))
-        }), !predictor.reliability.isEmpty {
-            parts.append("<h3>Forecast against what the wakes served (budget \(predictor.budget ?? 0))</h3>")
+        if let predictor = report.reported, !predictor.reliability.isEmpty {
+            parts.append(
+                "<h3>Forecast against what the wakes served (budget \(BudgetLevels.describe(predictor.budget ?? 0)))</h3>"
+            )
             parts.append(reliabilityChart(predictor.reliability))
         }
         parts.append("<h3>Fresh cold launches of each app</h3>")

@@ -64,10 +64,8 @@ enum EvaluationText {
             lines.append("overall:")
             lines.append(table(report.overall))
         }
-        // The level nearest the reported budget.
-        if let reported = report.overall.filter({ $0.strategy == "predictor" }).min(by: {
-            abs(($0.budget ?? 0) - settings.reportedBudget) < abs(($1.budget ?? 0) - settings.reportedBudget)
-        }) {
+        // The run at the reported budget: the one --wakes-out and --launches-out write.
+        if let reported = report.reported {
             lines.append("")
             lines.append(reliability(reported))
         }

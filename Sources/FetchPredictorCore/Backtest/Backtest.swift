@@ -50,6 +50,7 @@ public enum Backtest {
                 if case .predictor(let budget) = run.strategy, budget == settings.reportedBudget {
                     report.fetches += outcome.fetches
                     report.launches += outcome.launches
+                    report.reported = report.reported.map { $0.adding(outcome.figures) } ?? outcome.figures
                 }
                 if case .predictor(let budget) = run.strategy, !levels.contains(budget) { continue }
                 figures.append(outcome.figures)
@@ -82,6 +83,7 @@ public enum Backtest {
             }
             return figures
         }
+        if report.devices.count > 1 { report.reported?.medianContentAgeMinutes = nil }
         let frontier = report.overall.filter { $0.strategy == "predictor" }.map { ($0.wakesPerAppDay, $0.freshRate) }
         report.freshAt4 = Frontier.fresh(at: 4, frontier)
         report.wakesAt50 = Frontier.wakes(forFresh: 0.5, frontier)
