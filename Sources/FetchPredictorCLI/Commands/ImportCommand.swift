@@ -90,12 +90,16 @@ struct ImportCommand: ParsableCommand {
 
     /// Removes a database and its companion files when it holds no event and no import.
     static func removeEmptyStore(at path: String) {
-        guard let eventStore = try? EventStore(path: path, concurrentReads: false, creating: false),
-            let counts = try? eventStore.eventCounts(), counts == (0, 0, 0),
-            let imports = try? eventStore.imports(), imports.isEmpty
-        else { return }
-        withExtendedLifetime(eventStore) {}
+        guard isEmptyStore(at: path) else { return }
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Whether the store at a path holds no event and no import; it is closed again on return.
+    static func isEmptyStore(at path: String) -> Bool {
+        guard let eventStore = try? EventStore(path: path, concurrentReads: false, creating: false),
+            let counts = try? eventStore.eventCounts(), let imports = try? eventStore.imports()
+        else { return false }
+        return counts == (0, 0, 0) && imports.isEmpty
     }
 
     /// Imports the files, each in its own transaction; the store is closed on return.
