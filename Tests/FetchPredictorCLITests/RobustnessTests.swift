@@ -153,6 +153,12 @@ struct RobustnessTests {
         #expect(failed.stderr.contains("bad.csv:3"), "\(failed.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("typo") }
         #expect(left.isEmpty, "an empty store was left: \(left)")
+        // The bad row is said once, in the sentence.
+        #expect(failed.stderr.components(separatedBy: "bad.csv:3").count == 2, "\(failed.stderr)")
+        // Nor the folders made for it.
+        let deep = folder.appendingPathComponent("new/deeper/events.sqlite").path
+        #expect(try Tool.run(["import", bad, "--db", deep]).status != 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new").path))
 
         let existing = folder.appendingPathComponent("events.sqlite").path
         try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", existing])
@@ -163,6 +169,29 @@ struct RobustnessTests {
         let mixed = folder.appendingPathComponent("mixed.sqlite").path
         #expect(try Tool.run(["import", Tool.fixture("commuter-28d.csv"), bad, "--db", mixed]).status != 0)
         #expect(try launches(mixed) == before, "the good file's launches were lost with the bad one")
+    }
+
+    /// A path evaluate cannot write is said before the replay, naming the option; a folder is
+    /// named as a folder, for evaluate's files, export's and the database alike.
+    @Test func unwritablePathsAreSaidAtOnce() throws {
+        let folder = Tool.scratch()
+        let log = Tool.fixture("commuter-28d.csv")
+        let missing = folder.appendingPathComponent("no/such/w.csv").path
+        for option in ["--wakes-out", "--launches-out", "--report"] {
+            let result = try Tool.run(["evaluate", log, "--time-zone", "UTC", option, missing])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("Cannot write \(option) \(missing)"), "\(option): \(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain"), "\(result.stderr)")
+            #expect(!result.stdout.contains("fresh@4"), "\(option): the replay ran first")
+            let asFolder = try Tool.run(["evaluate", log, "--time-zone", "UTC", option, folder.path])
+            #expect(asFolder.stderr.contains("it is a folder"), "\(option): \(asFolder.stderr)")
+        }
+        let db = folder.appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", log, "--db", db])
+        #expect(try Tool.run(["export", "--db", db, "--out", folder.path]).stderr.contains("it is a folder"))
+        let asDatabase = try Tool.run(["apps", "--db", folder.path])
+        #expect(asDatabase.status != 0)
+        #expect(asDatabase.stderr.contains("is a folder: name the database file in it"), "\(asDatabase.stderr)")
     }
 
     /// evaluate names what is wrong with the files it is given, as evaluate (not import) says it,

@@ -242,6 +242,36 @@ struct TrustTests {
         #expect(reported["freshLaunches"] as? Int == fresh)
     }
 
+    /// imports --device lists that device's imports only; prune counts in words that agree with
+    /// the numbers; a file that names its devices is followed by a note for each without a zone.
+    @Test func importsPruneAndZoneNotesSayWhatIsTrue() throws {
+        let folder = Tool.scratch()
+        let db = folder.appendingPathComponent("events.sqlite").path
+        let multi = folder.appendingPathComponent("multi.csv").path
+        try "timestamp,app,event,device\n2026-01-01T10:00:00Z,a,launch,phone\n2026-01-01T11:00:00Z,b,launch,tablet\n"
+            .write(toFile: multi, atomically: true, encoding: .utf8)
+        let imported = try Tool.run(["import", multi, "--db", db])
+        for device in ["phone", "tablet"] {
+            #expect(imported.stderr.contains("Note: device \(device) has no time zone."), "\(imported.stderr)")
+        }
+        #expect(!imported.stderr.contains("device default"), "\(imported.stderr)")
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "p", "--time-zone", "UTC"])
+        let listed = try #require(
+            try json(try Tool.run(["imports", "--db", db, "--device", "p", "--json"]).stdout) as? [[String: Any]])
+        #expect(listed.map { $0["id"] as? Int } == [2])
+        #expect(try Tool.run(["imports", "--db", db, "--device", "nobody"]).status != 0)
+        let one = try Tool.run(["prune", "--import", "1", "--dry-run", "--db", db])
+        #expect(
+            one.stdout.hasPrefix(
+                "Would delete 2 events stored by import 1 (2 launches, 0 fetches, 0 notifications, 0 device events)"),
+            "\(one.stdout)")
+        let single = folder.appendingPathComponent("single.sqlite").path
+        try Tool.run(["record", "launch", "a", "--at", "2026-01-01T10:00:00Z", "--db", single])
+        let pruned = try Tool.run(["prune", "--before", "2026-02-01T00:00:00Z", "--db", single, "--dry-run"])
+        #expect(pruned.stdout.hasPrefix("Would delete 1 event before"), "\(pruned.stdout)")
+        #expect(pruned.stdout.contains("(1 launch, 0 fetches, 0 notifications, 0 device events)"), "\(pruned.stdout)")
+    }
+
     @Test func configWithoutAChangeMakesNoStore() throws {
         let db = Tool.scratch().appendingPathComponent("none.sqlite").path
         let shown = try Tool.run(["config", "--db", db])

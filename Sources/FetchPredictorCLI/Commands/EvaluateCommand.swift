@@ -119,19 +119,25 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         let backtest = try backtestSettings()
         let devices = files.isEmpty ? try storeDevices() : try fileDevices()
+        // The files written after the replay are opened before it, so that a path that cannot be
+        // written is said at once, not after minutes of work.
+        let wakesFile = try wakesOut.map { try OutputFile(path: $0, option: "--wakes-out") }
+        let launchesFile = try launchesOut.map { try OutputFile(path: $0, option: "--launches-out") }
+        let reportFile = try reportPath.map { try OutputFile(path: $0, option: "--report") }
         let bar = ProgressBar(label: "evaluating")
         let report = Backtest.run(devices, settings: backtest) { bar.update(Int64($0), Int64($1)) }
         bar.finish()
-        if let wakesOut {
-            try EvaluationText.wakesCSV(report).write(toFile: wakesOut, atomically: true, encoding: .utf8)
+        if let wakesFile {
+            try wakesFile.write(EvaluationText.wakesCSV(report))
+            try wakesFile.close()
         }
-        if let reportPath {
-            let file = try OutputFile(path: reportPath, option: "--report")
-            try file.line(HTMLReport.page(evaluation: report))
-            try file.close()
+        if let reportFile {
+            try reportFile.line(HTMLReport.page(evaluation: report))
+            try reportFile.close()
         }
-        if let launchesOut {
-            try EvaluationText.launchesCSV(report).write(toFile: launchesOut, atomically: true, encoding: .utf8)
+        if let launchesFile {
+            try launchesFile.write(EvaluationText.launchesCSV(report))
+            try launchesFile.close()
         }
         try output.print(report) { EvaluationText.describe($0, backtest) }
     }

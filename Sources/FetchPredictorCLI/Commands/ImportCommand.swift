@@ -75,23 +75,33 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let path = store.databasePath()
         let isNew = !FileManager.default.fileExists(atPath: path)
-        let summary = try importFiles()
-        if output.json { print(try Output.json(summary)) }
-        if summary.imports.contains(where: { $0.timeZone == nil }) {
-            Output.error(ImportText.zoneNeeded(device: store.device))
+        // The folders the store will be made in that do not exist yet, deepest first.
+        var newFolders: [String] = []
+        var folder = (path as NSString).deletingLastPathComponent
+        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            newFolders.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
         }
+        let (summary, zoneless) = try importFiles()
+        if output.json { print(try Output.json(summary)) }
+        for device in zoneless { Output.error(ImportText.zoneNeeded(device: device)) }
         guard summary.failures.isEmpty else {
             // A store this command made for files that all failed holds nothing: it goes, so that
             // a mistyped --db leaves no empty database behind. (Its store is closed by now.)
-            if isNew, summary.imports.isEmpty { Self.removeEmptyStore(at: path) }
+            if isNew, summary.imports.isEmpty, Self.removeEmptyStore(at: path) {
+                // And the folders made for it, when nothing else went in them.
+                for folder in newFolders { try? FileManager.default.removeEmptyFolder(atPath: folder) }
+            }
             throw ExitCode.failure
         }
     }
 
     /// Removes a database and its companion files when it holds no event and no import.
-    static func removeEmptyStore(at path: String) {
-        guard isEmptyStore(at: path) else { return }
+    /// Returns whether it removed it.
+    static func removeEmptyStore(at path: String) -> Bool {
+        guard isEmptyStore(at: path) else { return false }
         for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        return true
     }
 
     /// Whether the store at a path holds no event and no import; it is closed again on return.
@@ -102,8 +112,9 @@ struct ImportCommand: ParsableCommand {
         return counts == (0, 0, 0) && imports.isEmpty
     }
 
-    /// Imports the files, each in its own transaction; the store is closed on return.
-    func importFiles() throws -> ImportText.Summary {
+    /// Imports the files, each in its own transaction; the store is closed on return. Also
+    /// returns the store's devices that have no time zone, when a file was imported.
+    func importFiles() throws -> (ImportText.Summary, zoneless: [String]) {
         let eventStore = try store.openStore()
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
@@ -125,6 +136,17 @@ struct ImportCommand: ParsableCommand {
                 if !output.json { ImportText.show(error) }
             }
         }
-        return summary
+        guard !summary.imports.isEmpty else { return (summary, []) }
+        // Every device, not only --device: a device column spreads a file over several.
+        let zoneless = try eventStore.devices().filter { try eventStore.timeZone(device: $0) == nil }
+        return (summary, zoneless)
+    }
+}
+
+extension FileManager {
+    /// Removes a folder when it holds nothing.
+    fileprivate func removeEmptyFolder(atPath path: String) throws {
+        guard try contentsOfDirectory(atPath: path).isEmpty else { return }
+        try removeItem(atPath: path)
     }
 }

@@ -9,11 +9,11 @@ struct ImportsCommand: ParsableCommand {
         discussion: """
             Each import has an id, which every event it stored keeps: fetchpredict prune \
             --import ID deletes exactly those events. KEPT counts the events the store still \
-            holds of each import.
+            holds of each import. With --device, only the imports made for that device.
 
             Example:
               fetchpredict imports
-              fetchpredict imports --json
+              fetchpredict imports --device phone --json
             """)
 
     @OptionGroup var store: StoreOptions
@@ -21,7 +21,13 @@ struct ImportsCommand: ParsableCommand {
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
-        try output.print(try eventStore.imports()) { Self.describe($0) }
+        // Every device's imports, or those of the one --device names.
+        var imports = try eventStore.imports()
+        if let device = store.deviceOption {
+            try KnownNames.requireDevice(device, in: eventStore)
+            imports = imports.filter { $0.device == device }
+        }
+        try output.print(imports) { Self.describe($0) }
     }
 
     static func describe(_ imports: [ImportSummary]) -> String {

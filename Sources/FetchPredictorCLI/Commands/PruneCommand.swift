@@ -76,9 +76,10 @@ struct PruneCommand: ParsableCommand {
                 + (allDevices ? "every device" : "device \(store.device)")
         }
         try output.print(Pruned(dryRun: dryRun, report: report)) {
-            "\($0.dryRun ? "Would delete" : "Deleted") \($0.report.total) events \(scope) "
-                + "(\($0.report.launches) launches, \($0.report.fetches) fetches, \($0.report.notifications) notifications, "
-                + "\($0.report.deviceEvents) device events)"
+            "\($0.dryRun ? "Would delete" : "Deleted") \(Output.count($0.report.total, "event")) \(scope) "
+                + "(\(Output.count($0.report.launches, "launch")), \(Output.count($0.report.fetches, "fetch")), "
+                + "\(Output.count($0.report.notifications, "notification")), "
+                + "\(Output.count($0.report.deviceEvents, "device event")))"
                 + ($0.report.kept > 0
                     ? "; \($0.dryRun ? "would keep" : "kept") \($0.report.kept) that a later import also holds" : "")
                 + ($0.dryRun ? "; nothing was changed." : ".")

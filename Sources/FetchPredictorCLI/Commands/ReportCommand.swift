@@ -21,7 +21,7 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(help: ArgumentHelp("The file to write (default: report.html).", valueName: "file"))
+    @Option(help: ArgumentHelp("The file to write.", valueName: "file"))
     var out = "report.html"
 
     @Flag(help: "Backtest the device too, and chart the frontier (slower: seconds for weeks of history).")

@@ -36,8 +36,14 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store; a command that only reads passes `creating: false`, so that it never
     /// makes a folder or an empty store.
     func openStore(creating: Bool = true) throws -> EventStore {
+        let path = databasePath()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ValidationError(
+                "The database \(path) is a folder: name the database file in it, such as \(path)/events.sqlite.")
+        }
         // One connection: a command is a short-lived process that never reads beside its own writes.
-        try EventStore(path: databasePath(), concurrentReads: false, creating: creating)
+        return try EventStore(path: path, concurrentReads: false, creating: creating)
     }
 
     /// The device's zone, for a command that reads or shows its local time.

@@ -45,7 +45,8 @@ enum ImportText {
     static func show(_ error: any Error) {
         Output.error("Error: \(error)")
         if case ImportError.invalidRows(_, let count, let first) = error {
-            for rejection in first { Output.error("  \(rejection)") }
+            // The first is in the sentence above.
+            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
             if count > first.count { Output.error("  ... and \(count - first.count) more.") }
         }
     }

@@ -40,7 +40,7 @@ enum Output {
 
     /// A count and its noun, singular for one: "1 row", "3 rows".
     static func count(_ value: Int, _ noun: String) -> String {
-        "\(value) \(noun)\(value == 1 ? "" : "s")"
+        "\(value) \(noun)\(value == 1 ? "" : noun.hasSuffix("ch") ? "es" : "s")"
     }
 
     /// A time as `YYYY-MM-DD HH:MM` in the zone; in UTC, marked `Z`, when there is none.

@@ -13,6 +13,10 @@ final class OutputFile {
     ///   - option: the option that named it, for the error.
     init(path: String?, option: String) throws {
         if let path, path != "-" {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw ValidationError("Cannot write \(option) \(path): it is a folder; name a file.")
+            }
             guard FileManager.default.createFile(atPath: path, contents: nil),
                 let handle = FileHandle(forWritingAtPath: path)
             else {
@@ -24,6 +28,12 @@ final class OutputFile {
             handle = .standardOutput
             isStandardOutput = true
         }
+    }
+
+    /// Adds text as it is.
+    func write(_ text: String) throws {
+        buffer += text
+        if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
     /// Adds a line.
