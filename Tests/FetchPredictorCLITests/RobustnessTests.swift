@@ -194,6 +194,28 @@ struct RobustnessTests {
         #expect(asDatabase.stderr.contains("is a folder: name the database file in it"), "\(asDatabase.stderr)")
     }
 
+    /// A file given with a --format it is not in is refused naming the format it reads as; a
+    /// file of a header alone is said to hold no events, not to be empty.
+    @Test func aWrongFormatIsNamedWithTheRightOne() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let cases = [
+            ("commuter-28d.csv", "jsonl", "csv"), ("activitywatch-small.json", "csv", "activitywatch"),
+            ("night-owl-14d.jsonl", "app-usage", "jsonl"),
+        ]
+        for (fixture, given, detected) in cases {
+            let result = try Tool.run(["import", Tool.fixture(fixture), "--format", given, "--db", db])
+            #expect(result.status != 0)
+            #expect(
+                result.stderr.contains("is not \(given), as --format says: it reads as \(detected)"),
+                "\(fixture): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let header = Tool.scratch().appendingPathComponent("header.csv").path
+        try "timestamp,app,event\n".write(toFile: header, atomically: true, encoding: .utf8)
+        let result = try Tool.run(["import", header, "--db", db])
+        #expect(result.stderr.contains("holds no events (it is empty, or a header alone)"), "\(result.stderr)")
+    }
+
     /// evaluate names what is wrong with the files it is given, as evaluate (not import) says it,
     /// and an option's missing file as missing.
     @Test func evaluateSaysWhatIsWrongWithItsFiles() throws {

@@ -9,6 +9,8 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
     case ambiguousDates(file: String, example: String, line: Int, suggested: DateOrder? = nil)
     case invalidRows(file: String, rejected: Int, first: [Rejection])
     case malformed(file: String, line: Int, reason: String)
+    /// The file could not be read in the format given, and reads as another.
+    indirect case otherFormat(file: String, given: ImportFormat, detected: ImportFormat, error: ImportError)
     /// The format writes local times with no zone, and no zone was named for them.
     case needsTimeZone(file: String, format: ImportFormat)
 
@@ -18,13 +20,13 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
         case .unreadable(let file, let reason):
             return "Cannot read \(file): \(reason)."
         case .empty(let file):
-            return "\(file) is empty: there is nothing to import."
+            return "\(file) holds no events (it is empty, or a header alone): there is nothing to import."
         case .notText(let file, let line):
             return
                 "\(file):\(line): the file is not text (it holds a NUL byte), nor a knowledgeC.db; give a usage log in one of the formats fetchpredict import --help lists."
         case .lineTooLong(let file, let line, let limit):
             return
-                "\(file):\(line): the line is longer than \(limit / 1024) KiB, which no supported format writes; check that this is the right file."
+                "\(file):\(line): the line is longer than \(limit / 1024) KiB, which no line-based format (csv, jsonl, App Usage, dumpsys) writes; check that this is the right file."
         case .unknownFormat(let file, let tried):
             return
                 "\(file) is in no format FetchPredictor knows; tried \(tried.joined(separator: "; ")). Give --format if you know it."
@@ -43,6 +45,9 @@ public enum ImportError: Error, Sendable, CustomStringConvertible {
                 "\(file) was not imported: \(rejected) invalid row\(rejected == 1 ? "" : "s"), the first: \(shown). Fix the file, or give --skip-invalid to store the valid rows."
         case .malformed(let file, let line, let reason):
             return "\(file):\(line): \(reason); nothing of the file was stored."
+        case .otherFormat(let file, let given, let detected, let error):
+            return
+                "\(file) is not \(given.rawValue), as --format says: it reads as \(detected.rawValue), so leave out --format or give --format \(detected.rawValue). Read as \(given.rawValue): \(error)"
         case .needsTimeZone(let file, let format):
             return
                 "\(file) (\(format.rawValue)) writes local times with no time zone, and its device has none; nothing was stored: give the zone the phone was in, such as --time-zone Europe/Warsaw."

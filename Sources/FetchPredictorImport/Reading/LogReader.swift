@@ -51,9 +51,17 @@ public struct LogReader: Sendable {
         let sink = ImportSink(
             file: path, skipInvalid: options.skipInvalid, rejectionsKept: options.rejectionsKept, onReject: onReject,
             store: store)
-        try format.parser(options: options, timeZone: timeZone).parse(file, into: sink)
-        if sink.rejected > 0 && !options.skipInvalid {
-            throw ImportError.invalidRows(file: path, rejected: sink.rejected, first: sink.firstRejections)
+        do {
+            try format.parser(options: options, timeZone: timeZone).parse(file, into: sink)
+            if sink.rejected > 0 && !options.skipInvalid {
+                throw ImportError.invalidRows(file: path, rejected: sink.rejected, first: sink.firstRejections)
+            }
+        } catch let error as ImportError {
+            // A format given that the file is not in: say which it is in, if detection knows.
+            if options.format != nil, let detected = try? FormatDetector.detect(path), detected != format {
+                throw ImportError.otherFormat(file: path, given: format, detected: detected, error: error)
+            }
+            throw error
         }
         if sink.rowsRead == 0 { throw ImportError.empty(file: path) }
         try file.finishHashing()
