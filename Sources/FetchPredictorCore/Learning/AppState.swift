@@ -9,12 +9,15 @@ public struct AppState: Sendable, Hashable, Codable {
     public var coldLaunchesLastWeek: Double
     /// The cold launches its habits make in seven such days.
     public var usualLastWeek: Double
-    /// The share of its usual launches the planner expects of it now, from 0 to 1: below 1 when
-    /// its profile expected launches that did not come.
+    /// The share of the launches of its last days' use (the planning profile) that the planner
+    /// expects of it now, from 0 to 1: below 1 when that profile expected launches that did not
+    /// come, a quiet spell.
     public var expectedShare: Double
 
     /// A sentence for people, such as "no launch since 2022-01-15; 2 cold launches in the last 7
-    /// days, usually 14; expecting 40% of usual".
+    /// days, usually 14; a quiet spell: expecting 40% of its last days' use". The habits' usual
+    /// week is the recent weeks'; the planner follows the last days, which a quiet week lowers
+    /// already.
     public func description(now: Date, zone: TimeZone) -> String {
         var parts: [String] = []
         if let lastLaunch {
@@ -33,7 +36,8 @@ public struct AppState: Sendable, Hashable, Codable {
                 format: "%.0f cold launches in the last 7 days, usually %.0f", coldLaunchesLastWeek, usualLastWeek))
         parts.append(
             expectedShare >= 0.995
-                ? "expecting its usual" : String(format: "expecting %.0f%% of usual", expectedShare * 100))
+                ? "no quiet spell: its wakes follow its last days' use"
+                : String(format: "a quiet spell: expecting %.0f%% of its last days' use", expectedShare * 100))
         return parts.joined(separator: "; ")
     }
 }
