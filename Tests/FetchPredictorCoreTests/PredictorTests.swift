@@ -84,6 +84,42 @@ struct PeakLearningTests {
         }
     }
 
+    /// An app still short of history two weeks after it was first seen is rarely used, not new:
+    /// it gets no cold-start plan (four wakes a day for ever), though it is still in cold start
+    /// for what is learned; a new app does.
+    @Test func aRarelyUsedAppIsNotPlannedAsNew() {
+        let zone = TimeZone(identifier: "UTC")!
+        let day: Milliseconds = 86_400_000
+        let start = Learned.instant(zone, 2024, 1, 1, 0).milliseconds
+        func predictor(days: Int) -> Predictor {
+            var predictor = Predictor()
+            predictor.setTimeZone(zone, device: "phone")
+            for app in ["rare", "daily"] {
+                predictor.setPolicy(AppPolicy(interval: .minimum), app: app, device: "phone")
+            }
+            predictor.observe(.launch("rare", at: start + 9 * 3_600_000), device: "phone")
+            predictor.observe(.launch("rare", at: start + 20 * 3_600_000), device: "phone")
+            for offset in 0..<days {
+                for hour in [8, 13, 19] {
+                    predictor.observe(
+                        .launch("daily", at: start + Milliseconds(offset) * day + Milliseconds(hour) * 3_600_000),
+                        device: "phone")
+                }
+            }
+            return predictor
+        }
+        for (days, planned) in [(5, true), (20, false)] {
+            let predictor = predictor(days: days)
+            #expect(predictor.isColdStart(app: "rare", device: "phone"))
+            let from = Date(milliseconds: start + Milliseconds(days) * day)
+            let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+            #expect(schedule.coldStartApps.contains("rare") == planned, "day \(days)")
+            let rareWakes = schedule.wakes.flatMap(\.apps).filter { $0.app == "rare" }
+            #expect(rareWakes.contains { $0.reasons.contains(.coldStart) } == planned, "day \(days): \(rareWakes)")
+            #expect(!schedule.coldStartApps.contains("daily"))
+        }
+    }
+
     @Test func coldStartSaysSoAndPlansConservatively() {
         let zone = TimeZone(identifier: "UTC")!
         let predictor = Learned.predictor(.commuter, days: 2, zone: zone, seed: 1)

@@ -77,6 +77,14 @@ extension DeviceModel {
         return distance > 0.45
     }
 
+    /// Whether an app is planned with the conservative cold-start plan: it has too little history
+    /// and is new, its first event within ``PredictorConfiguration/coldStartLimitDays``.
+    func plansColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
+        guard isColdStart(app: app, configuration) else { return false }
+        guard let first = apps[app]?.firstDay, let current = currentDay else { return true }
+        return Double(current - first) < configuration.coldStartLimitDays
+    }
+
     /// Whether an app has too little history to learn from.
     public func isColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
         guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return true }

@@ -47,7 +47,7 @@ enum Planner {
             model, interval: policy.interval, floor: floor, from: clock.time(startIndex), configuration)
         let firstIndex = max(0, Int((earliest.time - clock.start + 59_999) / 60_000))
         let factors = valueFactors(model, configuration)
-        if device.isColdStart(app: name, configuration) {
+        if device.plansColdStart(app: name, configuration) {
             var wakes = coldStartWakes(
                 name, clock: clock, from: firstIndex, to: planMinutes, floor: floor, heldBy: earliest.heldBy,
                 configuration)

@@ -39,6 +39,10 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var coldStartDays: Double = 3
     /// ... or this many cold launches.
     public var coldStartLaunches: Int = 5
+    /// An app still short of cold launches this many days after its first event is rarely used,
+    /// not new: it is planned from what it has (which brings few wakes, if any), not with the
+    /// cold-start plan's four a day.
+    public var coldStartLimitDays: Double = 14
     /// The local times, in minutes after midnight, of the conservative plan of an app in cold start:
     /// 07:00, 11:00, 15:00 and 19:00.
     public var coldStartMinutes: [Int] = [7 * 60, 11 * 60, 15 * 60, 19 * 60]
