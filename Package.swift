@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "FetchPredictor",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     products: [
         .library(name: "FetchPredictor", targets: ["FetchPredictor"]),
         .executable(name: "fetchpredict", targets: ["fetchpredict"]),
@@ -11,6 +11,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // The HTTP service: Hummingbird 2 (without its swift-configuration trait, which we do
+        // not use), run in a swift-service-lifecycle group, with swift-log and Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // The pure core: models, learning, planning. No GRDB, no files, no clock.
@@ -30,11 +38,28 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
+        // The HTTP service over the store: routes, keys, limits, metrics. Handlers parse, call the
+        // library and encode, as the commands do.
+        .target(
+            name: "FetchPredictorService",
+            dependencies: [
+                "FetchPredictor",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            // The contract, served at /openapi.yaml and compiled into the binary.
+            resources: [.embedInCode("openapi.yaml")]
+        ),
         // The command-line interface, as a library so that tests can reach its pieces.
         .target(
             name: "FetchPredictorCLI",
             dependencies: [
                 "FetchPredictor",
+                "FetchPredictorService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +77,7 @@ let package = Package(
         .testTarget(
             name: "FetchPredictorImportTests", dependencies: ["FetchPredictorImport", "FetchPredictorTestSupport"]),
         .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor", "FetchPredictorTestSupport"]),
+        .testTarget(name: "FetchPredictorServiceTests", dependencies: ["FetchPredictorService", "fetchpredict"]),
         .testTarget(
             name: "FetchPredictorCLITests",
             dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"],

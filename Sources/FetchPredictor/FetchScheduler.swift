@@ -29,6 +29,10 @@ public final class FetchScheduler: @unchecked Sendable {
     private var predictor: Predictor
     /// What is loaded of each device: its model and settings.
     private var loaded: [String: Loaded] = [:]
+    /// The most devices whose models are kept in memory; the least recently used goes first.
+    public let maximumLoadedDevices: Int
+    /// A counter of uses, to find the least recently used device.
+    private var uses: UInt64 = 0
 
     /// A device's model in the predictor, and what it learned from.
     private struct Loaded {
@@ -41,11 +45,16 @@ public final class FetchScheduler: @unchecked Sendable {
         var onlyApp: String?
         /// The zone the model's daily profiles are in.
         var zone: String
+        /// The device's version in the store when the model was loaded: a write by another
+        /// process bumps it, and the model is then learned again.
+        var version: Int64
+        /// When the model was last used, on the scheduler's counter of uses.
+        var lastUse: UInt64 = 0
 
         /// Whether the model is the one of the events up to `time`, with `app` (every app when
         /// `nil`), in `zone`: a device whose zone changed is learned again.
-        func answers(asOf time: Milliseconds, app: String?, zone: String) -> Bool {
-            if zone != self.zone { return false }
+        func answers(asOf time: Milliseconds, app: String?, zone: String, version: Int64) -> Bool {
+            if zone != self.zone || version != self.version { return false }
             if let onlyApp, app != onlyApp { return false }
             if let limit { return limit == time }
             return asOf <= time
@@ -55,9 +64,20 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - store: the event store.
     ///   - configuration: learning and planning settings.
-    public init(store: EventStore, configuration: PredictorConfiguration = PredictorConfiguration()) {
+    ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
+    ///     recently used is dropped first, and learned again from the store's cache when asked.
+    public init(
+        store: EventStore, configuration: PredictorConfiguration = PredictorConfiguration(),
+        maximumLoadedDevices: Int = .max
+    ) {
         self.store = store
+        self.maximumLoadedDevices = max(1, maximumLoadedDevices)
         predictor = Predictor(configuration: configuration)
+    }
+
+    /// How many devices' models are in memory now.
+    public var loadedDeviceCount: Int {
+        lock.withLock { loaded.count }
     }
 
     /// The settings of learning and planning.
@@ -102,7 +122,9 @@ public final class FetchScheduler: @unchecked Sendable {
         // there is planned in its own zone, never in an assumed one.
         if settings.exists && settings.timeZone == nil { throw StoreError.noTimeZone(device: device) }
         let zone = settings.timeZone ?? TimeZone(identifier: "UTC")!
-        if let current = loaded[device], !current.answers(asOf: limit, app: app, zone: zone.identifier) {
+        if let current = loaded[device],
+            !current.answers(asOf: limit, app: app, zone: zone.identifier, version: settings.version)
+        {
             loaded[device] = nil
         }
         if loaded[device] == nil {
@@ -113,15 +135,20 @@ public final class FetchScheduler: @unchecked Sendable {
                 cached.model.timeZone = zone
                 predictor.setModel(cached.model, device: device)
                 loaded[device] = Loaded(
-                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, zone: zone.identifier)
+                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, zone: zone.identifier,
+                    version: settings.version)
             } else {
                 // Only events up to the limit are read, even when there were none after it: one
                 // that another process stores meanwhile is not learned into this answer.
                 var learned = try learn(device, zone: zone, through: limit, caching: !later)
                 if !later { learned.limit = nil }
+                learned.version = settings.version
                 loaded[device] = learned
             }
+            evictBeyondLimit(keeping: device)
         }
+        uses += 1
+        loaded[device]?.lastUse = uses
         predictor.setTimeZone(zone, device: device)
         let policies = settings.policies
         for app in predictor.apps(device: device) where policies[app] == nil {
@@ -154,7 +181,17 @@ public final class FetchScheduler: @unchecked Sendable {
             try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey)
         }
         predictor.setModel(model, device: device)
-        return Loaded(asOf: asOf, limit: end, zone: zone.identifier)
+        return Loaded(asOf: asOf, limit: end, zone: zone.identifier, version: -1)
+    }
+
+    /// Drops the least recently used models until no more than the limit are loaded.
+    private func evictBeyondLimit(keeping device: String) {
+        while loaded.count > maximumLoadedDevices {
+            guard let oldest = loaded.filter({ $0.key != device }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            else { return }
+            loaded[oldest.key] = nil
+            predictor.forget(device: oldest.key)
+        }
     }
 
     /// Records a launch and learns from it.
@@ -173,16 +210,52 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Stores an event, and learns from it when the device's model is loaded and the event is
     /// its newest; otherwise the next query learns it. Recording needs no time zone.
     private func record(_ event: Event, device: String) throws {
-        try lock.withLock {
-            guard try store.record(event, device: device) else { return }
-            if let current = loaded[device], current.limit == nil, current.onlyApp == nil, event.time >= current.asOf {
-                predictor.observe(event, device: device)
-                loaded[device]?.asOf = event.time
-            } else {
-                // An older event, or a model that is not of every event: learned again when asked.
-                loaded[device] = nil
-            }
+        if let (field, reason) = EventStore.problem(with: event) {
+            throw RecordError.invalid(field: field == "timestamp" ? "time" : field, reason: reason)
         }
+        try record([event], device: device)
+    }
+
+    /// Stores a batch of a device's events, all or none, and learns from them when the device's
+    /// model is loaded, no other process wrote meanwhile, and they are all new and not older
+    /// than what it learned; otherwise the next query learns them. Recording needs no time zone.
+    ///
+    /// - Throws: ``RecordError/invalidInBatch(index:field:reason:)`` for the first invalid event,
+    ///   and then nothing is stored.
+    @discardableResult
+    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+        try lock.withLock {
+            let batch = try store.record(events, device: device)
+            guard batch.stored > 0 else { return batch }
+            let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
+            if let current = loaded[device], current.limit == nil, current.onlyApp == nil,
+                current.version == batch.version - 1, batch.duplicates == 0,
+                learned.allSatisfy({ $0.time >= current.asOf })
+            {
+                // In the order the store gives when learning: by time, launches before fetches.
+                var asOf = current.asOf
+                for event in learned.sorted(by: Self.learningOrder) {
+                    var event = event
+                    event.device = nil
+                    predictor.observe(event, device: device)
+                    asOf = max(asOf, event.time)
+                }
+                loaded[device]?.asOf = asOf
+                loaded[device]?.version = batch.version
+            } else {
+                // Older events, a repeated one, or another process's write: learned again when asked.
+                loaded[device] = nil
+                predictor.forget(device: device)
+            }
+            return batch
+        }
+    }
+
+    /// The order events are learned in: by time, a launch before a fetch, then by app.
+    private static func learningOrder(_ a: Event, _ b: Event) -> Bool {
+        if a.time != b.time { return a.time < b.time }
+        if a.kind != b.kind { return a.kind == .launch }
+        return a.app < b.app
     }
 
     /// The next device wake strictly after `time`, within a day; `nil` when none is planned.

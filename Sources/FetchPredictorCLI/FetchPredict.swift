@@ -22,7 +22,7 @@ public struct FetchPredict: ParsableCommand {
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
             NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, GenerateCommand.self, ImportsCommand.self,
-            ExportCommand.self, PruneCommand.self, ReportCommand.self,
+            ExportCommand.self, PruneCommand.self, ReportCommand.self, ServeCommand.self, KeysCommand.self,
         ]
     )
 

@@ -85,6 +85,13 @@ public struct Predictor: Sendable {
         caches[device] = nil
     }
 
+    /// Forgets a device: its model, its policies and its cached plans.
+    public mutating func forget(device: String) {
+        devices[device] = nil
+        policies[device] = nil
+        caches[device] = nil
+    }
+
     /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
     public mutating func setTimeZone(_ zone: TimeZone, device: String) {
         if devices[device]?.timeZone == zone { return }

@@ -80,11 +80,38 @@ struct ExampleTests {
             let errors = Pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
+            if command.contains(" serve") {
+                // The service runs until it is told to stop: it must start listening, and stop
+                // cleanly (status 0) at SIGTERM. On a free port, not the example's.
+                process.arguments = ["-c", "exec " + command.replacingOccurrences(of: ":8080", with: ":0")]
+                try process.run()
+                let said = try Self.waitForListening(errors, process: process)
+                process.terminate()
+                process.waitUntilExit()
+                if !said.contains(" ready") || process.terminationStatus != 0 {
+                    failures.append("\(source): \(example)\n  \(said.prefix(300))")
+                }
+                continue
+            }
             try process.run()
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             if process.terminationStatus != 0 { failures.append("\(source): \(example)\n  \(said.prefix(300))") }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    /// What a service said on standard error until it said it is ready, or exited, or 20 seconds passed.
+    static func waitForListening(_ errors: Pipe, process: Process) throws -> String {
+        var said = Data()
+        let handle = errors.fileHandleForReading
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, process.isRunning {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            said += chunk
+            if String(decoding: said, as: UTF8.self).contains(" ready") { break }
+        }
+        return String(decoding: said, as: UTF8.self)
     }
 }

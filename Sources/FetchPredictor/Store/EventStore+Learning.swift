@@ -121,17 +121,19 @@ extension EventStore {
         /// Whether the device is in the store at all.
         var exists: Bool
         var policies: [String: AppSettings]
+        /// The device's version: bumped by every write of its events, by any process.
+        var version: Int64
     }
 
     func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
-            let defaultInterval = try Self.defaultInterval(db, path: path)
+            let defaultInterval = try Self.defaultInterval(db, device: device, path: path)
             let record = try DeviceRecord.named(device, db)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
-                policies: policies)
+                policies: policies, version: record?.version ?? 0)
         }
     }
 }

@@ -109,6 +109,8 @@ extension EventStore {
                     AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
                     """)
             try more(db)
+            // Models kept in memory by other processes are learned again.
+            try db.execute(sql: "UPDATE device SET version = version + 1")
             return PruneReport(
                 launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications,
                 kept: kept)

@@ -11,7 +11,13 @@ extension EventStore {
     /// - Complexity: O(n) in the events of the apps listed.
     public func apps(device: String? = nil, asOf time: Date? = nil) throws -> [AppSummary] {
         try read { db in
-            let defaultInterval = try Self.defaultInterval(db, path: path)
+            let storeDefault = try Self.defaultInterval(db, path: path)
+            var deviceDefaults: [String: FetchInterval] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT name, defaultInterval FROM device WHERE defaultInterval IS NOT NULL")
+            {
+                deviceDefaults[row[0]] = try Self.defaultInterval(db, device: row[0], path: path)
+            }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
@@ -39,7 +45,8 @@ extension EventStore {
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
-                    device: row["device"], app: row["app"], interval: own ?? defaultInterval,
+                    device: row["device"], app: row["app"],
+                    interval: own ?? deviceDefaults[row["device"]] ?? storeDefault,
                     intervalIsDefault: own == nil, enabled: row["enabled"], launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
                     notifications: row["notifications"],

@@ -31,4 +31,55 @@ extension EventStore {
             return stored
         }
     }
+
+    /// Records a batch of events of one device, all or none: when one breaks ``EventLimits``,
+    /// nothing is stored and the error names its position in the batch.
+    ///
+    /// - Parameters:
+    ///   - events: what happened, in any order; an event's own `device` is ignored.
+    ///   - device: the device they happened on, created (with no time zone) when new.
+    /// - Returns: how many were stored and how many were there already.
+    /// - Throws: ``RecordError/invalidInBatch(index:field:reason:)`` for the first invalid event.
+    @discardableResult
+    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+        for (index, event) in events.enumerated() {
+            if let (field, reason) = Self.problem(with: event) {
+                throw RecordError.invalidInBatch(index: index, field: field, reason: reason)
+            }
+        }
+        return try write { db in
+            let writer = try EventWriter(db, newDeviceTimeZone: nil)
+            var stored = 0
+            for var event in events {
+                event.device = nil
+                if try writer.insert(event, device: device) { stored += 1 }
+            }
+            try writer.invalidateLearnedModels()
+            let version = try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
+            return RecordedBatch(stored: stored, duplicates: events.count - stored, version: version ?? 0)
+        }
+    }
+
+    /// The field of an event that cannot be stored and why, or `nil` when it can.
+    static func problem(with event: Event) -> (field: String, reason: String)? {
+        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
+            return ("app", problem)
+        }
+        if let problem = EventLimits.problem(withTime: event.time) { return ("timestamp", problem) }
+        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
+            return ("duration", problem)
+        }
+        if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
+        return nil
+    }
+}
+
+/// What a batch of events did to the store.
+public struct RecordedBatch: Sendable, Hashable, Codable {
+    /// Events stored for the first time.
+    public var stored: Int
+    /// Events that were stored already, and were not stored again.
+    public var duplicates: Int
+    /// The device's version after the write.
+    public var version: Int64
 }

@@ -141,6 +141,26 @@ extension EventStore {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v7: API keys, device versions and default intervals") { db in
+            try db.execute(
+                sql: """
+                    -- A counter every write of a device's events bumps, so that a process that
+                    -- keeps a learned model in memory (the HTTP service) sees that another process
+                    -- wrote and learns the new events before it answers.
+                    ALTER TABLE device ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+                    -- The interval of the device's apps that set none; NULL for the store's default.
+                    ALTER TABLE device ADD COLUMN defaultInterval TEXT;
+                    -- The HTTP service's API keys: only a SHA-256 of each key is kept, with the
+                    -- tenant it speaks for. A tenant's devices are named 'TENANT/DEVICE' in the store.
+                    CREATE TABLE apiKey (
+                        id INTEGER PRIMARY KEY,
+                        tenant TEXT NOT NULL,
+                        sha256 TEXT NOT NULL UNIQUE,
+                        createdAt INTEGER NOT NULL,
+                        revokedAt INTEGER
+                    );
+                    """)
+        }
         return migrator
     }
 }

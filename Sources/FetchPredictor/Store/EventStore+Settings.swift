@@ -39,15 +39,50 @@ extension EventStore {
         try read { db in try Self.defaultInterval(db, path: path) }
     }
 
-    /// The stored default interval.
+    /// The interval of a device's apps that set none: the device's own default when it has one,
+    /// else the store's.
+    public func defaultInterval(device: String) throws -> FetchInterval {
+        try read { db in try Self.defaultInterval(db, device: device, path: path) }
+    }
+
+    /// The device's own default interval, or `nil` when it follows the store's.
+    public func ownDefaultInterval(device: String) throws -> FetchInterval? {
+        try read { db in
+            let text = try String.fetchOne(
+                db, sql: "SELECT defaultInterval FROM device WHERE name = ?", arguments: [device])
+            return try text.map { try Self.interval($0, path: path) }
+        }
+    }
+
+    /// The stored default interval: the device's own when `device` names one that has it, else
+    /// the store's.
     ///
     /// - Throws: ``StoreError/damaged(path:detail:)`` when the stored text is not an interval.
-    static func defaultInterval(_ db: Database, path: String) throws -> FetchInterval {
+    static func defaultInterval(_ db: Database, device: String? = nil, path: String) throws -> FetchInterval {
+        if let device,
+            let text = try String.fetchOne(
+                db, sql: "SELECT defaultInterval FROM device WHERE name = ?", arguments: [device])
+        {
+            return try interval(text, path: path)
+        }
         guard let text = try StoreSettingRecord.value(StoreSettingRecord.defaultInterval, db) else { return .never }
+        return try interval(text, path: path)
+    }
+
+    private static func interval(_ text: String, path: String) throws -> FetchInterval {
         do {
             return try FetchInterval(parsing: text)
         } catch {
             throw StoreError.damaged(path: path, detail: "the default interval '\(text)' is not an interval")
+        }
+    }
+
+    /// Sets the interval of one device's apps that set none, creating the device when new;
+    /// `nil` returns the device to the store's default.
+    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
+        try write { db in
+            let id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
+            try db.execute(sql: "UPDATE device SET defaultInterval = ? WHERE id = ?", arguments: [interval?.text, id])
         }
     }
 
@@ -82,5 +117,32 @@ extension EventStore {
     /// The names of the devices in the store, sorted.
     public func devices() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name") }
+    }
+}
+
+extension EventStore {
+    /// Whether the store has a device of that name.
+    public func hasDevice(_ device: String) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE name = ?)", arguments: [device])
+                ?? false
+        }
+    }
+
+    /// Creates a device with no time zone when there is none of that name.
+    public func createDevice(_ device: String) throws {
+        try write { db in _ = try DeviceRecord.findOrCreate(device, timeZone: nil, db) }
+    }
+
+    /// Reads the store once: for a service's readiness check.
+    public func check() throws {
+        _ = try read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+}
+
+extension EventStore {
+    /// SQLite's `PRAGMA integrity_check`: `["ok"]` for a sound store, else what is damaged.
+    public func integrityCheck() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 }

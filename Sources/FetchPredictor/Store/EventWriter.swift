@@ -24,6 +24,8 @@ final class EventWriter {
     private var appIDs: [AppKey: Int64] = [:]
     /// The earliest event stored per device, to drop learned models that missed it.
     private(set) var earliestStored: [Int64: Milliseconds] = [:]
+    /// The devices that got a new event of any kind, whose version the write bumps.
+    private(set) var devicesWritten: Set<Int64> = []
     /// The time zone given to one device, when this writer creates it; other devices it
     /// creates (named by a file's rows) get none: no zone is assumed for them.
     private let newDeviceTimeZone: (device: String, zone: String)?
@@ -146,6 +148,7 @@ final class EventWriter {
             try step(note)
             return false
         }
+        devicesWritten.insert(device)
         if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {
             earliestStored[device] = event.time
         }
@@ -171,10 +174,14 @@ final class EventWriter {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
 
-    /// Drops the learned models that did not see the events this writer stored.
+    /// Drops the learned models that did not see the events this writer stored, and bumps the
+    /// version of every device written, so that models kept in memory elsewhere are learned again.
     func invalidateLearnedModels() throws {
         for (device, time) in earliestStored {
             try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?", arguments: [device, time])
+        }
+        for device in devicesWritten {
+            try DeviceRecord.bumpVersion(device, db)
         }
     }
 }

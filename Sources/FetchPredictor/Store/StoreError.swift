@@ -26,6 +26,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case noTimeZone(device: String)
     /// No import of that id in the import log.
     case unknownImport(Int64)
+    /// No API key of that number.
+    case unknownKey(Int64)
 
     /// A sentence for people.
     public var description: String {
@@ -54,6 +56,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named: give it one with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
         case .unknownImport(let id):
             "There is no import \(id) in the store: fetchpredict imports lists them."
+        case .unknownKey(let id):
+            "There is no API key \(id) in the store."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
         }

@@ -34,7 +34,7 @@ struct PeaksCommand: ParsableCommand {
         let scheduler = FetchScheduler(store: eventStore)
         let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device, asOf: clock.currentDate)
         let learned = try apps.map {
-            try PeaksText.AppJSON(
+            try AppHabits(
                 app: $0, device: store.device, now: clock.currentDate, zone: zone, scheduler: scheduler)
         }
         try output.print(learned) { PeaksText.describe($0, device: store.device) }

@@ -152,7 +152,7 @@ enum HTMLReport {
     /// its spread as a band.
     static func profileChart(_ app: ReportData.App) -> String {
         var chart = SVGChart(width: 340, height: 120)
-        let series = app.profiles.map { PeaksText.halfHourly($0) }
+        let series = app.profiles.map { AppHabits.halfHourly($0) }
         let top = max(series.flatMap { $0 }.max() ?? 0, 0.05)
         chart.hourAxis(every: 6)
         chart.label(String(format: "%.2f", top), x: chart.left - 4, y: chart.top + 8, anchor: "end")

@@ -5,13 +5,7 @@ import Foundation
 enum Output {
     /// The JSON form of a value: sorted keys, ISO 8601 dates, one trailing newline.
     static func json<T: Encodable>(_ value: T) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(TimestampFormatter.iso(date.milliseconds))
-        }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try WireJSON.encoder(pretty: true).encode(value), as: UTF8.self)
     }
 
     /// Writes to standard error.

@@ -3,44 +3,7 @@ import Foundation
 
 /// What `peaks` prints: each app's profiles, peaks and a chart of its day.
 enum PeaksText {
-    /// One profile in the JSON form.
-    struct ProfileJSON: Encodable {
-        var days: DayKind
-        var launchesPerDay: Double
-        var peaks: [Peak]
-        /// Expected cold launches per day in each half hour from midnight.
-        var halfHourly: [Double]
-    }
-
-    /// One app in the JSON form.
-    struct AppJSON: Encodable {
-        var app: String
-        var coldStart: Bool
-        var profiles: [ProfileJSON]
-        /// How the app is used lately, as of now.
-        var state: AppState
-        /// The state in a sentence.
-        var stateText: String
-
-        /// What the scheduler learned of an app: one profile, or weekdays and weekends apart,
-        /// and its state as of `now`.
-        init(app: String, device: String, now: Date, zone: TimeZone, scheduler: FetchScheduler) throws {
-            let weekday = try scheduler.profile(app: app, device: device, days: .weekday, asOf: now)
-            let profiles =
-                weekday.days == .all
-                ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend, asOf: now)]
-            self.app = app
-            coldStart = try scheduler.isColdStart(app: app, device: device, asOf: now)
-            state = try scheduler.state(app: app, device: device, now: now)
-            stateText = state.description(now: now, zone: zone)
-            self.profiles = profiles.map {
-                ProfileJSON(
-                    days: $0.days, launchesPerDay: $0.launchesPerDay, peaks: $0.peaks, halfHourly: halfHourly($0))
-            }
-        }
-    }
-
-    static func describe(_ apps: [AppJSON], device: String) -> String {
+    static func describe(_ apps: [AppHabits], device: String) -> String {
         if apps.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
         var lines: [String] = []
         for entry in apps {
@@ -60,10 +23,6 @@ enum PeaksText {
             lines.append("  now: \(entry.stateText)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    static func halfHourly(_ profile: DailyProfile) -> [Double] {
-        stride(from: 0, to: profile.rates.count, by: 6).map { profile.rates[$0..<($0 + 6)].reduce(0, +) }
     }
 
     /// One block character per half hour, from blank to full, scaled to the busiest half hour.

@@ -113,3 +113,13 @@ extension UInt32 {
         (self >> count) | (self << (32 - count))
     }
 }
+
+/// Digests for the rest of the package, which the store uses to keep API keys as hashes.
+public enum Digest {
+    /// The SHA-256 of the bytes, as 64 lowercase hexadecimal digits.
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.finalizeHex()
+    }
+}

@@ -9,6 +9,11 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     var name: String
     /// The IANA name of the device's zone, or `nil` when none was given.
     var timeZone: String?
+    /// Bumped by every write of the device's events.
+    var version: Int64 = 0
+    /// The interval of the device's apps that set none, as ``FetchInterval/text``; `nil` for the
+    /// store's default.
+    var defaultInterval: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -30,6 +35,11 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
         var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
         try record.insert(db)
         return record.id!
+    }
+
+    /// Marks that the device's events changed.
+    static func bumpVersion(_ id: Int64, _ db: Database) throws {
+        try db.execute(sql: "UPDATE device SET version = version + 1 WHERE id = ?", arguments: [id])
     }
 
     /// The device's zone.

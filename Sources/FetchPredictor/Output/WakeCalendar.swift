@@ -1,10 +1,11 @@
-import FetchPredictor
+import FetchPredictorCore
+import FetchPredictorImport
 import Foundation
 
 /// Device wakes as CSV rows and as an iCalendar file (RFC 5545), for other tools and calendars.
-enum WakeCalendar {
+public enum WakeCalendar {
     /// One row per app fetch: `time,device,app,planned,expected_launches,reasons`.
-    static func csv(_ wakes: [DeviceWake]) -> String {
+    public static func csv(_ wakes: [DeviceWake]) -> String {
         var lines = ["time,device,app,planned,expected_launches,reasons"]
         for wake in wakes {
             for app in wake.apps {
@@ -24,7 +25,7 @@ enum WakeCalendar {
     /// time, the start in UTC, the apps in the summary and their reasons in the description.
     ///
     /// - Parameter stamp: the `DTSTAMP` of every event: when the plan was made.
-    static func ics(_ wakes: [DeviceWake], stamp: Date) -> String {
+    public static func ics(_ wakes: [DeviceWake], stamp: Date) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//FetchPredictor//fetchpredict//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH",

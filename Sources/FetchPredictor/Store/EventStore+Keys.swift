@@ -1,0 +1,93 @@
+import FetchPredictorImport
+import Foundation
+import GRDB
+
+/// An API key of the HTTP service, as the store keeps it: never the key itself.
+public struct APIKeyInfo: Sendable, Hashable, Codable {
+    /// The key's number, which `keys revoke` takes.
+    public var id: Int64
+    /// The tenant the key speaks for.
+    public var tenant: String
+    /// When the key was made.
+    public var createdAt: Date
+    /// When the key was revoked, or `nil` while it is valid.
+    public var revokedAt: Date?
+}
+
+extension EventStore {
+    /// The characters a tenant name may use: letters, digits, `.`, `_` and `-`, up to 64.
+    public static func problem(withTenantName name: String) -> String? {
+        if name.isEmpty { return "the tenant name is empty" }
+        if name.utf8.count > 64 { return "the tenant name is longer than 64 bytes" }
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        if !name.allSatisfy(allowed.contains) {
+            return "the tenant name may hold only letters, digits, '.', '_' and '-'"
+        }
+        if name == "." || name == ".." { return "the tenant name is '.' or '..'" }
+        return nil
+    }
+
+    /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
+    /// the store keeps only its SHA-256.
+    ///
+    /// - Throws: ``RecordError/invalid(field:reason:)`` when the tenant name is not usable.
+    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+        if let problem = Self.problem(withTenantName: tenant) {
+            throw RecordError.invalid(field: "tenant", reason: problem)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let key = "fpk_" + bytes.map { String(format: "%02x", $0) }.joined()
+        let created = now.milliseconds
+        let id = try write { db -> Int64 in
+            try db.execute(
+                sql: "INSERT INTO apiKey (tenant, sha256, createdAt) VALUES (?, ?, ?)",
+                arguments: [tenant, Self.digest(key), created])
+            return db.lastInsertedRowID
+        }
+        return (key, APIKeyInfo(id: id, tenant: tenant, createdAt: Date(milliseconds: created), revokedAt: nil))
+    }
+
+    /// Every key made, valid or revoked, in the order made.
+    public func keys() throws -> [APIKeyInfo] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, tenant, createdAt, revokedAt FROM apiKey ORDER BY id").map { row in
+                APIKeyInfo(
+                    id: row[0], tenant: row[1], createdAt: Date(milliseconds: row[2]),
+                    revokedAt: (row[3] as Int64?).map { Date(milliseconds: $0) })
+            }
+        }
+    }
+
+    /// Revokes a key: from now on it is refused.
+    ///
+    /// - Returns: `false` when it was revoked already.
+    /// - Throws: ``StoreError/unknownKey(_:)`` when there is no key of that number.
+    @discardableResult
+    public func revokeKey(id: Int64, now: Date) throws -> Bool {
+        try write { db in
+            guard
+                try Bool.fetchOne(db, sql: "SELECT revokedAt IS NULL FROM apiKey WHERE id = ?", arguments: [id])
+                    != nil
+            else { throw StoreError.unknownKey(id) }
+            try db.execute(
+                sql: "UPDATE apiKey SET revokedAt = ? WHERE id = ? AND revokedAt IS NULL",
+                arguments: [now.milliseconds, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
+    public func tenant(forKey key: String) throws -> String? {
+        try read { db in
+            try String.fetchOne(
+                db, sql: "SELECT tenant FROM apiKey WHERE sha256 = ? AND revokedAt IS NULL",
+                arguments: [Self.digest(key)])
+        }
+    }
+
+    /// The hex SHA-256 of a key.
+    private static func digest(_ key: String) -> String {
+        Digest.sha256Hex(Array(key.utf8))
+    }
+}

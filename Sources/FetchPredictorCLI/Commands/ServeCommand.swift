@@ -1,0 +1,108 @@
+import ArgumentParser
+import FetchPredictor
+import FetchPredictorService
+import Foundation
+import Logging
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over HTTP: events in, next wakes and schedules out.",
+        discussion: """
+            Every /v1 route needs 'Authorization: Bearer KEY', a key made with 'fetchpredict keys \
+            create'; a tenant sees only the devices it made. /healthz, /readyz, /metrics \
+            (Prometheus) and /openapi.yaml (the contract) need none. SIGTERM or SIGINT stops \
+            taking connections, finishes the requests in flight and exits 0.
+
+            Example:
+              fetchpredict keys create --tenant acme
+              fetchpredict serve --listen 127.0.0.1:8080
+              curl -H "Authorization: Bearer $KEY" localhost:8080/v1/devices/phone/next-wake
+            """)
+
+    @OptionGroup var store: DatabaseOptions
+
+    @Option(help: ArgumentHelp("The address and port to listen on.", valueName: "host:port"))
+    var listen: String = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("The largest request body accepted, in bytes.", valueName: "bytes"))
+    var maxBodyBytes: Int = 1 << 20
+
+    @Option(help: ArgumentHelp("The most events one batch may hold.", valueName: "count"))
+    var maxBatchEvents: Int = 10_000
+
+    @Option(help: ArgumentHelp("The most devices whose learned models stay in memory.", valueName: "count"))
+    var cacheDevices: Int = 1_000
+
+    @Option(help: ArgumentHelp("Seconds a connection may send nothing before it is closed.", valueName: "seconds"))
+    var readTimeout: Int = 30
+
+    @Option(
+        help: ArgumentHelp(
+            "The least severe log level: trace, debug, info, notice, warning, error.", valueName: "level"))
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard address != nil else {
+            throw ValidationError("--listen must be HOST:PORT with a port from 0 to 65535, such as 127.0.0.1:8080.")
+        }
+        guard maxBodyBytes >= 1024 else { throw ValidationError("--max-body-bytes must be at least 1024.") }
+        guard maxBatchEvents >= 1 else { throw ValidationError("--max-batch-events must be at least 1.") }
+        guard cacheDevices >= 1 else { throw ValidationError("--cache-devices must be at least 1.") }
+        guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+        }
+    }
+
+    /// The host and port of `--listen`.
+    var address: (host: String, port: Int)? {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { return nil }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    func run() throws {
+        // A service's store reads beside its writes: a pool of connections.
+        let eventStore = try store.openStore(concurrentReads: true)
+        var settings = ServiceSettings()
+        (settings.host, settings.port) = address!
+        settings.maximumBodyBytes = maxBodyBytes
+        settings.maximumBatchEvents = maxBatchEvents
+        settings.maximumLoadedDevices = cacheDevices
+        settings.readTimeout = .seconds(readTimeout)
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        var logger = Logger(label: "fetchpredict")
+        logger.logLevel = Logger.Level(rawValue: logLevel)!
+        logger[metadataKey: "store"] = "\(eventStore.path)"
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let application = FetchPredictorService.application(
+            store: eventStore, settings: settings, logger: logger,
+            onRunning: { [logger, settings] port in
+                logger.notice("ready", metadata: ["address": "\(settings.host):\(port)"])
+            })
+        Task {
+            do {
+                try await application.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            } catch {
+                outcome.set(error)
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.error { throw error }
+        logger.notice("stopped")
+    }
+
+    /// The error the service stopped with, handed from its task to the command.
+    final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: (any Error)?
+        var error: (any Error)? { lock.withLock { stored } }
+        func set(_ error: any Error) { lock.withLock { stored = error } }
+    }
+}

@@ -1,0 +1,53 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+
+/// The context of one request: Hummingbird's, and the tenant its key speaks for once
+/// ``BearerKeyMiddleware`` has checked it.
+struct APIContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The tenant of the request's key; `nil` on routes that need none.
+    var tenant: String?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// The device the path names, as the store names it: `TENANT/DEVICE`, so that tenants never
+    /// share a device and no tenant can name another's.
+    func device() throws -> StoreDevice {
+        guard let tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        let name = try Self.pathName(parameters.get("device") ?? "", field: "device")
+        return StoreDevice(tenant: tenant, name: name)
+    }
+
+    /// The app the path names.
+    func app() throws -> String {
+        try Self.pathName(parameters.get("app") ?? "", field: "app")
+    }
+
+    /// A name from a path segment, percent-decoded, refused when it holds `/`, `\`, `..` or a
+    /// control character, or breaks the store's limits on names.
+    static func pathName(_ raw: String, field: String) throws -> String {
+        guard let name = raw.removingPercentEncoding else {
+            throw APIError(.badRequest, "the \(field) name is not valid percent-encoded UTF-8", field: field)
+        }
+        if name.contains("/") || name.contains("\\") || name.contains("..") {
+            throw APIError(.badRequest, "the \(field) name may not hold '/', '\\' or '..'", field: field)
+        }
+        if let problem = EventLimits.problem(withAppName: name) {
+            throw APIError(
+                .badRequest, problem.replacingOccurrences(of: "app name", with: "\(field) name"), field: field)
+        }
+        return name
+    }
+}
+
+/// A device of a tenant: its name in requests, and in the store.
+struct StoreDevice: Sendable {
+    var tenant: String
+    /// The name the tenant gives it.
+    var name: String
+    /// The name in the store.
+    var stored: String { "\(tenant)/\(name)" }
+}

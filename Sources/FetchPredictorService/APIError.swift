@@ -1,0 +1,81 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// An answer of the service that is not a success: its status, a sentence, and the field at
+/// fault when one is. Sent as JSON, `{"error": "...", "field": "..."}`; it never holds a stack or
+/// a path of the server.
+///
+/// The library's errors become statuses here and only here, as the command line's become
+/// messages and exit codes in its commands.
+struct APIError: HTTPResponseError {
+    var status: HTTPResponse.Status
+    var message: String
+    var field: String?
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ message: String, field: String? = nil) {
+        self.status = status
+        self.message = message
+        self.field = field
+    }
+
+    /// The body of every error.
+    struct Body: Encodable {
+        var error: String
+        var field: String?
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/json"
+        let data = try WireJSON.encoder(pretty: false).encode(Body(error: message, field: field))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func notFound(device: String) -> APIError {
+        APIError(.notFound, "there is no device named '\(device)'", field: "device")
+    }
+
+    /// The status and sentence of any error a handler throws.
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as EventBatchReader.Problem:
+            return APIError(error.isTooLarge ? .contentTooLarge : .badRequest, error.reason, field: error.field)
+        case let error as RecordError:
+            switch error {
+            case .invalid(let field, let reason): return APIError(.badRequest, reason, field: field)
+            case .invalidInBatch(let index, let field, let reason):
+                return APIError(.badRequest, reason, field: "events[\(index)].\(field)")
+            }
+        case let error as StoreError:
+            switch error {
+            case .noTimeZone:
+                return APIError(
+                    .conflict,
+                    "the device has no time zone, and daily habits are local times: give it one with PUT /v1/devices/{device}",
+                    field: "timeZone")
+            case .busy:
+                var answer = APIError(.serviceUnavailable, "the store is busy with another writer: try again shortly")
+                answer.headers[.retryAfter] = "1"
+                return answer
+            case .unknownTimeZone(let name):
+                return APIError(
+                    .badRequest, "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw",
+                    field: "timeZone")
+            default:
+                // The store's own sentences name files of the server: they stay in its log.
+                return nil
+            }
+        case is NIOTooManyBytesError:
+            return APIError(.contentTooLarge, "the body is larger than the service accepts")
+        case let error as HTTPError:
+            return APIError(error.status, error.body ?? error.status.reasonPhrase)
+        default:
+            return nil
+        }
+    }
+}

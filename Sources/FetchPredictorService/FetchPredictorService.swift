@@ -1,0 +1,108 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+
+/// The settings of the HTTP service.
+public struct ServiceSettings: Sendable {
+    /// The address to listen on.
+    public var host: String = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int = 8080
+    /// The largest request body accepted, in bytes; a larger one is 413.
+    public var maximumBodyBytes: Int = 1 << 20
+    /// The most events one batch may hold.
+    public var maximumBatchEvents: Int = 10_000
+    /// The most devices whose learned models stay in memory.
+    public var maximumLoadedDevices: Int = 1_000
+    /// How long a connection may send nothing before it is closed: a slow or half-sent request
+    /// holds no connection for ever.
+    public var readTimeout: Duration = .seconds(30)
+
+    /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
+    public init() {}
+}
+
+/// The HTTP service: the `/v1` routes over one store, health, metrics and the OpenAPI document.
+///
+/// ```swift
+/// let store = try EventStore(path: path)
+/// let app = FetchPredictorService.application(store: store, settings: ServiceSettings())
+/// try await app.runService()  // until SIGTERM or SIGINT, then drains what is in flight
+/// ```
+public enum FetchPredictorService {
+    /// The OpenAPI 3.1 document of the service, as served at `/openapi.yaml`.
+    public static var openAPIDocument: String { String(decoding: PackageResources.openapi_yaml, as: UTF8.self) }
+
+    /// The service as a Hummingbird application, ready to run.
+    ///
+    /// - Parameters:
+    ///   - store: the event store it serves.
+    ///   - settings: where it listens and its limits.
+    ///   - configuration: learning and planning settings.
+    ///   - logger: where it logs.
+    ///   - clock: the time of requests that give none.
+    ///   - onRunning: called with the port once the service listens.
+    public static func application(
+        store: EventStore, settings: ServiceSettings, configuration: PredictorConfiguration = PredictorConfiguration(),
+        logger: Logger = Logger(label: "fetchpredict"), clock: @escaping @Sendable () -> Date = { Date() },
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let registry = ServiceMetrics.registry
+        let scheduler = FetchScheduler(
+            store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices)
+        let router = Router(context: APIContext.self)
+        router.add(middleware: ErrorsAndMetricsMiddleware())
+        router.get("/healthz") { _, _ in try Routes.json(["status": "ok"]) }
+        router.get("/readyz") { _, _ -> Response in
+            do {
+                try await blocking { try store.check() }
+                return try Routes.json(["status": "ready"])
+            } catch {
+                var answer = APIError(.serviceUnavailable, "the store does not answer")
+                answer.headers[.retryAfter] = "1"
+                throw answer
+            }
+        }
+        router.get("/metrics") { _, _ -> Response in
+            Gauge(label: "fetchpredict_models_loaded").record(scheduler.loadedDeviceCount)
+            var buffer: [UInt8] = []
+            buffer.reserveCapacity(16_384)
+            registry.emit(into: &buffer)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
+        }
+        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
+        Routes(store: store, scheduler: scheduler, settings: settings, clock: clock).add(to: v1)
+        let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
+        return Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: idle)),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
+            logger: logger)
+    }
+}
+
+/// The process's Prometheus registry, behind swift-metrics: made and bootstrapped once, on
+/// first use, so that several services in one process (as in tests) share it.
+enum ServiceMetrics {
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(20), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+        ]
+        MetricsSystem.bootstrap(factory)
+        return registry
+    }()
+}

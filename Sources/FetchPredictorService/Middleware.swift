@@ -1,0 +1,84 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import NIOPosix
+
+/// Checks `Authorization: Bearer KEY` and puts the key's tenant into the context: a missing,
+/// unknown or revoked key is 401. The key is looked up on every request, so that a revoked one
+/// is refused at once.
+struct BearerKeyMiddleware: RouterMiddleware {
+    typealias Context = APIContext
+    let store: EventStore
+
+    func handle(
+        _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
+    ) async throws -> Response {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
+        }
+        let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        let store = self.store
+        guard let tenant = try await blocking({ try store.tenant(forKey: key) }) else {
+            throw Self.refusal("the API key is not valid, or was revoked")
+        }
+        var context = context
+        context.tenant = tenant
+        return try await next(request, context)
+    }
+
+    static func refusal(_ message: String) -> APIError {
+        var error = APIError(.unauthorized, message)
+        error.headers[.wwwAuthenticate] = "Bearer"
+        return error
+    }
+}
+
+/// Turns every error into a JSON answer, and counts and times every request by route and
+/// status. An error the service does not expect is logged with the request's id and answered
+/// with a 500 that says no more.
+struct ErrorsAndMetricsMiddleware: RouterMiddleware {
+    typealias Context = APIContext
+
+    func handle(
+        _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
+    ) async throws -> Response {
+        let start = ContinuousClock.now
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            let answer: APIError
+            if let known = APIError.from(error) {
+                answer = known
+            } else {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                answer = APIError(
+                    .internalServerError, "the service failed to answer; its log says why (request \(context.id))")
+            }
+            response = try answer.response(from: request, context: context)
+        }
+        let route = context.endpointPath ?? "unmatched"
+        let dimensions = [
+            ("route", route), ("method", request.method.rawValue), ("status", String(response.status.code)),
+        ]
+        Counter(label: "fetchpredict_http_requests_total", dimensions: dimensions).increment()
+        Metrics.Timer(label: "fetchpredict_http_request_duration_seconds", dimensions: dimensions)
+            .recordInterval(since: start)
+        return response
+    }
+}
+
+extension Metrics.Timer {
+    func recordInterval(since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let (seconds, attoseconds) = elapsed.components
+        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+/// Runs the store's blocking work on NIO's thread pool, off the threads that serve connections.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await NIOThreadPool.singleton.runIfActive(body)
+}

@@ -1,0 +1,308 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+import Metrics
+import NIOCore
+
+/// The handlers of the `/v1` routes: each parses, calls the library on the thread pool, and
+/// encodes, as a command's `run()` does.
+struct Routes: Sendable {
+    let store: EventStore
+    let scheduler: FetchScheduler
+    let settings: ServiceSettings
+    /// The clock of requests that give no time: the service reads the wall clock, the library never.
+    let clock: @Sendable () -> Date
+
+    func add(to group: RouterGroup<APIContext>) {
+        group.post("/devices/{device}/events", use: postEvents)
+        group.get("/devices/{device}/next-wake", use: nextWake)
+        group.get("/devices/{device}/schedule", use: schedule)
+        group.get("/devices/{device}/apps", use: apps)
+        group.get("/devices/{device}/apps/{app}/habits", use: habits)
+        group.put("/devices/{device}", use: putDevice)
+        group.put("/devices/{device}/apps/{app}", use: putApp)
+        group.get("/devices/{device}", use: getDevice)
+    }
+
+    // MARK: Events
+
+    /// What a batch of events did.
+    struct EventsAnswer: Encodable {
+        var device: String
+        var received: Int
+        var stored: Int
+        var duplicates: Int
+    }
+
+    @Sendable func postEvents(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let body = try await request.body.collect(upTo: settings.maximumBodyBytes)
+        let bytes = Array(buffer: body)
+        let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
+        let scheduler = self.scheduler
+        let batch = try await blocking { try scheduler.record(events, device: device.stored) }
+        Counter(label: "fetchpredict_events_stored_total").increment(by: batch.stored)
+        Counter(label: "fetchpredict_events_duplicate_total").increment(by: batch.duplicates)
+        return try Self.json(
+            EventsAnswer(
+                device: device.name, received: events.count, stored: batch.stored, duplicates: batch.duplicates))
+    }
+
+    // MARK: Wakes
+
+    /// What `next` answers, as `fetchpredict next --json` does.
+    struct NextAnswer: Encodable {
+        var device: String
+        var now: Date
+        var wake: DeviceWake
+    }
+
+    @Sendable func nextWake(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let now = try instant(request, "now") ?? clock()
+        let before = try instant(request, "before")
+        if let before, before <= now {
+            throw APIError(.badRequest, "'before' must come after 'now'", field: "before")
+        }
+        let (store, scheduler) = (self.store, self.scheduler)
+        let wake = try await blocking { () throws -> DeviceWake? in
+            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+            return try scheduler.nextWake(after: now, before: before, device: device.stored)
+        }
+        guard var wake else { return Response(status: .noContent) }
+        wake.device = device.name
+        return try Self.json(NextAnswer(device: device.name, now: now, wake: wake))
+    }
+
+    @Sendable func schedule(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let now = clock()
+        let from = try instant(request, "from") ?? now
+        var hours = 24.0
+        if let text = request.uri.queryParameters["hours"] {
+            guard let value = Double(String(text)), value > 0, value <= 336 else {
+                throw APIError(.badRequest, "'hours' must be a number more than 0 and at most 336", field: "hours")
+            }
+            hours = value
+        }
+        let (store, scheduler) = (self.store, self.scheduler)
+        var schedule = try await blocking { [hours] () throws -> Schedule in
+            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+            return try scheduler.schedule(
+                from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
+        }
+        schedule.device = device.name
+        for index in schedule.wakes.indices { schedule.wakes[index].device = device.name }
+        let accept = request.headers[.accept] ?? ""
+        if accept.contains("text/calendar") {
+            return Self.text(WakeCalendar.ics(schedule.wakes, stamp: now), type: "text/calendar; charset=utf-8")
+        }
+        if accept.contains("text/csv") {
+            return Self.text(WakeCalendar.csv(schedule.wakes) + "\n", type: "text/csv; charset=utf-8")
+        }
+        return try Self.json(schedule)
+    }
+
+    // MARK: Apps
+
+    @Sendable func apps(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let now = try instant(request, "now")
+        let store = self.store
+        var apps = try await blocking { () throws -> [AppSummary] in
+            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+            return try store.apps(device: device.stored, asOf: now)
+        }
+        for index in apps.indices { apps[index].device = device.name }
+        return try Self.json(apps)
+    }
+
+    @Sendable func habits(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let app = try context.app()
+        let now = try instant(request, "now") ?? clock()
+        let (store, scheduler) = (self.store, self.scheduler)
+        let habits = try await blocking { () throws -> AppHabits in
+            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+            guard try store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
+                throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")
+            }
+            guard let zone = try store.timeZone(device: device.stored) else {
+                throw StoreError.noTimeZone(device: device.stored)
+            }
+            return try AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
+        }
+        return try Self.json(habits)
+    }
+
+    // MARK: Settings
+
+    /// A device's settings, as `PUT /v1/devices/{device}` takes and answers them.
+    struct DeviceSettingsAnswer: Encodable {
+        var device: String
+        var timeZone: String?
+        /// The device's default interval: its own, or the store's.
+        var defaultInterval: String
+    }
+
+    @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let store = self.store
+        let answer = try await blocking { () throws -> DeviceSettingsAnswer in
+            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+            return DeviceSettingsAnswer(
+                device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
+                defaultInterval: try store.defaultInterval(device: device.stored).text)
+        }
+        return try Self.json(answer)
+    }
+
+    @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let object = try await jsonObject(request, allowed: ["timeZone", "defaultInterval"])
+        var zone: TimeZone?
+        if let value = object["timeZone"] {
+            guard case .string(let name) = value else {
+                throw APIError(
+                    .badRequest, "'timeZone' must be an IANA zone name such as Europe/Warsaw", field: "timeZone")
+            }
+            guard let known = TimeZone(identifier: name) else { throw StoreError.unknownTimeZone(name) }
+            zone = known
+        }
+        let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
+        let store = self.store
+        let answer = try await blocking { [zone] () throws -> DeviceSettingsAnswer in
+            if let zone { try store.setTimeZone(zone, device: device.stored) }
+            if let interval { try store.setDefaultInterval(interval, device: device.stored) }
+            if zone == nil && interval == nil { try store.createDevice(device.stored) }
+            return DeviceSettingsAnswer(
+                device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
+                defaultInterval: try store.defaultInterval(device: device.stored).text)
+        }
+        return try Self.json(answer)
+    }
+
+    /// An app's settings, as `PUT /v1/devices/{device}/apps/{app}` answers them.
+    struct AppSettingsAnswer: Encodable {
+        var device: String
+        var app: String
+        /// The app's own interval, or `nil` when it follows the device's default.
+        var interval: String?
+        var enabled: Bool
+    }
+
+    @Sendable func putApp(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let app = try context.app()
+        let object = try await jsonObject(request, allowed: ["interval", "enabled"])
+        var interval: FetchInterval??
+        if let value = object["interval"] {
+            interval = value == .null ? .some(nil) : .some(try Self.interval(value, field: "interval"))
+        }
+        var enabled: Bool?
+        if let value = object["enabled"] {
+            guard case .bool(let flag) = value else {
+                throw APIError(.badRequest, "'enabled' must be true or false", field: "enabled")
+            }
+            enabled = flag
+        }
+        let store = self.store
+        let answer = try await blocking { [interval, enabled] () throws -> AppSettingsAnswer in
+            if let interval { try store.setInterval(interval, app: app, device: device.stored) }
+            if let enabled { try store.setEnabled(enabled, app: app, device: device.stored) }
+            if interval == nil && enabled == nil { try store.setEnabled(true, app: app, device: device.stored) }
+            let settings = try store.settings(app: app, device: device.stored)
+            return AppSettingsAnswer(
+                device: device.name, app: app, interval: settings.interval?.text, enabled: settings.enabled)
+        }
+        return try Self.json(answer)
+    }
+
+    // MARK: Reading requests
+
+    /// An instant from the query, or `nil` when the query has none. A local time is refused, as
+    /// the parser refuses a time without `Z` or an offset: no zone is assumed for it.
+    func instant(_ request: Request, _ name: String) throws -> Date? {
+        guard let text = request.uri.queryParameters[name[...]].map(String.init) else { return nil }
+        switch TimestampParser.parse(text) {
+        case .failure(let error):
+            throw APIError(.badRequest, "'\(text.prefix(40))' is \(error)", field: name)
+        case .success(let time):
+            if let problem = EventLimits.problem(withTime: time.milliseconds) {
+                throw APIError(.badRequest, problem, field: name)
+            }
+            return Date(milliseconds: time.milliseconds)
+        }
+    }
+
+    /// One value of a settings body.
+    enum Scalar: Decodable, Equatable {
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    /// The body as a JSON object whose keys are all in `allowed`.
+    func jsonObject(_ request: Request, allowed: Set<String>) async throws -> [String: Scalar] {
+        let body = try await request.body.collect(upTo: settings.maximumBodyBytes)
+        let object: [String: Scalar]
+        do {
+            object = try JSONDecoder().decode([String: Scalar].self, from: Data(buffer: body))
+        } catch {
+            throw APIError(.badRequest, "the body is not a JSON object of settings")
+        }
+        if let other = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw APIError(
+                .badRequest,
+                "'\(other.prefix(40))' is not a setting here: give \(allowed.sorted().joined(separator: " or "))",
+                field: other)
+        }
+        return object
+    }
+
+    /// An interval from JSON: `"never"`, `"minimum"`, or a whole number of seconds, as text or number.
+    static func interval(_ value: Scalar, field: String) throws -> FetchInterval {
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        case .number(let number) where Int(exactly: number) != nil: text = String(Int(exactly: number)!)
+        default:
+            throw APIError(.badRequest, "'\(field)' must be never, minimum or a whole number of seconds", field: field)
+        }
+        do {
+            return try FetchInterval(parsing: text)
+        } catch {
+            throw APIError(.badRequest, "\(error)", field: field)
+        }
+    }
+
+    // MARK: Writing answers
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try WireJSON.encoder(pretty: false).encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func text(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,100 @@
+import FetchPredictor
+import FetchPredictorService
+import Foundation
+import Hummingbird
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A service on a free loopback port over a new store, with a key for each of two tenants, for
+/// one test; ``stop()`` ends it.
+final class LiveService: @unchecked Sendable {
+    let store: EventStore
+    let folder: URL
+    let port: Int
+    /// Keys of tenants `acme` and `other`.
+    let acme: String
+    let other: String
+    private let task: Task<Void, any Error>
+
+    /// An HTTP answer.
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+        /// The body as a JSON object.
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    }
+
+    init(settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() }) async throws
+    {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetchpredict-service-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
+        acme = try store.createKey(tenant: "acme", now: Date()).key
+        other = try store.createKey(tenant: "other", now: Date()).key
+        var settings = settings
+        settings.port = 0
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = FetchPredictorService.application(
+            store: store, settings: settings, clock: clock, onRunning: { continuation.yield($0) })
+        task = Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        port = await iterator.next() ?? 0
+    }
+
+    func stop() async {
+        task.cancel()
+        _ = await task.result
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Sends a request; `key` is sent as a bearer key when given.
+    func request(
+        _ method: String, _ path: String, key: String? = nil, body: Data? = nil, headers: [String: String] = [:]
+    ) async throws -> Answer {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        if let key { request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields { fields["\(name)".lowercased()] = "\(value)" }
+        return Answer(status: http.statusCode, headers: fields, body: data)
+    }
+
+    /// Posts events, given as dictionaries of the `jsonl` format.
+    func post(_ events: [[String: Any]], device: String = "phone", key: String? = nil) async throws -> Answer {
+        let body = try JSONSerialization.data(withJSONObject: ["events": events])
+        return try await request("POST", "/v1/devices/\(device)/events", key: key ?? acme, body: body)
+    }
+
+    /// Three weeks of a commuter's launches: news at 07:00 and 20:00, chat at 12:30, UTC.
+    static func weeksOfLaunches(days: Int = 21, start: String = "2024-01-01") -> [[String: Any]] {
+        var events: [[String: Any]] = []
+        let base = ISO8601DateFormatter().date(from: start + "T00:00:00Z")!
+        for day in 0..<days {
+            for (hour, minute, app) in [(7, 0, "news"), (12, 30, "chat"), (20, 0, "news")] {
+                let time = base.addingTimeInterval(Double(day * 86_400 + hour * 3600 + minute * 60))
+                events.append([
+                    "timestamp": ISO8601DateFormatter().string(from: time), "app": "com.example.\(app)",
+                    "event": "launch",
+                ])
+            }
+        }
+        return events
+    }
+
+    /// Gives the device `phone` of tenant acme a zone and `minimum` as its default interval.
+    func setUpPhone(device: String = "phone") async throws {
+        let body = Data(#"{"timeZone":"Europe/Warsaw","defaultInterval":"minimum"}"#.utf8)
+        let answer = try await request("PUT", "/v1/devices/\(device)", key: acme, body: body)
+        #expect(answer.status == 200, "\(answer.text)")
+    }
+}

@@ -1,0 +1,350 @@
+import FetchPredictor
+import FetchPredictorService
+import Foundation
+import Testing
+
+/// The HTTP service as its clients use it: over a real socket, against its own store.
+@Suite(.serialized)
+struct ServiceTests {
+    @Test func aBatchIsStoredWholeOrNotAtAll() async throws {
+        let service = try await LiveService()
+        // Given a batch whose third event names no app
+        var events = LiveService.weeksOfLaunches(days: 1)
+        events[2]["app"] = nil
+        // When it is posted
+        let refused = try await service.post(events)
+        // Then it is a 400 naming the event and field, and nothing of it is stored
+        #expect(refused.status == 400)
+        #expect(refused.json["field"] as? String == "events[2].app")
+        #expect(try service.store.eventCounts().launches == 0)
+        // And the batch without the fault is stored whole
+        events[2]["app"] = "com.example.news"
+        let stored = try await service.post(events)
+        #expect(stored.status == 200)
+        #expect(stored.json["stored"] as? Int == 3)
+        #expect(try service.store.eventCounts().launches == 3)
+        await service.stop()
+    }
+
+    @Test func aRepeatedBatchIsCountedAsDuplicates() async throws {
+        let service = try await LiveService()
+        let events = LiveService.weeksOfLaunches(days: 2)
+        let first = try await service.post(events)
+        let second = try await service.post(events)
+        #expect(first.json["stored"] as? Int == 6)
+        #expect(second.json["stored"] as? Int == 0)
+        #expect(second.json["duplicates"] as? Int == 6)
+        #expect(try service.store.eventCounts().launches == 6)
+        await service.stop()
+    }
+
+    @Test func nextWakeIsTheLibrarysAnswer() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        for now in ["2024-01-22T00:00:00Z", "2024-01-22T09:10:00Z", "2024-01-22T19:59:00Z"] {
+            let answer = try await service.request("GET", "/v1/devices/phone/next-wake?now=\(now)", key: service.acme)
+            #expect(answer.status == 200)
+            // The same store asked through the library by a scheduler of its own, as `next` does.
+            let date = ISO8601DateFormatter().date(from: now)!
+            var expected = try #require(
+                try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
+            expected.device = "phone"
+            let wake = try JSONSerialization.data(
+                withJSONObject: try #require(answer.json["wake"]), options: .sortedKeys)
+            let library = try JSONSerialization.data(
+                withJSONObject: try JSONSerialization.jsonObject(
+                    with: try WireJSON.encoder(pretty: false).encode(expected)),
+                options: .sortedKeys)
+            #expect(String(decoding: wake, as: UTF8.self) == String(decoding: library, as: UTF8.self))
+        }
+        // An app whose interval is never gets no wake: 204.
+        for app in ["com.example.news", "com.example.chat"] {
+            let put = try await service.request(
+                "PUT", "/v1/devices/phone/apps/\(app)", key: service.acme, body: Data(#"{"interval":"never"}"#.utf8))
+            #expect(put.status == 200)
+        }
+        let none = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        #expect(none.status == 204)
+        await service.stop()
+    }
+
+    @Test func aWriteIsInTheNextAnswer() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        let path = "/v1/devices/phone/apps?now=2024-02-01T00:00:00Z"
+        let before = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        // A new app, launched at 03:00 for two weeks, is learned at once.
+        var more: [[String: Any]] = []
+        for day in 0..<14 {
+            more.append(["timestamp": 1_704_078_000 + day * 86_400, "app": "com.example.night", "event": "launch"])
+        }
+        #expect(try await service.post(more).status == 200)
+        let after = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        #expect(before.text != after.text)
+        let date = ISO8601DateFormatter().date(from: "2024-01-22T00:00:00Z")!
+        let fresh = try #require(try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
+        let wake = after.json["wake"] as? [String: Any]
+        #expect(wake?["time"] as? String == TimestampFormatter.iso(fresh.time.milliseconds))
+        // And a write by another process (the command line, say) is seen too.
+        let elsewhere = try EventStore(path: service.store.path)
+        try elsewhere.record(.launch("com.example.late", at: 1_705_800_000_000), device: "acme/phone")
+        let apps = try await service.request("GET", path, key: service.acme)
+        #expect(apps.text.contains("com.example.late"))
+        let seen = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        let relearned = try #require(
+            try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
+        #expect(
+            (seen.json["wake"] as? [String: Any])?["time"] as? String
+                == TimestampFormatter.iso(relearned.time.milliseconds))
+        await service.stop()
+    }
+
+    @Test func keysAreNeededAndRevokedAtOnce() async throws {
+        let service = try await LiveService()
+        let path = "/v1/devices/phone/apps"
+        #expect(try await service.request("GET", path).status == 401)
+        #expect(try await service.request("GET", path, key: "fpk_wrong").status == 401)
+        #expect(try await service.request("GET", path, headers: ["Authorization": "Basic eDp5"]).status == 401)
+        try await service.setUpPhone()
+        #expect(try await service.request("GET", path, key: service.acme).status == 200)
+        let id = try #require(try service.store.keys().first { $0.tenant == "acme" }?.id)
+        try service.store.revokeKey(id: id, now: Date())
+        let revoked = try await service.request("GET", path, key: service.acme)
+        #expect(revoked.status == 401)
+        #expect(revoked.headers["www-authenticate"] == "Bearer")
+        // Health, metrics and the document need no key.
+        #expect(try await service.request("GET", "/healthz").status == 200)
+        #expect(try await service.request("GET", "/readyz").status == 200)
+        #expect(try await service.request("GET", "/metrics").status == 200)
+        #expect(try await service.request("GET", "/openapi.yaml").status == 200)
+        await service.stop()
+    }
+
+    @Test func aTenantNeverSeesAnothersDevice() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        let routes = [
+            "/v1/devices/phone", "/v1/devices/phone/apps", "/v1/devices/phone/next-wake",
+            "/v1/devices/phone/schedule", "/v1/devices/phone/apps/com.example.news/habits",
+        ]
+        for route in routes {
+            let theirs = try await service.request("GET", route, key: service.other)
+            let nobodys = try await service.request(
+                "GET", route.replacingOccurrences(of: "phone", with: "tablet"), key: service.other)
+            #expect(theirs.status == 404, "\(route)")
+            #expect(theirs.text == nobodys.text.replacingOccurrences(of: "tablet", with: "phone"), "\(route)")
+        }
+        // Writing to "phone" with the other key makes the other tenant's own phone.
+        let written = try await service.post(LiveService.weeksOfLaunches(days: 1), key: service.other)
+        #expect(written.status == 200)
+        #expect(try service.store.devices().sorted() == ["acme/phone", "other/phone"])
+        #expect(try service.store.apps(device: "acme/phone").first { $0.app == "com.example.news" }?.launches == 42)
+        await service.stop()
+    }
+
+    @Test(arguments: [
+        ("/v1/devices/..%2Fother%2Fphone/apps", "device"),
+        ("/v1/devices/a%2Fb/apps", "device"),
+        ("/v1/devices/..%5Cx/apps", "device"),
+        ("/v1/devices/x%01y/apps", "device"),
+        ("/v1/devices/%FF/apps", "device"),
+        ("/v1/devices/phone/apps/a%2F..%2Fb/habits", "app"),
+    ])
+    func pathTricksAreRefused(path: String, field: String) async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        let answer = try await service.request("GET", path, key: service.acme)
+        #expect(answer.status == 400, "\(answer.text)")
+        #expect(answer.json["field"] as? String == field)
+        await service.stop()
+    }
+
+    @Test func badBodiesGetA4xxAndChangeNothing() async throws {
+        var settings = ServiceSettings()
+        settings.maximumBodyBytes = 4096
+        settings.maximumBatchEvents = 20
+        let service = try await LiveService(settings: settings)
+        let post = { (body: String) in
+            try await service.request("POST", "/v1/devices/phone/events", key: service.acme, body: Data(body.utf8))
+        }
+        let cases: [(String, Int, String?)] = [
+            (#"{"events": [{"timestamp": "2024-01-01T07:00:00Z", "app": "a", "event": "launch"}"#, 400, nil),
+            (#"[1, 2]"#, 400, nil),
+            (#"{"events": 3}"#, 400, "events"),
+            (#"{"events": [], "device": "x"}"#, 400, "device"),
+            (
+                #"{"events": [{"timestamp": "2024-01-01T07:00:00Z", "app": "a", "event": "lunch"}]}"#, 400,
+                "events[0].event"
+            ),
+            (#"{"events": [{"timestamp": "yesterday", "app": "a", "event": "launch"}]}"#, 400, "events[0].timestamp"),
+            (
+                #"{"events": [{"timestamp": "2024-01-01T07:00:00", "app": "a", "event": "launch"}]}"#, 400,
+                "events[0].timestamp"
+            ),
+            (#"{"events": [{"timestamp": 1e300, "app": "a", "event": "launch"}]}"#, 400, "events[0].timestamp"),
+            (
+                #"{"events": [{"timestamp": 1704092400, "app": "a", "event": "fetch", "result": "newData", "duration": -2}]}"#,
+                400, "events[0].duration"
+            ),
+            (
+                #"{"events": [{"timestamp": 1704092400, "app": "a", "event": "fetch", "result": "maybe"}]}"#, 400,
+                "events[0].result"
+            ),
+            (#"{"events": [{"timestamp": 1704092400, "app": "a\u0001", "event": "launch"}]}"#, 400, "events[0].app"),
+            (
+                #"{"events": [{"timestamp": 1704092400, "app": "a", "event": "launch", "device": "b"}]}"#, 400,
+                "events[0].device"
+            ),
+            (
+                "{\"events\": ["
+                    + Array(repeating: #"{"timestamp": 1704092400, "app": "a", "event": "launch"}"#, count: 21)
+                    .joined(separator: ",") + "]}", 413, "events"
+            ),
+            (
+                #"{"events": [{"timestamp": 1704092400, "app": ""# + String(repeating: "x", count: 5000)
+                    + #"", "event": "launch"}]}"#, 413, nil
+            ),
+        ]
+        for (body, status, field) in cases {
+            let answer = try await post(body)
+            #expect(answer.status == status, "\(body.prefix(80)): \(answer.text)")
+            #expect(answer.json["field"] as? String == field, "\(body.prefix(80)): \(answer.text)")
+            #expect(answer.json["error"] is String, "\(body.prefix(80))")
+            #expect(!answer.text.contains(service.folder.path))
+        }
+        #expect(try service.store.eventCounts().launches == 0)
+        #expect(try service.store.devices().isEmpty)
+        // Settings are checked as the config command checks them.
+        let settingsCases: [(String, String, String)] = [
+            ("/v1/devices/phone", #"{"timeZone": "Mars/Olympus"}"#, "timeZone"),
+            ("/v1/devices/phone", #"{"defaultInterval": -5}"#, "defaultInterval"),
+            ("/v1/devices/phone", #"{"defaultInterval": "sometimes"}"#, "defaultInterval"),
+            ("/v1/devices/phone", #"{"colour": "red"}"#, "colour"),
+            ("/v1/devices/phone/apps/a", #"{"enabled": "yes"}"#, "enabled"),
+            ("/v1/devices/phone/apps/a", #"{"interval": 1.5}"#, "interval"),
+        ]
+        for (path, body, field) in settingsCases {
+            let answer = try await service.request("PUT", path, key: service.acme, body: Data(body.utf8))
+            #expect(answer.status == 400, "\(body): \(answer.text)")
+            #expect(answer.json["field"] as? String == field, "\(body): \(answer.text)")
+        }
+        #expect(try service.store.devices().isEmpty)
+        // Queries check their parameters.
+        try await service.setUpPhone()
+        for (query, field) in [
+            ("next-wake?now=tomorrow", "now"), ("next-wake?now=2024-01-01T00:00:00", "now"),
+            ("next-wake?now=2024-01-02T00:00:00Z&before=2024-01-01T00:00:00Z", "before"),
+            ("schedule?hours=0", "hours"), ("schedule?hours=1000", "hours"), ("schedule?from=1e300", "from"),
+        ] {
+            let answer = try await service.request("GET", "/v1/devices/phone/\(query)", key: service.acme)
+            #expect(answer.status == 400, "\(query): \(answer.text)")
+            #expect(answer.json["field"] as? String == field, "\(query): \(answer.text)")
+        }
+        await service.stop()
+    }
+
+    @Test func aDeviceWithoutAZoneIsAConflictThatSaysWhatToDo() async throws {
+        let service = try await LiveService()
+        _ = try await service.post(LiveService.weeksOfLaunches(days: 3))
+        let answer = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-05T00:00:00Z", key: service.acme)
+        #expect(answer.status == 409)
+        #expect(answer.json["field"] as? String == "timeZone")
+        #expect((answer.json["error"] as? String)?.contains("PUT /v1/devices/{device}") == true)
+        await service.stop()
+    }
+
+    @Test func scheduleComesAsJSONCalendarOrCSV() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        let path = "/v1/devices/phone/schedule?from=2024-01-22T00:00:00Z&hours=24"
+        let json = try await service.request("GET", path, key: service.acme)
+        let wakes = try #require(json.json["wakes"] as? [[String: Any]])
+        let date = ISO8601DateFormatter().date(from: "2024-01-22T00:00:00Z")!
+        let library = try FetchScheduler(store: service.store).schedule(
+            from: date, to: date.addingTimeInterval(86_400), device: "acme/phone")
+        #expect(wakes.count == library.wakes.count)
+        #expect(
+            wakes.compactMap { $0["time"] as? String }
+                == library.wakes.map { TimestampFormatter.iso($0.time.milliseconds) })
+        let ics = try await service.request("GET", path, key: service.acme, headers: ["Accept": "text/calendar"])
+        #expect(ics.headers["content-type"]?.hasPrefix("text/calendar") == true)
+        #expect(ics.text.hasPrefix("BEGIN:VCALENDAR"))
+        #expect(ics.text.components(separatedBy: "BEGIN:VEVENT").count - 1 == library.wakes.count)
+        let csv = try await service.request("GET", path, key: service.acme, headers: ["Accept": "text/csv"])
+        #expect(csv.text.hasPrefix("time,device,app,planned,expected_launches,reasons"))
+        #expect(csv.text.split(separator: "\n").count - 1 == library.appWakeCount)
+        await service.stop()
+    }
+
+    @Test func modelsInMemoryAreBoundedAndStayTrue() async throws {
+        var settings = ServiceSettings()
+        settings.maximumLoadedDevices = 2
+        let service = try await LiveService(settings: settings)
+        let devices = ["a", "b", "c", "d"]
+        for device in devices {
+            try await service.setUpPhone(device: device)
+            _ = try await service.post(LiveService.weeksOfLaunches(days: 14), device: device)
+        }
+        let date = ISO8601DateFormatter().date(from: "2024-01-15T00:00:00Z")!
+        for _ in 0..<2 {
+            for device in devices {
+                let answer = try await service.request(
+                    "GET", "/v1/devices/\(device)/next-wake?now=2024-01-15T00:00:00Z", key: service.acme)
+                let fresh = try #require(
+                    try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/\(device)"))
+                #expect(
+                    (answer.json["wake"] as? [String: Any])?["time"] as? String
+                        == TimestampFormatter.iso(fresh.time.milliseconds))
+            }
+        }
+        let metrics = try await service.request("GET", "/metrics")
+        let loaded = metrics.text.split(separator: "\n").first { $0.hasPrefix("fetchpredict_models_loaded ") }
+        #expect(
+            loaded.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 <= 2 } == true,
+            "\(String(describing: loaded))")
+        await service.stop()
+    }
+
+    @Test func metricsCountRequestsByRouteAndStatus() async throws {
+        let service = try await LiveService()
+        _ = try await service.request("GET", "/v1/devices/phone/apps", key: service.acme)
+        _ = try await service.post(LiveService.weeksOfLaunches(days: 1))
+        let metrics = try await service.request("GET", "/metrics")
+        #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(
+            metrics.text.contains(
+                #"fetchpredict_http_requests_total{route="/v1/devices/{device}/apps",method="GET",status="404"}"#))
+        #expect(
+            metrics.text.contains(
+                #"fetchpredict_http_request_duration_seconds_bucket{route="/v1/devices/{device}/events",method="POST",status="200""#
+            ))
+        #expect(metrics.text.contains("fetchpredict_events_stored_total"))
+        await service.stop()
+    }
+
+    @Test func theDocumentNamesEveryRoute() async throws {
+        let service = try await LiveService()
+        let document = try await service.request("GET", "/openapi.yaml")
+        #expect(document.text.hasPrefix("openapi: 3.1"))
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/FetchPredictorService/openapi.yaml")
+        #expect(document.text == (try String(contentsOf: file, encoding: .utf8)))
+        for path in [
+            "/healthz:", "/readyz:", "/metrics:", "/openapi.yaml:", "/v1/devices/{device}:",
+            "/v1/devices/{device}/events:", "/v1/devices/{device}/next-wake:", "/v1/devices/{device}/schedule:",
+            "/v1/devices/{device}/apps:", "/v1/devices/{device}/apps/{app}:", "/v1/devices/{device}/apps/{app}/habits:",
+        ] {
+            #expect(document.text.contains("\n  \(path)\n"), "\(path)")
+        }
+        await service.stop()
+    }
+}
