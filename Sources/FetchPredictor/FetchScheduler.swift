@@ -31,6 +31,9 @@ public final class FetchScheduler: @unchecked Sendable {
     private var loaded: [String: Loaded] = [:]
     /// The most devices whose models are kept in memory; the least recently used goes first.
     public let maximumLoadedDevices: Int
+    /// Whether a query about a device the store does not have throws
+    /// ``StoreError/unknownDevice(_:)``, rather than answer as for a device with no events.
+    public let requiresKnownDevices: Bool
     /// A counter of uses, to find the least recently used device.
     private var uses: UInt64 = 0
 
@@ -66,19 +69,24 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - configuration: learning and planning settings.
     ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
     ///     recently used is dropped first, and learned again from the store's cache when asked.
+    ///   - requiresKnownDevices: whether a query about a device the store does not have throws
+    ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
     public init(
         store: EventStore, configuration: PredictorConfiguration = PredictorConfiguration(),
-        maximumLoadedDevices: Int = .max
+        maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false
     ) {
         self.store = store
         self.maximumLoadedDevices = max(1, maximumLoadedDevices)
+        self.requiresKnownDevices = requiresKnownDevices
         predictor = Predictor(configuration: configuration)
     }
 
-    /// How many devices' models are in memory now.
+    /// How many devices' models are in memory now; read without waiting for a query in flight.
     public var loadedDeviceCount: Int {
-        lock.withLock { loaded.count }
+        countLock.withLock { loadedCount }
     }
+    private let countLock = NSLock()
+    private var loadedCount = 0
 
     /// The settings of learning and planning.
     public var configuration: PredictorConfiguration {
@@ -113,9 +121,10 @@ public final class FetchScheduler: @unchecked Sendable {
     /// the cache has not seen; a model as of an earlier time is learned from the cache when the
     /// cache is older, else from the start, and is not cached. With `app`, and a cached model that
     /// has seen every event up to `time`, only that app's model is read.
-    private func prepare(_ device: String, app: String? = nil, asOf time: Date) throws {
+    private func prepare(_ device: String, settings: EventStore.PlanningSettings, app: String? = nil, asOf time: Date)
+        throws
+    {
         let limit = time.milliseconds
-        let settings = try store.planningSettings(device: device)
         let defaultInterval = settings.defaultInterval
         if predictor.defaultInterval != defaultInterval { predictor.defaultInterval = defaultInterval }
         // A device that is not there has no events, and its zone changes nothing; one that is
@@ -126,6 +135,7 @@ public final class FetchScheduler: @unchecked Sendable {
             !current.answers(asOf: limit, app: app, zone: zone.identifier, version: settings.version)
         {
             loaded[device] = nil
+            predictor.forget(device: device)
         }
         if loaded[device] == nil {
             let later = try store.hasEvents(device: device, after: limit)
@@ -146,6 +156,8 @@ public final class FetchScheduler: @unchecked Sendable {
                 loaded[device] = learned
             }
             evictBeyondLimit(keeping: device)
+            let count = loaded.count
+            countLock.withLock { loadedCount = count }
         }
         uses += 1
         loaded[device]?.lastUse = uses
@@ -230,7 +242,7 @@ public final class FetchScheduler: @unchecked Sendable {
             let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
             if let current = loaded[device], current.limit == nil, current.onlyApp == nil,
                 current.version == batch.version - 1, batch.duplicates == 0,
-                learned.allSatisfy({ $0.time >= current.asOf })
+                learned.allSatisfy({ $0.time > current.asOf })
             {
                 // In the order the store gives when learning: by time, launches before fetches.
                 var asOf = current.asOf
@@ -266,26 +278,23 @@ public final class FetchScheduler: @unchecked Sendable {
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
         -> DeviceWake?
     {
-        try lock.withLock {
-            try prepare(device, asOf: time)
-            return predictor.nextWake(after: time, before: limit, device: device)
+        try withDevice(device, asOf: time) {
+            predictor.nextWake(after: time, before: limit, device: device)
         }
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
     public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
-        try lock.withLock {
-            try prepare(device, app: app, asOf: time)
-            return predictor.nextWake(after: time, device: device, app: app)
+        try withDevice(device, app: app, asOf: time) {
+            predictor.nextWake(after: time, device: device, app: app)
         }
     }
 
     /// The device wakes planned strictly after `start` and before `end`, as of `start`: the
     /// first is the one ``nextWake(after:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
-        try lock.withLock {
-            try prepare(device, asOf: start)
-            return predictor.schedule(from: start, to: end, device: device)
+        try withDevice(device, asOf: start) {
+            predictor.schedule(from: start, to: end, device: device)
         }
     }
 
@@ -294,34 +303,44 @@ public final class FetchScheduler: @unchecked Sendable {
     public func profile(
         app: String, device: String = "default", days: DayKind = .all, asOf time: Date = .distantFuture
     ) throws -> DailyProfile {
-        try lock.withLock {
-            try prepare(device, asOf: time)
-            return predictor.profile(app: app, device: device, days: days)
+        try withDevice(device, asOf: time) {
+            predictor.profile(app: app, device: device, days: days)
         }
     }
 
     /// How an app is used lately, as of `now`.
     public func state(app: String, device: String = "default", now: Date) throws -> AppState {
-        try lock.withLock {
-            try prepare(device, asOf: now)
-            return predictor.state(app: app, device: device, now: now)
+        try withDevice(device, asOf: now) {
+            predictor.state(app: app, device: device, now: now)
         }
     }
 
     /// Whether an app has too little history to learn from yet, as of `time` (by default, of every
     /// event).
     public func isColdStart(app: String, device: String = "default", asOf time: Date = .distantFuture) throws -> Bool {
-        try lock.withLock {
-            try prepare(device, asOf: time)
-            return predictor.isColdStart(app: app, device: device)
+        try withDevice(device, asOf: time) {
+            predictor.isColdStart(app: app, device: device)
+        }
+    }
+
+    /// Reads a device's settings, then, holding the lock, loads its model as of `time` and runs
+    /// `body`: the store is read outside the lock, so that one device's reads do not hold up
+    /// another's planning.
+    private func withDevice<T>(_ device: String, app: String? = nil, asOf time: Date, _ body: () throws -> T) throws
+        -> T
+    {
+        let settings = try store.planningSettings(device: device)
+        if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
+        return try lock.withLock {
+            try prepare(device, settings: settings, app: app, asOf: time)
+            return try body()
         }
     }
 
     /// The apps of a device that the predictor knows, as of `time` (by default, of every event).
     public func apps(device: String = "default", asOf time: Date = .distantFuture) throws -> [String] {
-        try lock.withLock {
-            try prepare(device, asOf: time)
-            return predictor.apps(device: device)
+        try withDevice(device, asOf: time) {
+            predictor.apps(device: device)
         }
     }
 }

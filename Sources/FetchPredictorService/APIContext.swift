@@ -32,8 +32,16 @@ struct APIContext: RequestContext {
         guard let name = raw.removingPercentEncoding else {
             throw APIError(.badRequest, "the \(field) name is not valid percent-encoded UTF-8", field: field)
         }
-        if name.contains("/") || name.contains("\\") || name.contains("..") {
+        // Bytes, not characters: a '/' followed by a combining mark is one character, not a '/'.
+        let bytes = Array(name.utf8)
+        let dots = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }
+        if bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "\\")) || dots {
             throw APIError(.badRequest, "the \(field) name may not hold '/', '\\' or '..'", field: field)
+        }
+        // One spelling per name: Swift compares 'é' and 'e' with an accent as equal, the store does not.
+        if Array(name.precomposedStringWithCanonicalMapping.utf8) != bytes {
+            throw APIError(
+                .badRequest, "the \(field) name is not in Unicode normal form C: send it precomposed", field: field)
         }
         if let problem = EventLimits.problem(withAppName: name) {
             throw APIError(

@@ -58,10 +58,19 @@ struct APIError: HTTPResponseError {
                     .conflict,
                     "the device has no time zone, and daily habits are local times: give it one with PUT /v1/devices/{device}",
                     field: "timeZone")
+            case .localTimesReadInZone(_, let stored, let given, _):
+                return APIError(
+                    .conflict,
+                    "the device stays in \(stored): local times of its imports were read in it, and in \(given) each would mean another instant",
+                    field: "timeZone")
             case .busy:
                 var answer = APIError(.serviceUnavailable, "the store is busy with another writer: try again shortly")
                 answer.headers[.retryAfter] = "1"
                 return answer
+            case .unknownDevice(let stored):
+                // The store's name is TENANT/DEVICE: the tenant knows its device by DEVICE.
+                let name = stored.split(separator: "/", maxSplits: 1).last.map(String.init) ?? stored
+                return notFound(device: name)
             case .unknownTimeZone(let name):
                 return APIError(
                     .badRequest, "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw",

@@ -53,7 +53,8 @@ public enum FetchPredictorService {
     ) -> some ApplicationProtocol {
         let registry = ServiceMetrics.registry
         let scheduler = FetchScheduler(
-            store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices)
+            store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
+            requiresKnownDevices: true)
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorsAndMetricsMiddleware())
         router.get("/healthz") { _, _ in try Routes.json(["status": "ok"]) }

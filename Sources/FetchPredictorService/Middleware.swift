@@ -49,8 +49,14 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
         do {
             response = try await next(request, context)
         } catch {
-            let answer: APIError
-            if let known = APIError.from(error) {
+            var answer: APIError
+            if let error = error as? HTTPError, error.status == .notFound,
+                let allowed = Routes.methods(allowedOn: request.uri.path), !allowed.contains(request.method.rawValue)
+            {
+                // The path is a route, the method is not one of it.
+                answer = APIError(.methodNotAllowed, "\(request.method.rawValue) is not a method of this route")
+                answer.headers[.allow] = allowed.joined(separator: ", ")
+            } else if let known = APIError.from(error) {
                 answer = known
             } else {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])

@@ -24,6 +24,24 @@ struct Routes: Sendable {
         group.get("/devices/{device}", use: getDevice)
     }
 
+    /// Every route's path, `*` for a name, with its methods: what a 405 answers in `Allow`.
+    static let table: [(path: [String], methods: [String])] = [
+        (["healthz"], ["GET"]), (["readyz"], ["GET"]), (["metrics"], ["GET"]), (["openapi.yaml"], ["GET"]),
+        (["v1", "devices", "*"], ["GET", "PUT"]), (["v1", "devices", "*", "events"], ["POST"]),
+        (["v1", "devices", "*", "next-wake"], ["GET"]), (["v1", "devices", "*", "schedule"], ["GET"]),
+        (["v1", "devices", "*", "apps"], ["GET"]), (["v1", "devices", "*", "apps", "*"], ["PUT"]),
+        (["v1", "devices", "*", "apps", "*", "habits"], ["GET"]),
+    ]
+
+    /// The methods of the route at `path`, or `nil` when no route has that path.
+    static func methods(allowedOn path: String) -> [String]? {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        return table.first { route in
+            route.path.count == segments.count
+                && zip(route.path, segments).allSatisfy { $0 == "*" ? !$1.isEmpty : $0 == $1 }
+        }?.methods
+    }
+
     // MARK: Events
 
     /// What a batch of events did.
@@ -36,8 +54,7 @@ struct Routes: Sendable {
 
     @Sendable func postEvents(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let body = try await request.body.collect(upTo: settings.maximumBodyBytes)
-        let bytes = Array(buffer: body)
+        let bytes = Array(buffer: try await body(of: request))
         let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
         let scheduler = self.scheduler
         let batch = try await blocking { try scheduler.record(events, device: device.stored) }
@@ -64,10 +81,10 @@ struct Routes: Sendable {
         if let before, before <= now {
             throw APIError(.badRequest, "'before' must come after 'now'", field: "before")
         }
-        let (store, scheduler) = (self.store, self.scheduler)
-        let wake = try await blocking { () throws -> DeviceWake? in
-            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            return try scheduler.nextWake(after: now, before: before, device: device.stored)
+        let scheduler = self.scheduler
+        // The scheduler refuses a device the store does not have: 404.
+        let wake = try await blocking {
+            try scheduler.nextWake(after: now, before: before, device: device.stored)
         }
         guard var wake else { return Response(status: .noContent) }
         wake.device = device.name
@@ -85,11 +102,9 @@ struct Routes: Sendable {
             }
             hours = value
         }
-        let (store, scheduler) = (self.store, self.scheduler)
-        var schedule = try await blocking { [hours] () throws -> Schedule in
-            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            return try scheduler.schedule(
-                from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
+        let scheduler = self.scheduler
+        var schedule = try await blocking { [hours] in
+            try scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
         }
         schedule.device = device.name
         for index in schedule.wakes.indices { schedule.wakes[index].device = device.name }
@@ -210,7 +225,7 @@ struct Routes: Sendable {
         let answer = try await blocking { [interval, enabled] () throws -> AppSettingsAnswer in
             if let interval { try store.setInterval(interval, app: app, device: device.stored) }
             if let enabled { try store.setEnabled(enabled, app: app, device: device.stored) }
-            if interval == nil && enabled == nil { try store.setEnabled(true, app: app, device: device.stored) }
+            if interval == nil && enabled == nil { try store.createApp(app, device: device.stored) }
             let settings = try store.settings(app: app, device: device.stored)
             return AppSettingsAnswer(
                 device: device.name, app: app, interval: settings.interval?.text, enabled: settings.enabled)
@@ -232,6 +247,27 @@ struct Routes: Sendable {
                 throw APIError(.badRequest, problem, field: name)
             }
             return Date(milliseconds: time.milliseconds)
+        }
+    }
+
+    /// The request's body, up to the size limit (413 beyond it) and within the read timeout
+    /// (408 after it): a body sent a byte at a time holds no connection for ever.
+    func body(of request: Request) async throws -> ByteBuffer {
+        let (limit, timeout) = (settings.maximumBodyBytes, settings.readTimeout)
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await request.body.collect(upTo: limit) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let buffer = try await group.next() ?? nil else {
+                var answer = APIError(
+                    .requestTimeout, "the body did not arrive within \(timeout.components.seconds) seconds")
+                answer.headers[.connection] = "close"
+                throw answer
+            }
+            return buffer
         }
     }
 
@@ -261,7 +297,7 @@ struct Routes: Sendable {
 
     /// The body as a JSON object whose keys are all in `allowed`.
     func jsonObject(_ request: Request, allowed: Set<String>) async throws -> [String: Scalar] {
-        let body = try await request.body.collect(upTo: settings.maximumBodyBytes)
+        let body = try await body(of: request)
         let object: [String: Scalar]
         do {
             object = try JSONDecoder().decode([String: Scalar].self, from: Data(buffer: body))

@@ -18,8 +18,47 @@ func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
 }
 
+// The library's own next-wake latency over the devices of scripts/bench-serve.sh, asked as the
+// service asks them (a random device, a random minute of the day after the history), for the
+// HTTP layer's cost:
+//   fetchpredict-bench --devices TENANT COUNT STORE.sqlite
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--devices", let count = Int(CommandLine.arguments[3])
+{
+    let store = try EventStore(path: CommandLine.arguments[4])
+    let tenant = CommandLine.arguments[2]
+    let scheduler = FetchScheduler(store: store, maximumLoadedDevices: count)
+    let day = Date(timeIntervalSince1970: 1_706_486_400)
+    var generator = SystemRandomNumberGenerator()
+    // As the service's benchmark asks: at a present that moves on a minute every 400 questions
+    // (about a minute a second at its rate), or, with FP_CLOCK=random, at a random minute of the day.
+    let random = ProcessInfo.processInfo.environment["FP_CLOCK"] == "random"
+    // The first minute of the present, after every event the service's benchmark stored (FP_MINUTE).
+    let first = ProcessInfo.processInfo.environment["FP_MINUTE"].flatMap { Int($0) } ?? 360
+    var asked = 0
+    func ask() throws -> Duration {
+        let device = String(format: "\(tenant)/d%04d", Int.random(in: 0..<count, using: &generator))
+        asked += 1
+        let minute = random ? Int.random(in: 0..<1440, using: &generator) : first + asked / 400
+        let now = day.addingTimeInterval(Double(minute * 60))
+        let begin = ContinuousClock.now
+        _ = try scheduler.nextWake(after: now, device: device)
+        return ContinuousClock.now - begin
+    }
+    for _ in 0..<(count * 3) { _ = try ask() }
+    let latencies = try (0..<20_000).map { _ in try ask() }
+    print(
+        String(
+            format: "library nextWake(after:), %d devices loaded, %@ clock: p50 %.3f ms, p99 %.3f ms", count,
+            random ? "random" : "advancing",
+            percentile(latencies, 0.5), percentile(latencies, 0.99)))
+    exit(0)
+}
+
 guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: fetchpredict-bench STORE.sqlite\n".utf8))
+    FileHandle.standardError.write(
+        Data(
+            "usage: fetchpredict-bench STORE.sqlite\n       fetchpredict-bench --devices TENANT COUNT STORE.sqlite\n"
+                .utf8))
     exit(2)
 }
 let store = try EventStore(path: CommandLine.arguments[1])

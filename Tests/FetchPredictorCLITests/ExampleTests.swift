@@ -83,7 +83,8 @@ struct ExampleTests {
             if command.contains(" serve") {
                 // The service runs until it is told to stop: it must start listening, and stop
                 // cleanly (status 0) at SIGTERM. On a free port, not the example's.
-                process.arguments = ["-c", "exec " + command.replacingOccurrences(of: ":8080", with: ":0")]
+                let foreground = command.hasSuffix(" &") ? String(command.dropLast(2)) : command
+                process.arguments = ["-c", "exec " + foreground.replacingOccurrences(of: ":8080", with: ":0")]
                 try process.run()
                 let said = try Self.waitForListening(errors, process: process)
                 process.terminate()
@@ -113,5 +114,34 @@ struct ExampleTests {
             if String(decoding: said, as: UTF8.self).contains(" ready") { break }
         }
         return String(decoding: said, as: UTF8.self)
+    }
+
+    /// The README's walk-through of the service runs as written, as a shell script: keys, serve,
+    /// curl, on a port of its own.
+    @Test func theServiceWalkthroughRuns() throws {
+        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let walkthrough = try #require(blocks.first { $0.contains("curl") && $0.contains("fetchpredict serve") })
+        let port = Int.random(in: 20_000...40_000)
+        let folder = Tool.scratch()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-euc", walkthrough.replacingOccurrences(of: ":8080", with: ":\(port)")]
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["FETCHPREDICT_DB"] = folder.appendingPathComponent("events.sqlite").path
+        environment["PATH"] = Tool.productsFolder.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        #expect(said.contains(#""defaultInterval":"minimum""#), "\(said)")
+        #expect(said.contains(#""stored":2"#), "\(said)")
+        #expect(said.contains(#""wake":{"#), "\(said)")
+        #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
     }
 }

@@ -61,10 +61,18 @@ struct ServeProcessTests {
         }
     }
 
-    /// Posts batches of 10 new launches from `writers` tasks until `stop` says so; returns
-    /// the batches acknowledged with a 2xx, each as its events' millisecond times.
-    static func stream(to server: Server, writers: Int, for seconds: Double) async -> [[Int64]] {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// A count shared by the writers and the test.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
+    /// Posts batches of 10 new launches from `writers` tasks until the server stops answering;
+    /// returns the batches acknowledged with a 2xx, each as its events' millisecond times.
+    static func stream(to server: Server, writers: Int, acknowledged counter: Counter) async -> [[Int64]] {
+        let deadline = Date().addingTimeInterval(60)
         return await withTaskGroup(of: [[Int64]].self) { group in
             for writer in 0..<writers {
                 group.addTask {
@@ -87,8 +95,11 @@ struct ServeProcessTests {
                         request.httpBody = try! JSONSerialization.data(withJSONObject: ["events": events])
                         request.timeoutInterval = 5
                         guard let (_, response) = try? await URLSession.shared.data(for: request) else { break }
-                        if (response as! HTTPURLResponse).statusCode / 100 == 2 { acknowledged.append(times) }
-                        if Date() > deadline.addingTimeInterval(10) { break }
+                        if (response as! HTTPURLResponse).statusCode / 100 == 2 {
+                            acknowledged.append(times)
+                            counter.add()
+                        }
+                        if Date() > deadline { break }
                     }
                     return acknowledged
                 }
@@ -112,11 +123,14 @@ struct ServeProcessTests {
         #expect(server.port > 0)
         // Given writers streaming batches, when the signal comes mid-stream
         let pid = server.process.processIdentifier
+        let counter = Counter()
         let killer = Task {
-            try await Task.sleep(for: .milliseconds(1500))
+            // Once 40 batches were acknowledged, however slow the machine is.
+            let limit = Date().addingTimeInterval(30)
+            while counter.value < 40, Date() < limit { try await Task.sleep(for: .milliseconds(20)) }
             kill(pid, signal)
         }
-        let acknowledged = await Self.stream(to: server, writers: 4, for: 1.5)
+        let acknowledged = await Self.stream(to: server, writers: 4, acknowledged: counter)
         _ = await killer.result
         server.process.waitUntilExit()
         // Then SIGTERM ends the service cleanly, and either way every acknowledged batch is stored once
@@ -124,12 +138,57 @@ struct ServeProcessTests {
             #expect(server.process.terminationStatus == 0)
             #expect(server.process.terminationReason == .exit)
         }
-        #expect(acknowledged.count > 10, "too few batches were sent to tell")
+        #expect(acknowledged.count >= 40, "too few batches were sent to tell")
         let reopened = try EventStore(path: store)
         #expect(try reopened.integrityCheck() == ["ok"])
         let stored = Set(try reopened.events(device: "load/phone").map(\.time))
         let missing = acknowledged.joined().filter { !stored.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) acknowledged events are missing")
         #expect(try reopened.eventCounts().launches == stored.count)
+    }
+
+    /// The Python client of examples/python replays a log through the API and prints the next
+    /// wake: the one `fetchpredict next` gives for the same device.
+    @Test func thePythonClientReplaysALog() throws {
+        let store = try Self.scratchStore()
+        let server = try Server(store: store)
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let log = root.appendingPathComponent("fixtures/night-owl-14d.jsonl").path
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = [
+            "python3", root.appendingPathComponent("examples/python/replay.py").path, log, "--url",
+            "http://127.0.0.1:\(server.port)", "--key", server.key, "--time-zone", "America/New_York",
+            "--batch", "250",
+        ]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0, "\(said)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(said.contains("\(lines.count) events stored"), "\(said)")
+        // The last event's time, as the client asked with it.
+        let last = try #require(
+            lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let now = try #require(last["timestamp"] as? String)
+        let next = Process()
+        next.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
+        next.arguments = ["next", "--db", store, "--device", "load/replayed", "--now", now, "--json"]
+        let answer = Pipe()
+        next.standardOutput = answer
+        try next.run()
+        let json = answer.fileHandleForReading.readDataToEndOfFile()
+        next.waitUntilExit()
+        let wake = try #require(
+            (try JSONSerialization.jsonObject(with: json) as? [String: Any])?["wake"] as? [String: Any])
+        let time = try #require(wake["time"] as? String)
+        #expect(said.contains("Next wake after \(now): \(time)"), "\(said)")
     }
 }

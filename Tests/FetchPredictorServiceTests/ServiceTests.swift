@@ -156,6 +156,10 @@ struct ServiceTests {
         ("/v1/devices/x%01y/apps", "device"),
         ("/v1/devices/%FF/apps", "device"),
         ("/v1/devices/phone/apps/a%2F..%2Fb/habits", "app"),
+        // A '/' with a combining mark is one character but holds a '/'; a decomposed 'é' is
+        // equal to the composed one in Swift, not in the store.
+        ("/v1/devices/x%2F%CC%B8y/apps", "device"),
+        ("/v1/devices/caf%65%CC%81/apps", "device"),
     ])
     func pathTricksAreRefused(path: String, field: String) async throws {
         let service = try await LiveService()
@@ -345,6 +349,83 @@ struct ServiceTests {
         ] {
             #expect(document.text.contains("\n  \(path)\n"), "\(path)")
         }
+        await service.stop()
+    }
+
+    @Test func aHalfSentRequestIsClosedAfterTheReadTimeout() async throws {
+        var settings = ServiceSettings()
+        settings.readTimeout = .seconds(1)
+        let service = try await LiveService(settings: settings)
+        // Given a connection that sends the head of a request and a part of its body, then nothing
+        let socket = try RawConnection(port: service.port)
+        try socket.send("POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ev")
+        // Then the service closes it, rather than wait for ever
+        let started = Date()
+        let closed = socket.waitForClose(seconds: 10)
+        #expect(closed)
+        #expect(Date().timeIntervalSince(started) < 5)
+        socket.close()
+        // And it still serves others
+        #expect(try await service.request("GET", "/healthz").status == 200)
+        await service.stop()
+    }
+
+    @Test func aBatchOfTenThousandEventsIsTaken() async throws {
+        let service = try await LiveService()
+        let events: [[String: Any]] = (0..<10_000).map {
+            ["timestamp": 1_704_067_200 + $0 * 61, "app": "com.example.app\($0 % 40)", "event": "launch"]
+        }
+        let answer = try await service.post(events)
+        #expect(answer.status == 200, "\(answer.text.prefix(200))")
+        #expect(answer.json["stored"] as? Int == 10_000)
+        #expect(try service.store.eventCounts().launches == 10_000)
+        await service.stop()
+    }
+
+    @Test func aBodySentAByteAtATimeIsCutOff() async throws {
+        var settings = ServiceSettings()
+        settings.readTimeout = .seconds(1)
+        let service = try await LiveService(settings: settings)
+        let socket = try RawConnection(port: service.port)
+        defer { socket.close() }
+        try socket.send(
+            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
+                + "Content-Length: 100\r\n\r\n")
+        // One byte every 300 ms keeps the connection busy, but the body never arrives whole.
+        let started = Date()
+        for byte in "{\"events\": [".map(String.init) {
+            try? socket.send(byte)
+            try await Task.sleep(for: .milliseconds(300))
+            if Date().timeIntervalSince(started) > 3 { break }
+        }
+        let answer = socket.readAll(seconds: 5)
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
+        #expect(try service.store.devices().isEmpty)
+        await service.stop()
+    }
+
+    @Test func aSettingsBodyWithNothingChangesNothing() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        let app = "/v1/devices/phone/apps/com.example.news"
+        let off = try await service.request("PUT", app, key: service.acme, body: Data(#"{"enabled": false}"#.utf8))
+        #expect(off.json["enabled"] as? Bool == false)
+        let nothing = try await service.request("PUT", app, key: service.acme, body: Data("{}".utf8))
+        #expect(nothing.status == 200)
+        #expect(nothing.json["enabled"] as? Bool == false)
+        #expect(try service.store.settings(app: "com.example.news", device: "acme/phone").enabled == false)
+        await service.stop()
+    }
+
+    @Test func aMethodARouteDoesNotHaveIs405() async throws {
+        let service = try await LiveService()
+        let health = try await service.request("DELETE", "/healthz")
+        #expect(health.status == 405)
+        #expect(health.headers["allow"] == "GET")
+        let events = try await service.request("GET", "/v1/devices/phone/events", key: service.acme)
+        #expect(events.status == 405)
+        #expect(events.headers["allow"] == "POST")
+        #expect(try await service.request("GET", "/v1/nothing", key: service.acme).status == 404)
         await service.stop()
     }
 }

@@ -75,7 +75,8 @@ extension EventStore {
     }
 
     /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
-    /// in time order.
+    /// in time order, a launch before a fetch at the same instant, then by app: the order
+    /// ``FetchScheduler`` learns a batch in.
     ///
     /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.
     func forEachEvent(
@@ -93,7 +94,7 @@ extension EventStore {
                     SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration
                     FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
                     WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
-                    ORDER BY 3, 1
+                    ORDER BY 3, 1, 2
                     """, arguments: [device, time, end])
             while let row = try cursor.next() {
                 let isFetch = (row[0] as Int) == 1

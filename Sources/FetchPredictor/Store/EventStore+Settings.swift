@@ -95,8 +95,24 @@ extension EventStore {
 
     /// Sets a device's IANA time zone, creating the device when new. Models learned in the old
     /// zone are dropped: their daily profiles are in its local time.
+    ///
+    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
+    ///   of the device read local times in its present zone: moved, each of those events would
+    ///   mean another instant. Nothing is changed then.
     public func setTimeZone(_ zone: TimeZone, device: String) throws {
         try write { db in
+            if let stored = try DeviceRecord.named(device, db)?.timeZone, stored != zone.identifier {
+                let imports = try Int64.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id FROM importLog WHERE device = ? AND timeZone IS NOT NULL AND timeZone != ?
+                        ORDER BY id
+                        """, arguments: [device, zone.identifier])
+                if !imports.isEmpty {
+                    throw StoreError.localTimesReadInZone(
+                        device: device, stored: stored, given: zone.identifier, imports: imports)
+                }
+            }
             let id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
             try db.execute(sql: "UPDATE device SET timeZone = ? WHERE id = ?", arguments: [zone.identifier, id])
             try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id])
@@ -126,6 +142,18 @@ extension EventStore {
         try read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE name = ?)", arguments: [device])
                 ?? false
+        }
+    }
+
+    /// Creates an app (and its device) with the default settings when there is none of that
+    /// name; an app that is there keeps its settings.
+    public func createApp(_ app: String, device: String) throws {
+        if let problem = EventLimits.problem(withAppName: app) {
+            throw RecordError.invalid(field: "app", reason: problem)
+        }
+        try write { db in
+            let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
+            _ = try AppRecord.findOrCreate(app, device: deviceID, db)
         }
     }
 

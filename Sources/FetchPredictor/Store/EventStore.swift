@@ -40,11 +40,15 @@ public final class EventStore: Sendable {
     ///     quicker to open, for short-lived processes such as the command-line tool.
     ///   - creating: whether to create the store when there is none; `false` for a reader, which
     ///     then gets ``StoreError/missing(path:)`` and leaves no folder or file behind.
+    ///   - durable: whether every committed write is on the disk before the call returns, so that
+    ///     not even a power loss undoes it (SQLite's `synchronous = FULL`), for a service that
+    ///     acknowledges writes; otherwise a crash of the process loses nothing committed, but a
+    ///     power loss may lose the last writes (`NORMAL`, quicker for imports).
     /// - Throws: ``StoreError`` when the file is not a FetchPredictor database, is damaged, or was
     ///   written by a newer version. The file is then left as it was.
     public init(
         path: String, busyTimeout: TimeInterval = EventStore.defaultBusyTimeout, concurrentReads: Bool = true,
-        creating: Bool = true
+        creating: Bool = true, durable: Bool = false
     ) throws {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -53,7 +57,7 @@ public final class EventStore: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             // Read through memory mapping: a learned model of a few MB costs no read calls.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
             // Sorts and VACUUM keep their scratch data in memory: nothing is written outside the store's path.
@@ -68,7 +72,9 @@ public final class EventStore: Sendable {
                 if isNew { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
                 writer = queue
             }
-            try Self.migrate(writer, path: path)
+            // One process at a time checks and migrates the schema: two that create the same
+            // new store at once would both run the first migration.
+            try Self.holdingFolderLock(of: path) { try Self.migrate(writer, path: path) }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
@@ -95,6 +101,19 @@ public final class EventStore: Sendable {
         if superseded { throw StoreError.newerSchema(path: path) }
         // Only a store that needs it pays for a write transaction: queries stay read-only.
         if !complete { try migrator.migrate(writer) }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the folder of the store, which processes that
+    /// open a store in that folder take in turn. SQLite's own locks are `fcntl` locks on the
+    /// files, which `flock` does not touch; a folder that cannot be opened runs `body` unlocked.
+    private static func holdingFolderLock<T>(of path: String, _ body: () throws -> T) throws -> T {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     /// Creates the folder (0700) and the empty file (0600) when they do not exist, and refuses a

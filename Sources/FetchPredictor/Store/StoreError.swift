@@ -28,6 +28,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownImport(Int64)
     /// No API key of that number.
     case unknownKey(Int64)
+    /// Imports of the device read local times in its zone: moving it would shift every one.
+    case localTimesReadInZone(device: String, stored: String, given: String, imports: [Int64])
 
     /// A sentence for people.
     public var description: String {
@@ -56,6 +58,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named: give it one with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
         case .unknownImport(let id):
             "There is no import \(id) in the store: fetchpredict imports lists them."
+        case .localTimesReadInZone(let device, let stored, let given, let imports):
+            "Device \(device) stays in \(stored): its imports \(imports.map(String.init).joined(separator: ", ")) read local times in \(stored), and in \(given) every one of them would mean another instant; nothing was changed. To read them in \(given), remove those imports (fetchpredict prune --import \(imports[0])) and import the files again with --time-zone \(given)."
         case .unknownKey(let id):
             "There is no API key \(id) in the store."
         case .sqlite(let path, let detail):

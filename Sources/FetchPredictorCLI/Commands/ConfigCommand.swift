@@ -14,7 +14,8 @@ struct ConfigCommand: ParsableCommand {
             Example:
               fetchpredict config com.example.news --interval 3600
               fetchpredict config com.example.chat --interval minimum --enable
-              fetchpredict config --default-interval minimum --time-zone Europe/Warsaw
+              fetchpredict config --default-interval minimum
+              fetchpredict config --time-zone Europe/Warsaw --device tablet
             """)
 
     @OptionGroup var store: StoreOptions
@@ -79,13 +80,14 @@ struct ConfigCommand: ParsableCommand {
         {
             Output.error("\(app) is not in the store yet: its settings are kept for when its events come.")
         }
+        // The zone first: when it is refused, nothing else changes either.
+        if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
         if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
         if let defaultInterval { try eventStore.setDefaultInterval(defaultInterval) }
-        if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
         let settings = Settings(
             device: store.device, timeZone: try eventStore.timeZone(device: store.device)?.identifier,
-            defaultInterval: try eventStore.defaultInterval(),
+            defaultInterval: try eventStore.defaultInterval(device: store.device),
             app: try app.map { try eventStore.settings(app: $0, device: store.device) })
         try output.print(settings, text: Self.describe)
     }

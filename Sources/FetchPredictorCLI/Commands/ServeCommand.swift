@@ -39,7 +39,8 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The least severe log level: trace, debug, info, notice, warning, error.", valueName: "level"))
+            "The least severe log level: trace, debug, info, notice, warning, error; the ready and stopped lines are always logged.",
+            valueName: "level"))
     var logLevel: String = "info"
 
     func validate() throws {
@@ -66,8 +67,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
-        // A service's store reads beside its writes: a pool of connections.
-        let eventStore = try store.openStore(concurrentReads: true)
+        // A service's store reads beside its writes, a pool of connections, and what it
+        // acknowledged is on the disk.
+        let eventStore = try store.openStore(concurrentReads: true, durable: true)
         var settings = ServiceSettings()
         (settings.host, settings.port) = address!
         settings.maximumBodyBytes = maxBodyBytes
@@ -78,12 +80,16 @@ struct ServeCommand: ParsableCommand {
         var logger = Logger(label: "fetchpredict")
         logger.logLevel = Logger.Level(rawValue: logLevel)!
         logger[metadataKey: "store"] = "\(eventStore.path)"
+        // When it is ready, on which port, and when it stopped are always said, whatever the
+        // level: scripts wait for the ready line and read the port of --listen HOST:0 from it.
+        var lifecycle = logger
+        lifecycle.logLevel = min(logger.logLevel, .notice)
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
         let application = FetchPredictorService.application(
             store: eventStore, settings: settings, logger: logger,
-            onRunning: { [logger, settings] port in
-                logger.notice("ready", metadata: ["address": "\(settings.host):\(port)"])
+            onRunning: { [lifecycle, settings] port in
+                lifecycle.notice("ready", metadata: ["address": "\(settings.host):\(port)"])
             })
         Task {
             do {
@@ -95,7 +101,7 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         if let error = outcome.error { throw error }
-        logger.notice("stopped")
+        lifecycle.notice("stopped")
     }
 
     /// The error the service stopped with, handed from its task to the command.

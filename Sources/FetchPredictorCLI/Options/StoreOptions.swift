@@ -27,8 +27,8 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the store; a command that only reads passes `creating: false`, so that it never
     /// makes a folder or an empty store. A long-running process that reads beside its writes
-    /// passes `concurrentReads: true`.
-    func openStore(creating: Bool = true, concurrentReads: Bool = false) throws -> EventStore {
+    /// passes `concurrentReads: true`, and a service that acknowledges writes `durable: true`.
+    func openStore(creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false) throws -> EventStore {
         let path = databasePath()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -37,7 +37,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         // By default one connection: a command is a short-lived process that never reads beside
         // its own writes.
-        return try EventStore(path: path, concurrentReads: concurrentReads, creating: creating)
+        return try EventStore(path: path, concurrentReads: concurrentReads, creating: creating, durable: durable)
     }
 }
 

@@ -1,0 +1,50 @@
+-- wrk: POST batches of 10 new launches to a random device of the bench tenant, as a device
+-- sends what just happened: at the present of next-wake.lua's advancing clock (a minute a second
+-- from 2024-01-29T06:00:00Z) less a minute, each batch at instants no other batch uses.
+-- Environment: FP_KEY, FP_DEVICES, FP_DELAY_MS as in next-wake.lua; FP_NEXT_SHARE, the share of
+-- requests that are next-wake queries at the present instead (0 for batches alone).
+local key = os.getenv("FP_KEY")
+local devices = tonumber(os.getenv("FP_DEVICES") or "1000")
+local pause = tonumber(os.getenv("FP_DELAY_MS") or "0")
+local nextShare = tonumber(os.getenv("FP_NEXT_SHARE") or "0")
+local counter = 0
+local start = tonumber(os.getenv("FP_START") or os.time())
+
+function setup(thread)
+  thread:set("id", math.random(1, 1000000))
+  thread:set("start", start)
+end
+
+function init(args)
+  math.randomseed(id)
+end
+
+function delay()
+  return pause
+end
+
+request = function()
+  local device = math.random(0, devices - 1)
+  local headers = { ["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json" }
+  local minute = 360 + os.time() - start
+  if math.random() < nextShare then
+    local path = string.format("/v1/devices/d%04d/next-wake?now=2024-01-29T%02d:%02d:00Z", device,
+      math.floor(minute / 60) % 24, minute % 60)
+    return wrk.format("GET", path, headers)
+  end
+  counter = counter + 1
+  -- The minute before the present, to the millisecond: thread and counter keep batches apart.
+  local base = 1706486400 + (minute - 1) * 60 + ((id % 50) * 1000 + counter * 10 % 1000) / 1000
+  local events = {}
+  for i = 0, 9 do
+    events[#events + 1] = string.format(
+      '{"timestamp": %.3f, "app": "com.example.app%d", "event": "launch"}', base + i * 0.001, i % 5)
+  end
+  local body = '{"events": [' .. table.concat(events, ",") .. ']}'
+  return wrk.format("POST", string.format("/v1/devices/d%04d/events", device), headers, body)
+end
+
+done = function(summary, latency, requests)
+  local codes = summary.errors.status
+  io.write(string.format("non-2xx answers: %d\n", codes))
+end
