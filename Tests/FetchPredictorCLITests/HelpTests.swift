@@ -26,4 +26,23 @@ struct HelpTests {
         let overview = help.stdout.components(separatedBy: "\n\n").first { $0.hasPrefix("OVERVIEW: ") }
         #expect(overview?.hasSuffix(".") == true)
     }
+
+    /// Every example fits an 80-column terminal: none is wrapped so that a part of it stands
+    /// alone on a line (issue 25: `--out report.html` did).
+    @Test(arguments: commands)
+    func examplesFitEightyColumns(command: String) throws {
+        let help = try Tool.run(
+            command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"])
+        var inExample = false
+        for line in help.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("Example") {
+                inExample = true
+                continue
+            }
+            guard inExample else { continue }
+            if !line.hasPrefix("  ") { break }
+            #expect(
+                line.hasPrefix("  fetchpredict ") || line.hasPrefix("  curl "), "fetchpredict \(command): '\(line)'")
+        }
+    }
 }

@@ -72,3 +72,63 @@ struct ZoneChangeTests {
         )
     }
 }
+
+/// Small things a new user tripped on (issue 25), each seen on the main of the time.
+struct NewUserTrialTests {
+    /// A store with device phone (no zone, one launch) and the commuter's weeks on tablet.
+    static func store() throws -> String {
+        let store = Tool.scratch().appendingPathComponent("trial.sqlite").path
+        _ = try Tool.run(["record", "launch", "a", "--at", "2024-01-01T00:00:00Z", "--device", "phone", "--db", store])
+        let imported = try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--device", "tablet", "--time-zone", "Europe/Warsaw", "--db",
+            store,
+        ])
+        #expect(imported.status == 0)
+        // The note about a device with no zone is about the devices this import wrote into.
+        #expect(!imported.stderr.contains("device phone has no time zone"), "\(imported.stderr)")
+        return store
+    }
+
+    @Test func anImportNotesOnlyItsOwnDevicesWithoutAZone() throws {
+        let store = try Self.store()
+        let into = try Tool.run(["import", Tool.fixture("night-owl-14d.jsonl"), "--device", "laptop", "--db", store])
+        #expect(into.stderr.contains("device laptop has no time zone"), "\(into.stderr)")
+        #expect(!into.stderr.contains("device phone"), "\(into.stderr)")
+    }
+
+    @Test func configOfADeviceTheStoreDoesNotHaveSaysSo() throws {
+        let store = try Self.store()
+        let shown = try Tool.run(["config", "--default-interval", "minimum", "--db", store])
+        #expect(shown.status == 0)
+        #expect(!shown.stdout.contains("time zone not set"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("device default: not in the store"), "\(shown.stdout)")
+    }
+
+    @Test func peaksTakesSeveralApps() throws {
+        let store = try Self.store()
+        let both = try Tool.run([
+            "peaks", "com.example.news", "com.example.chat", "--device", "tablet", "--db", store, "--json",
+            "--now", "2024-01-29T06:00:00Z",
+        ])
+        #expect(both.status == 0, "\(both.stderr)")
+        let apps = (try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [[String: Any]])?.compactMap {
+            $0["app"] as? String
+        }
+        #expect(apps == ["com.example.news", "com.example.chat"])
+    }
+}
+
+extension NewUserTrialTests {
+    @Test func anEvaluationWithNoScoredDayShowsNoEmptyTable() throws {
+        let folder = Tool.scratch()
+        let log = folder.appendingPathComponent("short.csv").path
+        let generated = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "5", "--time-zone", "Europe/Warsaw",
+        ])
+        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        let evaluated = try Tool.run(["evaluate", log, "--time-zone", "Europe/Warsaw"])
+        #expect(evaluated.stdout.contains("No day of it was scored"), "\(evaluated.stdout)")
+        #expect(!evaluated.stdout.contains("Reliability at budget"), "\(evaluated.stdout)")
+        #expect(!evaluated.stdout.contains("FORECAST PER WAKE"), "\(evaluated.stdout)")
+    }
+}

@@ -166,7 +166,22 @@ struct ReportTests {
         }
         let frontier = try #require(reader.charts("frontier").first)
         #expect(abs(Double(frontier.attributes["data-fresh-at-4"] ?? "")! - (evaluation["freshAt4"] as! Double)) < 1e-3)
-        #expect(!reader.marks(in: "reliability").filter { $0.name == "circle" }.isEmpty)
+        // The reliability chart: each group of wakes at its forecast per wake, against what it
+        // served per wake, as evaluate's figures of the run at the budget say (issue 25: it drew
+        // each group's sum of forecasts, so that every dot sat on the bottom edge).
+        let reported = try #require(evaluation["reported"] as? [String: Any])
+        let bins = try #require(reported["reliability"] as? [[String: Any]]).filter { ($0["wakes"] as? Int ?? 0) > 0 }
+        let circles = reader.marks(in: "reliability").filter { $0.name == "circle" }
+        #expect(!circles.isEmpty)
+        #expect(circles.count == bins.count)
+        for (circle, bin) in zip(circles, bins) {
+            let wakes = Double(bin["wakes"] as! Int)
+            let forecast = Double(circle.attributes["data-forecast"] ?? "")!
+            #expect(abs(forecast - (bin["forecast"] as! Double) / wakes) < 1e-3)
+            #expect(abs(Double(circle.attributes["data-served"] ?? "")! - Double(bin["served"] as! Int) / wakes) < 1e-3)
+            #expect(forecast >= bin["lower"] as! Double - 1e-9)
+            if let upper = bin["upper"] as? Double { #expect(forecast < upper + 1e-9) }
+        }
         #expect(!reader.marks(in: "fresh").filter { $0.name == "rect" }.isEmpty)
     }
 

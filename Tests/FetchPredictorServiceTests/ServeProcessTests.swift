@@ -65,8 +65,14 @@ struct ServeProcessTests {
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var count = 0
+        private var signalled = false
         func add() { lock.withLock { count += 1 } }
         var value: Int { lock.withLock { count } }
+        /// Whether the signal was sent: from then on, a failed request ends a writer.
+        var sent: Bool {
+            get { lock.withLock { signalled } }
+            set { lock.withLock { signalled = newValue } }
+        }
     }
 
     /// Posts batches of 10 new launches from `writers` tasks until the server stops answering;
@@ -93,8 +99,13 @@ struct ServeProcessTests {
                         request.httpMethod = "POST"
                         request.setValue("Bearer \(server.key)", forHTTPHeaderField: "Authorization")
                         request.httpBody = try! JSONSerialization.data(withJSONObject: ["events": events])
-                        request.timeoutInterval = 5
-                        guard let (_, response) = try? await URLSession.shared.data(for: request) else { break }
+                        request.timeoutInterval = 30
+                        // Before the signal, a failure (a slow machine) is tried past; after it, the
+                        // server is gone.
+                        guard let (_, response) = try? await URLSession.shared.data(for: request) else {
+                            if counter.sent || Date() > deadline { break }
+                            continue
+                        }
                         if (response as! HTTPURLResponse).statusCode / 100 == 2 {
                             acknowledged.append(times)
                             counter.add()
@@ -128,6 +139,7 @@ struct ServeProcessTests {
             // Once 40 batches were acknowledged, however slow the machine is.
             let limit = Date().addingTimeInterval(30)
             while counter.value < 40, Date() < limit { try await Task.sleep(for: .milliseconds(20)) }
+            counter.sent = true
             kill(pid, signal)
         }
         let acknowledged = await Self.stream(to: server, writers: 4, acknowledged: counter)

@@ -59,9 +59,15 @@ struct ConfigCommand: ParsableCommand {
     /// The settings `config` shows.
     struct Settings: Encodable {
         var device: String
+        /// Whether the store has the device; not in the JSON, whose shape scripts rely on.
+        var deviceExists = true
         var timeZone: String?
         var defaultInterval: FetchInterval
         var app: AppSettings?
+
+        enum CodingKeys: String, CodingKey {
+            case device, timeZone, defaultInterval, app
+        }
     }
 
     func validate() throws {
@@ -86,15 +92,20 @@ struct ConfigCommand: ParsableCommand {
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
         if let defaultInterval { try eventStore.setDefaultInterval(defaultInterval) }
         let settings = Settings(
-            device: store.device, timeZone: try eventStore.timeZone(device: store.device)?.identifier,
+            device: store.device, deviceExists: try eventStore.hasDevice(store.device),
+            timeZone: try eventStore.timeZone(device: store.device)?.identifier,
             defaultInterval: try eventStore.defaultInterval(device: store.device),
             app: try app.map { try eventStore.settings(app: $0, device: store.device) })
         try output.print(settings, text: Self.describe)
     }
 
     static func describe(_ settings: Settings) -> String {
+        let zone =
+            settings.deviceExists
+            ? "time zone \(settings.timeZone ?? "not set: name it with --time-zone; daily habits need it")"
+            : "not in the store yet (its events, or --time-zone, make it)"
         var lines = [
-            "device \(settings.device): time zone \(settings.timeZone ?? "not set: name it with --time-zone; daily habits need it")",
+            "device \(settings.device): \(zone)",
             "default interval: \(settings.defaultInterval)",
         ]
         if let app = settings.app {

@@ -116,6 +116,7 @@ struct ImportCommand: ParsableCommand {
     /// returns the store's devices that have no time zone, when a file was imported.
     func importFiles() throws -> (ImportText.Summary, zoneless: [String]) {
         let eventStore = try store.openStore()
+        let before = Set(try eventStore.devices())
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
             format: format, device: store.device, timeZone: timeZone, dateOrder: dateOrder,
@@ -138,7 +139,10 @@ struct ImportCommand: ParsableCommand {
         }
         guard !summary.imports.isEmpty else { return (summary, []) }
         // Every device, not only --device: a device column spreads a file over several.
-        let zoneless = try eventStore.devices().filter { try eventStore.timeZone(device: $0) == nil }
+        // Only the devices this import wrote into: a note about another device, zoned or not,
+        // would be about nothing this command did.
+        let written = Set(try eventStore.devices()).subtracting(before).union(summary.imports.map(\.device))
+        let zoneless = try written.sorted().filter { try eventStore.timeZone(device: $0) == nil }
         return (summary, zoneless)
     }
 }

@@ -16,23 +16,23 @@ struct PeaksCommand: ParsableCommand {
             shown apart when the history shows that they differ.
 
             Example:
-              fetchpredict peaks com.example.news
+              fetchpredict peaks com.example.news com.example.chat
               fetchpredict peaks --json --now 2024-01-29T06:00:00Z
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("The app (default: every app).", valueName: "app"))
-    var app: String?
+    @Argument(help: ArgumentHelp("The apps (default: every app).", valueName: "app"))
+    var apps: [String] = []
     @OptionGroup var output: OutputOptions
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
-        if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
+        for app in apps { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore)
-        let apps = try app.map { [$0] } ?? scheduler.apps(device: store.device, asOf: clock.currentDate)
+        let apps = self.apps.isEmpty ? try scheduler.apps(device: store.device, asOf: clock.currentDate) : self.apps
         let learned = try apps.map {
             try AppHabits(
                 app: $0, device: store.device, now: clock.currentDate, zone: zone, scheduler: scheduler)

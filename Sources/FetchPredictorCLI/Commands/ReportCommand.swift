@@ -16,7 +16,7 @@ struct ReportCommand: ParsableCommand {
 
             Example:
               fetchpredict report --device phone --out report.html
-              fetchpredict report --device phone --evaluate --now 2024-01-29T06:00:00Z --out report.html
+              fetchpredict report --device phone --evaluate --out report.html
             """)
 
     @OptionGroup var store: StoreOptions

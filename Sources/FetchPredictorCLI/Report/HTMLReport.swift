@@ -306,18 +306,20 @@ enum HTMLReport {
     /// Wakes grouped by their forecast: the mean forecast against the mean served, per group.
     static func reliabilityChart(_ bins: [ReliabilityBin]) -> String {
         var chart = SVGChart(width: 360, height: 240, left: 44, bottom: 34)
-        let top = max(
-            bins.map { max($0.forecast, $0.wakes == 0 ? 0 : Double($0.served) / Double($0.wakes)) }.max() ?? 1, 0.1)
+        // Per wake: a bin's forecast is the sum over its wakes.
+        let drawn = bins.filter { $0.wakes > 0 }.map {
+            (bin: $0, forecast: $0.forecast / Double($0.wakes), served: Double($0.served) / Double($0.wakes))
+        }
+        let top = max(drawn.map { max($0.forecast, $0.served) }.max() ?? 1, 0.1)
         chart.add(
             "<line x1=\"\(Markup.number(chart.x(0)))\" y1=\"\(Markup.number(chart.y(0)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(chart.y(1)))\" class=\"grid\"/>"
         )
         chart.label("forecast per wake", x: chart.x(0.5), y: chart.height - 4)
         chart.label(String(format: "%.2f", top), x: chart.left - 4, y: chart.top + 8, anchor: "end")
         chart.label(String(format: "%.2f", top), x: chart.x(1), y: chart.height - 18)
-        for bin in bins where bin.wakes > 0 {
-            let served = Double(bin.served) / Double(bin.wakes)
+        for (bin, forecast, served) in drawn {
             chart.add(
-                "<circle cx=\"\(Markup.number(chart.x(bin.forecast / top)))\" cy=\"\(Markup.number(chart.y(served / top)))\" r=\"\(Markup.number(min(10, 3 + log2(Double(bin.wakes)))))\" class=\"point\" data-forecast=\"\(Markup.value(bin.forecast))\" data-served=\"\(Markup.value(served))\" data-wakes=\"\(bin.wakes)\"><title>\(Markup.escape(String(format: "%d wakes forecast %.2f, served %.2f cold launches each", bin.wakes, bin.forecast, served)))</title></circle>"
+                "<circle cx=\"\(Markup.number(chart.x(forecast / top)))\" cy=\"\(Markup.number(chart.y(served / top)))\" r=\"\(Markup.number(min(10, 3 + log2(Double(bin.wakes)))))\" class=\"point\" data-forecast=\"\(Markup.value(forecast))\" data-served=\"\(Markup.value(served))\" data-wakes=\"\(bin.wakes)\"><title>\(Markup.escape(String(format: "%d wakes forecast %.2f, served %.2f cold launches each", bin.wakes, forecast, served)))</title></circle>"
             )
         }
         return chart.svg(

@@ -64,8 +64,9 @@ enum EvaluationText {
             lines.append("overall:")
             lines.append(table(report.overall))
         }
-        // The run at the reported budget: the one --wakes-out and --launches-out write.
-        if let reported = report.reported {
+        // The run at the reported budget: the one --wakes-out and --launches-out write; nothing
+        // when no wake of it was scored.
+        if let reported = report.reported, reported.reliability.contains(where: { $0.wakes > 0 }) {
             lines.append("")
             lines.append(reliability(reported))
         }
