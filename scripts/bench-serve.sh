@@ -18,7 +18,7 @@ tool="$bins/fetchpredict"
 mkdir -p "$work"
 rm -f "$work"/serve.sqlite*
 key=$("$tool" keys create --tenant bench --db "$work/serve.sqlite" | awk '{print $NF}')
-# One present for every run, a minute a second from 2024-01-29T06:00:00Z (see next-wake.lua).
+# One present for every run, a minute a second from 2024-01-29T06:00:00Z (see requests.lua).
 export FP_KEY=$key FP_DEVICES=$devices FP_START=$(date +%s)
 
 server=""
@@ -58,36 +58,36 @@ start_server "$devices"
 echo "== loading $devices devices through POST /v1/devices/{device}/events"
 python3 scripts/bench/load-devices.py --tool "$tool" --port "$port" --key "$key" --devices "$devices"
 # Every model learned once, as a service that has run a while has them.
-FP_DELAY_MS=0 wrk -t1 -c1 -d5s -s scripts/bench/next-wake.lua "http://127.0.0.1:$port" >/dev/null
+FP_DELAY_MS=0 wrk -t1 -c1 -d5s -s scripts/bench/requests.lua "http://127.0.0.1:$port" >/dev/null
 
 echo "== next-wake at a random minute of the day, planned anew almost every time (32 connections)"
-out=$(FP_CLOCK=random run_wrk next-wake.lua 32)
+out=$(FP_CLOCK=random run_wrk requests.lua 32)
 echo "  $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles)"
 echo "== next-wake at the present, at saturation (32 connections)"
-out=$(run_wrk next-wake.lua 32)
+out=$(run_wrk requests.lua 32)
 saturation=$(echo "$out" | rate)
 echo "  $saturation requests/s, $(echo "$out" | percentiles)"
 # Half the saturating rate, offered by 16 connections that each pause between requests.
 pause=$(python3 -c "print(max(1, round(16 * 1000 / ($saturation / 2))))")
 echo "== next-wake at the present, at about half of it (16 connections, ${pause} ms between requests each)"
-out=$(run_wrk next-wake.lua 16 "$pause")
+out=$(run_wrk requests.lua 16 "$pause")
 echo "  $(echo "$out" | rate) requests/s offered and served, $(echo "$out" | percentiles)"
 if [ "$saturation" -gt 2000 ]; then
   pause=$(python3 -c "print(round(16 * 1000 / 1000))")
-  out=$(run_wrk next-wake.lua 16 "$pause")
+  out=$(run_wrk requests.lua 16 "$pause")
   echo "== next-wake at about 1,000 requests/s: $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles)"
 fi
 echo "== batches of 10 events at saturation (32 connections)"
-out=$(FP_NEXT_SHARE=0 run_wrk events.lua 32)
+out=$(FP_NEXT_SHARE=0 run_wrk requests.lua 32)
 echo "  $(echo "$out" | rate) batches/s, $(echo "$out" | percentiles); $(echo "$out" | grep 'non-2xx')"
 echo "== 90% next-wake, 10% batches, at saturation (32 connections)"
-out=$(FP_NEXT_SHARE=0.9 run_wrk events.lua 32)
+out=$(FP_NEXT_SHARE=0.9 run_wrk requests.lua 32)
 echo "  $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles); $(echo "$out" | grep 'non-2xx')"
 echo "== peak memory with --cache-devices $devices: $(peak_memory)"
 stop_server
 
 start_server 100
-FP_DELAY_MS=0 wrk -t2 -c16 -d"${seconds}s" -s scripts/bench/next-wake.lua "http://127.0.0.1:$port" >/dev/null
+FP_DELAY_MS=0 wrk -t2 -c16 -d"${seconds}s" -s scripts/bench/requests.lua "http://127.0.0.1:$port" >/dev/null
 echo "== peak memory with --cache-devices 100 after next-wake over all $devices devices: $(peak_memory)"
 stop_server
 

@@ -3,11 +3,17 @@
 # personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50;
 # then the five real logs evaluated together.
 # Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --no-launch-hazard]
+# (FETCHPREDICT_BIN=path/to/fetchpredict evaluates that build instead of building this one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 datasets=../shared/datasets
-swift build -c release --product fetchpredict >/dev/null
-bin="$(swift build -c release --show-bin-path)/fetchpredict"
+# FETCHPREDICT_BIN names another build to evaluate (a copy of an earlier commit's, to compare).
+if [ -n "${FETCHPREDICT_BIN:-}" ]; then
+  bin=$FETCHPREDICT_BIN
+else
+  swift build -c release --product fetchpredict >/dev/null
+  bin="$(swift build -c release --show-bin-path)/fetchpredict"
+fi
 work=$(mktemp -d)
 extra=("$@")
 run() { echo; echo "== $1"; shift; /usr/bin/time -f "(%e s)" "$bin" evaluate "$@" "${extra[@]}"; }

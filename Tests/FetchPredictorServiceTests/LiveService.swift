@@ -114,7 +114,10 @@ struct RawConnection {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else { throw POSIXError(.ECONNREFUSED) }
+        guard result == 0 else {
+            _ = Glibc.close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
     }
 
     func send(_ text: String) throws {

@@ -75,50 +75,66 @@ struct ServeProcessTests {
         }
     }
 
-    /// Posts batches of 10 new launches from `writers` tasks until the server stops answering;
-    /// returns the batches acknowledged with a 2xx, each as its events' millisecond times.
-    static func stream(to server: Server, writers: Int, acknowledged counter: Counter) async -> [[Int64]] {
+    /// Posts batches of 10 new launches from `writers` threads until the server stops answering
+    /// after the signal; returns the batches acknowledged with a 2xx, each as its events'
+    /// millisecond times. Threads and plain sockets, not tasks: the test must not wait for a
+    /// cooperative thread that other suites keep busy.
+    static func stream(to server: Server, writers: Int, acknowledged counter: Counter) -> [[Int64]] {
         let deadline = Date().addingTimeInterval(60)
-        return await withTaskGroup(of: [[Int64]].self) { group in
-            for writer in 0..<writers {
-                group.addTask {
-                    var acknowledged: [[Int64]] = []
-                    var batch = 0
-                    // Keep sending past the deadline until the server stops answering.
-                    while true {
-                        let times = (0..<10).map {
-                            Int64(1_704_067_200_000 + writer * 1_000_000_000 + batch * 10_000 + $0)
-                        }
-                        batch += 1
-                        let events = times.map {
-                            ["timestamp": Double($0) / 1000, "app": "com.example.w\(writer)", "event": "launch"]
-                                as [String: Any]
-                        }
-                        var request = URLRequest(
-                            url: URL(string: "http://127.0.0.1:\(server.port)/v1/devices/phone/events")!)
-                        request.httpMethod = "POST"
-                        request.setValue("Bearer \(server.key)", forHTTPHeaderField: "Authorization")
-                        request.httpBody = try! JSONSerialization.data(withJSONObject: ["events": events])
-                        request.timeoutInterval = 30
-                        // Before the signal, a failure (a slow machine) is tried past; after it, the
-                        // server is gone.
-                        guard let (_, response) = try? await URLSession.shared.data(for: request) else {
-                            if counter.sent || Date() > deadline { break }
-                            continue
-                        }
-                        if (response as! HTTPURLResponse).statusCode / 100 == 2 {
-                            acknowledged.append(times)
-                            counter.add()
-                        }
-                        if Date() > deadline { break }
+        let results = Results()
+        let threads = (0..<writers).map { writer in
+            Thread {
+                var acknowledged: [[Int64]] = []
+                var batch = 0
+                while Date() < deadline {
+                    let times = (0..<10).map {
+                        Int64(1_704_067_200_000 + writer * 1_000_000_000 + batch * 10_000 + $0)
                     }
-                    return acknowledged
+                    batch += 1
+                    let events = times.map {
+                        #"{"timestamp": \#(Double($0) / 1000), "app": "com.example.w\#(writer)", "event": "launch"}"#
+                    }
+                    let body = #"{"events": ["# + events.joined(separator: ", ") + "]}"
+                    let request =
+                        "POST /v1/devices/phone/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        + "Authorization: Bearer \(server.key)\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+                    // Before the signal, a failure (a slow machine) is tried past; after it, the
+                    // server is gone.
+                    guard let connection = try? RawConnection(port: server.port) else {
+                        if counter.sent { break }
+                        Thread.sleep(forTimeInterval: 0.05)
+                        continue
+                    }
+                    guard (try? connection.send(request)) != nil else {
+                        connection.close()
+                        if counter.sent { break }
+                        continue
+                    }
+                    let answer = connection.readAll(seconds: 30)
+                    connection.close()
+                    if answer.hasPrefix("HTTP/1.1 2") {
+                        acknowledged.append(times)
+                        counter.add()
+                    } else if counter.sent {
+                        break
+                    }
                 }
+                results.add(acknowledged)
             }
-            var all: [[Int64]] = []
-            for await batches in group { all += batches }
-            return all
         }
+        for thread in threads { thread.start() }
+        while results.count < writers { Thread.sleep(forTimeInterval: 0.05) }
+        return results.all
+    }
+
+    /// What the writer threads hand back.
+    final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var batches: [[[Int64]]] = []
+        func add(_ acknowledged: [[Int64]]) { lock.withLock { batches.append(acknowledged) } }
+        var count: Int { lock.withLock { batches.count } }
+        var all: [[Int64]] { lock.withLock { batches.flatMap { $0 } } }
     }
 
     static func scratchStore() throws -> String {
@@ -128,22 +144,22 @@ struct ServeProcessTests {
     }
 
     @Test(arguments: [SIGTERM, SIGKILL])
-    func everyAcknowledgedBatchSurvives(signal: Int32) async throws {
+    func everyAcknowledgedBatchSurvives(signal: Int32) throws {
         let store = try Self.scratchStore()
         let server = try Server(store: store)
         #expect(server.port > 0)
         // Given writers streaming batches, when the signal comes mid-stream
         let pid = server.process.processIdentifier
         let counter = Counter()
-        let killer = Task {
+        let killer = Thread {
             // Once 40 batches were acknowledged, however slow the machine is.
             let limit = Date().addingTimeInterval(30)
-            while counter.value < 40, Date() < limit { try await Task.sleep(for: .milliseconds(20)) }
+            while counter.value < 40, Date() < limit { Thread.sleep(forTimeInterval: 0.02) }
             counter.sent = true
             kill(pid, signal)
         }
-        let acknowledged = await Self.stream(to: server, writers: 4, acknowledged: counter)
-        _ = await killer.result
+        killer.start()
+        let acknowledged = Self.stream(to: server, writers: 4, acknowledged: counter)
         server.process.waitUntilExit()
         // Then SIGTERM ends the service cleanly, and either way every acknowledged batch is stored once
         if signal == SIGTERM {

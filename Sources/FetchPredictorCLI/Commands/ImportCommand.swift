@@ -141,7 +141,8 @@ struct ImportCommand: ParsableCommand {
         // Every device, not only --device: a device column spreads a file over several.
         // Only the devices this import wrote into: a note about another device, zoned or not,
         // would be about nothing this command did.
-        let written = Set(try eventStore.devices()).subtracting(before).union(summary.imports.map(\.device))
+        let devices = Set(try eventStore.devices())
+        let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
         let zoneless = try written.sorted().filter { try eventStore.timeZone(device: $0) == nil }
         return (summary, zoneless)
     }

@@ -1,12 +1,15 @@
--- wrk: POST batches of 10 new launches to a random device of the bench tenant, as a device
--- sends what just happened: at the present of next-wake.lua's advancing clock (a minute a second
--- from 2024-01-29T06:00:00Z) less a minute, each batch at instants no other batch uses.
--- Environment: FP_KEY, FP_DEVICES, FP_DELAY_MS as in next-wake.lua; FP_NEXT_SHARE, the share of
--- requests that are next-wake queries at the present instead (0 for batches alone).
+-- wrk: requests of the bench tenant's devices, each to a random device of FP_DEVICES, at a present
+-- that moves on a minute a second from 2024-01-29T06:00:00Z (FP_START, the epoch second it began),
+-- as schedulers ask about their present and devices send what just happened.
+--   FP_NEXT_SHARE: the share of GET next-wake (1: only those; 0: only batches); the others POST a
+--     batch of 10 new launches at instants of the minute before the present that no other uses.
+--   FP_CLOCK=random: next-wake at a random minute of the day instead, planned anew almost every time.
+--   FP_KEY: the key; FP_DELAY_MS: a pause before each request, to offer less than saturation.
 local key = os.getenv("FP_KEY")
 local devices = tonumber(os.getenv("FP_DEVICES") or "1000")
 local pause = tonumber(os.getenv("FP_DELAY_MS") or "0")
-local nextShare = tonumber(os.getenv("FP_NEXT_SHARE") or "0")
+local nextShare = tonumber(os.getenv("FP_NEXT_SHARE") or "1")
+local random = os.getenv("FP_CLOCK") == "random"
 local counter = 0
 local start = tonumber(os.getenv("FP_START") or os.time())
 
@@ -28,6 +31,7 @@ request = function()
   local headers = { ["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json" }
   local minute = 360 + os.time() - start
   if math.random() < nextShare then
+    if random then minute = math.random(0, 1439) end
     local path = string.format("/v1/devices/d%04d/next-wake?now=2024-01-29T%02d:%02d:00Z", device,
       math.floor(minute / 60) % 24, minute % 60)
     return wrk.format("GET", path, headers)
