@@ -98,6 +98,46 @@ struct MoreFormatsTests {
         #expect(again.stored == 0)
     }
 
+    /// Two windows of one app, at 22:30 and at 07:30 the next morning, are two visits: an unlock
+    /// between them ends the first, and so does the night's gap without one (issue 25: they were
+    /// read as one visit, and the morning launch was lost). A gap of two minutes is one visit.
+    @Test(arguments: [true, false])
+    func knowledgeCVisitsEndAtAnUnlockAndAtALongGap(withUnlock: Bool) throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("knowledgeC.db").path
+        let queue = try DatabaseQueue(path: path)
+        // 2024-03-01T21:30:00Z, in seconds after 2001-01-01.
+        let evening = 731_021_400.0
+        let morning = evening + 9 * 3600
+        var rows: [(String, String?, Int?, Double, Double)] = [
+            ("/app/inFocus", "com.apple.news", nil, evening, evening + 600),
+            ("/app/inFocus", "com.apple.news", nil, morning, morning + 120),
+            ("/app/inFocus", "com.apple.news", nil, morning + 240, morning + 300),
+        ]
+        if withUnlock { rows.append(("/device/isLocked", nil, 0, morning - 30, morning + 3600)) }
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME VARCHAR, ZVALUESTRING VARCHAR,
+                        ZVALUEINTEGER INTEGER, ZSTARTDATE TIMESTAMP, ZENDDATE TIMESTAMP, ZSECONDSFROMGMT INTEGER)
+                    """)
+            for (index, row) in rows.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO ZOBJECT VALUES (?, ?, ?, ?, ?, ?, 3600)",
+                    arguments: [index + 1, row.0, row.1, row.2, row.3, row.4])
+            }
+        }
+        try queue.close()
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(path, options: ImportOptions(device: "phone"), now: now)
+        let launches = try store.events(device: "phone").filter { $0.kind == .launch }
+        let expected: [Milliseconds] = [evening, morning].map { (seconds: Double) in
+            Milliseconds((seconds + 978_307_200) * 1000)
+        }
+        #expect(launches.map(\.time) == expected)
+        let durations: [Double?] = [600, 180]
+        #expect(launches.map(\.duration) == durations)
+    }
+
     @Test func knowledgeCWithPendingChangesInItsWALIsReadWithoutTouchingIt() throws {
         let folder = TestFiles.scratchFolder()
         let path = folder.appendingPathComponent("knowledgeC.db").path

@@ -12,7 +12,7 @@ import GRDBSQLite
 ///   is its first; SpringBoard, the Dock and the login window end a visit and are not launches.
 ///   When both streams are there, `/app/inFocus` is read.
 /// - `ZSTREAMNAME = '/device/isLocked'`: intervals of a lock state; one whose `ZVALUEINTEGER` is 0
-///   (unlocked) starts at an unlock; one that is 1 (locked) ends any visit.
+///   (unlocked) starts at an unlock, one that is 1 (locked) at a lock; both end any visit.
 ///
 /// The file is opened read-only and immutable, so that neither it nor a `-shm` beside it is ever
 /// written; when a `-wal` beside it holds changes not yet in the file, the file and its `-wal` are
@@ -72,6 +72,8 @@ struct KnowledgeCParser: LogParser {
             if row.string(1) == "/device/isLocked" {
                 switch row.int(6) {
                 case 0:
+                    // An unlock ends any visit, as a lock does: the app in front after it is opened anew.
+                    try windows.addBreak(at: time, line: number)
                     try sink.emit(
                         Event(kind: .unlock, app: "", time: time, utcOffset: offset), line: number,
                         timeField: "ZSTARTDATE")

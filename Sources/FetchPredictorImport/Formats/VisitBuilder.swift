@@ -2,7 +2,9 @@ import FetchPredictorCore
 
 /// Foreground windows of apps made into launches: consecutive windows of one app are one visit,
 /// whose launch is its first window, with the visit's total duration. Windows that are not apps
-/// (launchers, the system UI, a screen turned off) end a visit but are not launches.
+/// (launchers, the system UI, a screen turned off), an unlock or a lock end a visit but are not
+/// launches, and so does a gap of more than ``maximumGap`` between the end of one window of the
+/// app and the start of the next: the app was not in front meanwhile, whatever the log says.
 ///
 /// ActivityWatch exports (JSON and CSV) and Android's usage dump list windows newest first or in
 /// sections, so they are kept, compactly (about 40 bytes each), and sorted at the end. A source
@@ -18,14 +20,20 @@ struct VisitBuilder {
         var utcOffset: Int32?
     }
 
+    /// The longest gap between two windows of an app that are still one visit: five minutes.
+    /// Logs leave short gaps inside one use (a window's end rounded, a notification shade); a
+    /// longer one is the app opened again.
+    static let maximumGap: Milliseconds = 5 * 60_000
+
     private var windows: [Window] = []
     private var names: [String] = []
     private var index: [String: Int32] = [:]
     /// Where a streaming builder hands its launches, and the field its messages name.
     private let stream: (sink: ImportSink, appField: String)?
-    /// The visit open, and its duration so far.
+    /// The visit open, its duration so far, and when its last window ended.
     private var visit: Window?
     private var visitDuration = 0.0
+    private var visitEnd: Milliseconds = 0
 
     /// A builder that keeps windows until ``emit(into:appField:)``.
     init() {
@@ -80,13 +88,16 @@ struct VisitBuilder {
 
     private mutating func step(_ window: Window, into sink: ImportSink, appField: String) throws {
         if window.ignored { return try close(into: sink, appField: appField) }
-        if let open = visit, open.app == window.app {
+        let end = window.time + Milliseconds((window.duration * 1000).rounded())
+        if let open = visit, open.app == window.app, window.time - visitEnd <= Self.maximumGap {
             visitDuration += window.duration
+            visitEnd = max(visitEnd, end)
             return
         }
         try close(into: sink, appField: appField)
         visit = window
         visitDuration = window.duration
+        visitEnd = end
     }
 
     private mutating func close(into sink: ImportSink, appField: String) throws {
