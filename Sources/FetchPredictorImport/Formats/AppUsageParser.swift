@@ -103,15 +103,37 @@ struct AppUsageParser: LogParser {
         var first: Int, second: Int, third: Int
         var firstIsYear: Bool
 
+        /// The date as exports write it: `d/m/yy` or `m/d/yy` (one or two digits, a year of two
+        /// or four), or year first, `yyyy-mm-dd`; anything else (`4//7/24`, `4/7/202`) is none.
         init?(_ text: String) {
-            let parts = text.split(whereSeparator: { $0 == "/" || $0 == "-" || $0 == "." })
-            guard parts.count == 3, let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2]) else {
+            let parts = text.split(
+                omittingEmptySubsequences: false, whereSeparator: { $0 == "/" || $0 == "-" || $0 == "." })
+            guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+                let a = Int(parts[0]), let b = Int(parts[1]), let c = Int(parts[2])
+            else {
                 return nil
+            }
+            firstIsYear = parts[0].count == 4
+            if firstIsYear {
+                guard (1...2).contains(parts[1].count), (1...2).contains(parts[2].count) else { return nil }
+            } else {
+                guard (1...2).contains(parts[0].count), (1...2).contains(parts[1].count),
+                    parts[2].count == 2 || parts[2].count == 4
+                else {
+                    return nil
+                }
             }
             first = a
             second = b
             third = c
-            firstIsYear = parts[0].count == 4
+        }
+
+        /// Whether the date is a day of the calendar in neither order, such as `13/13/24`.
+        var isNoDate: Bool {
+            [DateOrder.dmy, .mdy].allSatisfy { order in
+                let (year, month, day) = fields(order)
+                return !(1...12).contains(month) || !(1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+            }
         }
 
         func fields(_ order: DateOrder) -> (year: Int, month: Int, day: Int) {
@@ -184,6 +206,8 @@ struct AppUsageParser: LogParser {
                 let date = RawDate(fields.string(found.date))
             else { return true }
             if date.firstIsYear { return true }
+            // A row whose date reads in neither order is that row's fault, not the file's order.
+            if date.isNoDate { return true }
             if date.first > 12 { dayFirst = true }
             if date.second > 12 { monthFirst = true }
             if example == nil { example = (fields.string(found.date), number) }
@@ -293,7 +317,15 @@ struct AppUsageParser: LogParser {
             let dateText = fields.string(found.date)
             guard let rawDate = RawDate(dateText) else {
                 sink.reject(
-                    line: number, field: "Date", reason: "'\(dateText.prefix(40))' is not a date such as 31/12/23")
+                    line: number, field: "Date",
+                    reason:
+                        "'\(dateText.prefix(40))' is not a date as App Usage writes them, such as 31/12/23 or 4/19/24")
+                return true
+            }
+            if rawDate.isNoDate {
+                sink.reject(
+                    line: number, field: "Date", reason: "'\(dateText)' is a date neither as day/month nor as month/day"
+                )
                 return true
             }
             let (year, month, day) = rawDate.fields(order)
