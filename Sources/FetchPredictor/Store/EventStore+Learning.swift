@@ -128,8 +128,11 @@ extension EventStore {
 
     func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
-            let defaultInterval = try Self.defaultInterval(db, device: device, path: path)
             let record = try DeviceRecord.named(device, db)
+            // The device's own default, read with its row, else the store's.
+            let defaultInterval =
+                try record?.defaultInterval.map { try Self.interval($0, path: path) }
+                ?? Self.defaultInterval(db, path: path)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(

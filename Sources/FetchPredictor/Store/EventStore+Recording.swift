@@ -12,17 +12,8 @@ extension EventStore {
     /// - Throws: ``RecordError`` when the event breaks ``EventLimits``.
     @discardableResult
     public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
-        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
-            throw RecordError.invalid(field: "app", reason: problem)
-        }
-        if let problem = EventLimits.problem(withTime: event.time) {
-            throw RecordError.invalid(field: "time", reason: problem)
-        }
-        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
-            throw RecordError.invalid(field: "duration", reason: problem)
-        }
-        if event.kind == .fetch, event.result == nil {
-            throw RecordError.invalid(field: "result", reason: "a fetch needs a result")
+        if let (field, reason) = Self.problem(with: event, timeField: "time") {
+            throw RecordError.invalid(field: field, reason: reason)
         }
         return try write { db in
             let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone.map { (device, $0.identifier) })
@@ -60,12 +51,13 @@ extension EventStore {
         }
     }
 
-    /// The field of an event that cannot be stored and why, or `nil` when it can.
-    static func problem(with event: Event) -> (field: String, reason: String)? {
+    /// The field of an event that cannot be stored and why, or `nil` when it can; the time is
+    /// named `timeField`.
+    static func problem(with event: Event, timeField: String = "timestamp") -> (field: String, reason: String)? {
         if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
             return ("app", problem)
         }
-        if let problem = EventLimits.problem(withTime: event.time) { return ("timestamp", problem) }
+        if let problem = EventLimits.problem(withTime: event.time) { return (timeField, problem) }
         if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
             return ("duration", problem)
         }

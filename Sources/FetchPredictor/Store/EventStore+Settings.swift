@@ -45,15 +45,6 @@ extension EventStore {
         try read { db in try Self.defaultInterval(db, device: device, path: path) }
     }
 
-    /// The device's own default interval, or `nil` when it follows the store's.
-    public func ownDefaultInterval(device: String) throws -> FetchInterval? {
-        try read { db in
-            let text = try String.fetchOne(
-                db, sql: "SELECT defaultInterval FROM device WHERE name = ?", arguments: [device])
-            return try text.map { try Self.interval($0, path: path) }
-        }
-    }
-
     /// The stored default interval: the device's own when `device` names one that has it, else
     /// the store's.
     ///
@@ -69,7 +60,10 @@ extension EventStore {
         return try interval(text, path: path)
     }
 
-    private static func interval(_ text: String, path: String) throws -> FetchInterval {
+    /// A stored interval's text as an interval.
+    ///
+    /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
+    static func interval(_ text: String, path: String) throws -> FetchInterval {
         do {
             return try FetchInterval(parsing: text)
         } catch {
