@@ -153,4 +153,33 @@ struct HabitTests {
             #expect(peak.confidence > 0.9)
         }
     }
+
+    /// An app launched twice on one day, two years before now, has no usual week: its state says
+    /// so rather than "usually 10" (issue 25); an app used for weeks says its usual week.
+    @Test func aUsualWeekNeedsAWeekOfUse() throws {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let start = Learned.instant(zone, 2022, 1, 3, 9).milliseconds
+        let day: Milliseconds = 86_400_000
+        var predictor = Predictor()
+        predictor.setTimeZone(zone, device: "phone")
+        // Given one app opened twice on one morning and another opened at 09:00 every day for 3 weeks
+        predictor.observe(.launch("once", at: start), device: "phone")
+        predictor.observe(.launch("once", at: start + 3_600_000), device: "phone")
+        for offset in 0..<21 {
+            predictor.observe(.launch("daily", at: start + Milliseconds(offset) * day), device: "phone")
+        }
+        // When their states are read two years later
+        let now = Date(milliseconds: start + 730 * day)
+        let once = predictor.state(app: "once", device: "phone", now: now)
+        let daily = predictor.state(app: "daily", device: "phone", now: now)
+        // Then the first has no usual week, and says why; the second has one, 7 launches
+        #expect(once.usualLastWeek == nil)
+        #expect(once.launchSpanDays == 1)
+        let said = once.description(now: now, zone: zone)
+        #expect(!said.contains("usually"), "\(said)")
+        #expect(said.contains("too few days of use to say what is usual (launched over 1 day)"), "\(said)")
+        #expect(daily.launchSpanDays == 21)
+        let usual = try #require(daily.usualLastWeek)
+        #expect(abs(usual - 7) < 0.5, "\(usual)")
+    }
 }

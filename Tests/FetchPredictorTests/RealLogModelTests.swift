@@ -23,17 +23,25 @@ struct RealLogModelTests {
     func reasonsHoldOnRealLogs(log: String) throws {
         let events = try launches(log)
         let last = events.last!.time
-        for hoursBefore in [12, 36, 60, 84, 108] {
+        // The Xiaomi log's busy apps fall silent a week before its end: the later instants plan
+        // few wakes, if any, and the earlier ones many.
+        var checked = 0
+        for hoursBefore in [12, 36, 60, 84, 108, 180, 252, 400, 550] {
             let now = Date(milliseconds: last - Milliseconds(hoursBefore) * 3_600_000)
             var predictor = Predictor()
             predictor.setTimeZone(zone, device: "phone")
             predictor.defaultInterval = .minimum
-            for event in events where event.time <= now.milliseconds { predictor.observe(event, device: "phone") }
+            var lastLaunches: [String: Date] = [:]
+            for event in events where event.time <= now.milliseconds {
+                predictor.observe(event, device: "phone")
+                lastLaunches[event.app] = Date(milliseconds: event.time)
+            }
             let schedule = predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone")
-            #expect(!schedule.wakes.isEmpty)
-            let problems = ReasonInvariants.check(schedule, zone: zone)
+            checked += schedule.wakes.count
+            let problems = ReasonInvariants.check(schedule, zone: zone, lastLaunches: lastLaunches)
             #expect(problems.isEmpty, "\(log) at \(now): \(problems.prefix(3))")
         }
+        #expect(checked >= 20, "\(log): \(checked) wakes")
     }
 
     /// Given a real log, the forecasts of the wakes made add up to the fresh cold launches they

@@ -8,9 +8,12 @@ public enum ReasonInvariants {
     /// - Every app wake says why: a habit, usual use at this time, a return, or a cold start.
     /// - A habit's peak lies from the lead to the end of the window after the device wake (so no
     ///   wake names a peak already over), and its confidence is above 0.
-    /// - A return's window reaches past the cold-launch gap after the app's last launch.
+    /// - A return's window reaches past the cold-launch gap after the app's last launch, and its
+    ///   minutes since that launch, when `lastLaunches` gives it, are those from the launch to the
+    ///   device wake as it happens (after coalescing moved it), not to the time first planned.
     public static func check(
-        _ schedule: Schedule, zone: TimeZone, _ configuration: PredictorConfiguration = PredictorConfiguration()
+        _ schedule: Schedule, zone: TimeZone, _ configuration: PredictorConfiguration = PredictorConfiguration(),
+        lastLaunches: [String: Date] = [:]
     ) -> [String] {
         var problems: [String] = []
         let window = Int(configuration.freshnessWindow / 60)
@@ -36,6 +39,13 @@ public enum ReasonInvariants {
                             problems.append("\(label): a return only \(since) min after the last launch")
                         }
                         if expected <= 0 { problems.append("\(label): a return that expects nothing") }
+                        if let last = lastLaunches[app.app] {
+                            let minutes = Int((wake.time.milliseconds - last.milliseconds) / 60_000)
+                            if since != minutes {
+                                problems.append(
+                                    "\(label): 'opened \(since) min before', \(minutes) min after the launch")
+                            }
+                        }
                     case .usualTime(let expected):
                         explained = true
                         if expected <= 0 { problems.append("\(label): usual use that expects nothing") }

@@ -58,6 +58,10 @@ public struct AppModel: Sendable, Hashable, Codable {
     public internal(set) var firstDay: Int?
     /// The latest launch.
     public internal(set) var lastLaunch: Milliseconds?
+    /// The local days with a launch, counted once each: a burst of launches on one day is one.
+    public internal(set) var launchDays = 0
+    /// The local day of the latest launch.
+    public internal(set) var lastLaunchDay: Int?
     /// The latest fetch.
     public internal(set) var lastFetch: Milliseconds?
     /// Failed fetches since the last fetch that worked or the last launch.
@@ -106,6 +110,10 @@ public struct AppModel: Sendable, Hashable, Codable {
         if firstDay == nil { firstDay = day }
         let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
         launches += 1
+        if lastLaunchDay.map({ day > $0 }) ?? true {
+            launchDays += 1
+            lastLaunchDay = day
+        }
         if cold {
             coldLaunches += 1
             let bin = minuteOfDay / Self.binMinutes

@@ -7,8 +7,13 @@ public struct AppState: Sendable, Hashable, Codable {
     public var lastLaunch: Date?
     /// Cold launches in the last seven local days up to now.
     public var coldLaunchesLastWeek: Double
-    /// The cold launches its habits make in seven such days.
-    public var usualLastWeek: Double
+    /// The cold launches its habits make in seven such days; `nil` when its launches span less
+    /// than a week (``usualWeekDays``): a day or two of use says nothing of a usual week.
+    public var usualLastWeek: Double?
+    /// The local days from the app's first launch to its latest, both included.
+    public var launchSpanDays: Int
+    /// The span of launches, in days, from which a usual week is told.
+    public static let usualWeekDays = 7
     /// The share of the launches of its last days' use (the planning profile) that the planner
     /// expects of it now, from 0 to 1: below 1 when that profile expected launches that did not
     /// come, a quiet spell.
@@ -31,9 +36,18 @@ public struct AppState: Sendable, Hashable, Codable {
         } else {
             parts.append("never launched")
         }
-        parts.append(
-            String(
-                format: "%.0f cold launches in the last 7 days, usually %.0f", coldLaunchesLastWeek, usualLastWeek))
+        if let usualLastWeek {
+            parts.append(
+                String(
+                    format: "%.0f cold launches in the last 7 days, usually %.0f", coldLaunchesLastWeek, usualLastWeek))
+        } else {
+            parts.append(
+                String(format: "%.0f cold launches in the last 7 days", coldLaunchesLastWeek)
+                    + (lastLaunch == nil
+                        ? ""
+                        : ", too few days of use to say what is usual (launched over \(launchSpanDays) "
+                            + (launchSpanDays == 1 ? "day)" : "days)")))
+        }
         parts.append(
             expectedShare >= 0.995
                 ? "no quiet spell: its wakes follow its last days' use"
@@ -50,14 +64,20 @@ extension DeviceModel {
     ///   - now: the moment of the answer; events after it must not have been learned.
     public func state(app: String, now: Date, _ configuration: PredictorConfiguration) -> AppState {
         guard let model = apps[app] else {
-            return AppState(lastLaunch: nil, coldLaunchesLastWeek: 0, usualLastWeek: 0, expectedShare: 1)
+            return AppState(
+                lastLaunch: nil, coldLaunchesLastWeek: 0, usualLastWeek: nil, launchSpanDays: 0, expectedShare: 1)
         }
         let today = local(now.milliseconds, utcOffset: nil).day
         let recent = model.habits.coldLaunches(from: today - 6, through: today)
-        var usual = 0.0
-        for day in (today - 6)...today {
-            let (bins, days) = model.habits.bins(DeviceModel.isWeekend(day: day) ? .weekend : .weekday)
-            if days > 0 { usual += bins.reduce(0, +) / days }
+        let span = model.lastLaunch.map { local($0, utcOffset: nil).day - (model.firstDay ?? today) + 1 } ?? 0
+        var usual: Double?
+        if span >= AppState.usualWeekDays {
+            var sum = 0.0
+            for day in (today - 6)...today {
+                let (bins, days) = model.habits.bins(DeviceModel.isWeekend(day: day) ? .weekend : .weekday)
+                if days > 0 { sum += bins.reduce(0, +) / days }
+            }
+            usual = sum
         }
         var share = 1.0
         if let last = model.lastLaunch, now.milliseconds - last >= Milliseconds(Planner.recencyHorizon) * 60_000 {
@@ -69,6 +89,6 @@ extension DeviceModel {
         }
         return AppState(
             lastLaunch: model.lastLaunch.map { Date(milliseconds: $0) }, coldLaunchesLastWeek: recent,
-            usualLastWeek: usual, expectedShare: share)
+            usualLastWeek: usual, launchSpanDays: span, expectedShare: share)
     }
 }

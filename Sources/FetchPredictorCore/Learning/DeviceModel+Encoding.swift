@@ -5,7 +5,7 @@ import Foundation
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 11
+    static let encodingVersion: UInt32 = 12
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -85,6 +85,8 @@ extension AppModel {
         writer.put(sinceExpected)
         writer.put(hazardBins.map(Double.init))
         writer.put(exposureCountedUntil ?? .min)
+        writer.put(Int64(launchDays))
+        writer.put(Int64(lastLaunchDay ?? Int.min))
         return writer.bytes
     }
 
@@ -129,6 +131,9 @@ extension AppModel {
         (self.sinceLaunches, self.sinceExpected) = (sinceLaunches, sinceExpected)
         hazardBins = bins.map { UInt8($0) }
         exposureCountedUntil = ByteReader.optionalTime(reader.int64())
+        guard let launchDays = reader.int64() else { return nil }
+        self.launchDays = Int(launchDays)
+        lastLaunchDay = ByteReader.optional(reader.int64())
         guard reader.atEnd else { return nil }
     }
 }

@@ -77,11 +77,14 @@ extension DeviceModel {
         return distance > 0.45
     }
 
-    /// Whether an app is planned with the conservative cold-start plan: it has too little history
-    /// and is new, its first event within ``PredictorConfiguration/coldStartLimitDays``.
+    /// Whether an app is planned with the conservative cold-start plan: it has too little history,
+    /// is new (its first event within ``PredictorConfiguration/coldStartLimitDays``) and was
+    /// launched on ``PredictorConfiguration/coldStartEarningDays`` distinct days or more.
     func plansColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
-        guard isColdStart(app: app, configuration) else { return false }
-        guard let first = apps[app]?.firstDay, let current = currentDay else { return true }
+        guard isColdStart(app: app, configuration), let model = apps[app],
+            model.launchDays >= configuration.coldStartEarningDays
+        else { return false }
+        guard let first = model.firstDay, let current = currentDay else { return true }
         return Double(current - first) < configuration.coldStartLimitDays
     }
 

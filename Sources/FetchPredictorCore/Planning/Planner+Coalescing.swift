@@ -89,8 +89,10 @@ extension Planner {
         return wakes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
     }
 
-    /// The reasons of a wake moved earlier: a peak no longer between the new time's lead and
-    /// window is no reason of it any more; if no reason of why is left, use at this time of day is.
+    /// The reasons of a wake moved earlier, true of it where it now is: a peak no longer between
+    /// the new time's lead and window is no reason of it any more; a return counts its minutes
+    /// since the last launch to the new time, and is no reason once its window no longer reaches
+    /// past the cold-launch gap; if no reason of why is left, use at this time of day is.
     static func movedReasons(
         _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double,
         _ configuration: PredictorConfiguration
@@ -98,10 +100,19 @@ extension Planner {
         let minutes = Int(shift / 60_000)
         let window = Int(configuration.freshnessWindow / 60)
         let lead = Int((configuration.lead / 60).rounded(.up))
-        var kept = reasons.filter { reason in
-            guard case .peak(let minute, _, _) = reason else { return true }
-            let ahead = ((minute - plannedMinute) % 1440 + 1440) % 1440 + minutes
-            return ahead >= lead && ahead <= window
+        let gap = Int(configuration.coldLaunchGap / 60)
+        var kept = reasons.compactMap { reason -> WakeReason? in
+            switch reason {
+            case .peak(let minute, _, _):
+                let ahead = ((minute - plannedMinute) % 1440 + 1440) % 1440 + minutes
+                return ahead >= lead && ahead <= window ? reason : nil
+            case .returning(let since, let expected):
+                let moved = since - minutes
+                return moved >= 0 && moved + window >= gap
+                    ? .returning(minutesSinceLastLaunch: moved, expectedLaunches: expected) : nil
+            default:
+                return reason
+            }
         }
         let explains = kept.contains {
             switch $0 {

@@ -43,6 +43,11 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// not new: it is planned from what it has (which brings few wakes, if any), not with the
     /// cold-start plan's four a day.
     public var coldStartLimitDays: Double = 14
+    /// An app in cold start earns the cold-start plan by launches on this many distinct local
+    /// days: a burst of launches on one day (a sound recorder opened five times in three
+    /// minutes) is no sign of an app in use. Until then it is planned from what it has, which
+    /// brings few wakes, if any.
+    public var coldStartEarningDays: Int = 3
     /// The local times, in minutes after midnight, of the conservative plan of an app in cold start:
     /// 07:00, 11:00, 15:00 and 19:00.
     public var coldStartMinutes: [Int] = [7 * 60, 11 * 60, 15 * 60, 19 * 60]
