@@ -144,4 +144,86 @@ struct ExampleTests {
         #expect(said.contains(#""wake":{"#), "\(said)")
         #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
     }
+
+    /// The README's library snippet, copied as written into a package of its own that depends on
+    /// this one by path, as an app that embeds the library would, builds and gets wakes from a
+    /// store of a commuter's four weeks. Its `clock` and `fetch` are the app's own: here a
+    /// simulated clock that stops the program after three wakes.
+    @Test func theLibrarySnippetGetsAWakeInAnOutsidePackage() throws {
+        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+        let snippet = try #require(blocks.first { $0.contains("FetchScheduler(store:") })
+        let folder = Tool.scratch()
+        let store = folder.appendingPathComponent("events.sqlite").path
+        let imported = try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--db", store, "--device", "phone",
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let package = folder.appendingPathComponent("embedder")
+        let sources = package.appendingPathComponent("Sources/embedder")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        let identity = Tool.root.lastPathComponent
+        try """
+        // swift-tools-version:6.1
+        import PackageDescription
+
+        let package = Package(
+            name: "embedder",
+            platforms: [.macOS(.v14)],
+            dependencies: [.package(path: "\(Tool.root.path)")],
+            targets: [
+                .executableTarget(
+                    name: "embedder", dependencies: [.product(name: "FetchPredictor", package: "\(identity)")])
+            ],
+            swiftLanguageModes: [.v6]
+        )
+        """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let prelude = """
+            import FetchPredictor
+            import Foundation
+
+            /// The app's clock, simulated: it starts on the morning after the store's weeks and
+            /// stops the program after three wakes.
+            @MainActor final class SimulatedClock {
+                var now = Date(timeIntervalSince1970: 1_706_508_000)  // 2024-01-29T06:00:00Z
+                var wakes = 0
+                func sleep(until time: Date) async throws {
+                    now = time
+                    wakes += 1
+                    print("wake at \\(time)")
+                    if wakes == 3 { exit(0) }
+                }
+            }
+            let clock = SimulatedClock()
+            func fetch(_ app: String) async -> (FetchResult, Double) { (.newData, 2) }
+
+            """
+        let main = prelude + snippet.replacingOccurrences(of: "/var/lib/scheduler/events.sqlite", with: store)
+        try main.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
+        // Built in a folder of the package's own build tree, so that a second run is quick.
+        let build = Process()
+        build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        build.arguments = [
+            "swift", "build", "--package-path", package.path, "--scratch-path",
+            Tool.root.appendingPathComponent(".build-embedder").path,
+        ]
+        let said = Pipe()
+        build.standardOutput = said
+        build.standardError = said
+        try build.run()
+        let buildOutput = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        build.waitUntilExit()
+        try #require(build.terminationStatus == 0, "\(buildOutput.suffix(3000))")
+        let run = Process()
+        run.executableURL = Tool.root.appendingPathComponent(".build-embedder/debug/embedder")
+        let out = Pipe()
+        run.standardOutput = out
+        try run.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 0)
+        #expect(printed.components(separatedBy: "wake at 2024-01-29").count - 1 == 3, "\(printed)")
+    }
 }

@@ -17,6 +17,8 @@ struct ReportTests {
         var attributes: [String: String]
         var chart: String?
         var app: String?
+        /// The text directly inside it.
+        var text = ""
     }
 
     /// Reads a page with an XML parser; fails the test when it is not well-formed.
@@ -24,6 +26,7 @@ struct ReportTests {
         var elements: [Element] = []
         private var charts: [String?] = []
         private var apps: [String?] = []
+        private var open: [Int] = []
 
         func parser(
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -33,12 +36,18 @@ struct ReportTests {
             let app = name == "div" && attributes["class"] == "app" ? attributes["data-app"] : apps.last ?? nil
             charts.append(chart)
             apps.append(app)
+            open.append(elements.count)
             elements.append(Element(name: name, attributes: attributes, chart: chart, app: app))
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if let current = open.last { elements[current].text += string }
         }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             charts.removeLast()
             apps.removeLast()
+            open.removeLast()
         }
 
         static func read(_ path: String) throws -> Reader {
@@ -206,8 +215,53 @@ struct ReportTests {
             #expect(chart.attributes["data-counts"] == cold[app]?.map(String.init).joined(separator: " "), "\(app)")
         }
         #expect(!reader.marks(in: "timeline").isEmpty)
+        try Self.expectNamesFit(reader)
+        // The table names each app on its own row: no row repeats the apps it is coalesced with.
+        let cells = reader.elements.filter { $0.name == "td" }
+        #expect(!cells.isEmpty)
+        #expect(!cells.contains { $0.text.contains("coalesced with") })
         let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as? Int ?? 0
         #expect(size < 2_000_000)
+    }
+
+    /// Every app's name at the left of a chart fits left of its plot, whole or cut in the middle
+    /// with the whole in its tooltip; returns the names.
+    @discardableResult
+    static func expectNamesFit(_ reader: Reader) throws -> [String] {
+        let labels = reader.elements.filter { $0.name == "text" && $0.attributes["data-label"] != nil }
+        #expect(!labels.isEmpty)
+        for label in labels {
+            let x = try #require(Double(label.attributes["x"] ?? ""))
+            #expect(Double(label.text.count) * 6.5 <= x, "\(label.text) at \(x)")
+            let whole = try #require(label.attributes["data-label"])
+            #expect(label.text == whole || label.text.contains("…"), "\(label.text) for \(whole)")
+        }
+        return labels.map(\.text)
+    }
+
+    /// A long package name fits left of the timeline and of the fresh chart (issue 25: a lane's
+    /// label was clipped at the page's edge, the margin being 200 pixels whatever the names).
+    @Test func longAppNamesFitLeftOfTheirCharts() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "phone", "--time-zone", "Europe/Warsaw",
+        ])
+        let long = "org.example.application.with.a.long.identifier"
+        for day in 22...28 {
+            try Tool.run([
+                "record", "launch", long, "--at", "2024-01-\(day)T08:00:00Z", "--device", "phone", "--db", db,
+            ])
+        }
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run([
+            "report", "--db", db, "--device", "phone", "--now", "2024-01-29T06:00:00Z", "--out", out, "--evaluate",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reader = try Reader.read(out)
+        #expect(reader.marks(in: "timeline").contains { $0.attributes["data-app"] == long })
+        let shown = try Self.expectNamesFit(reader)
+        #expect(shown.contains(long))
     }
 
     @Test func evaluateWritesItsReport() throws {

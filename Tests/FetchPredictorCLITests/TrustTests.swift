@@ -78,10 +78,19 @@ struct TrustTests {
             imports.allSatisfy { ($0["stored"] as? Int ?? 0) > 0 && $0["eventsKept"] as? Int == $0["stored"] as? Int })
         let text = try Tool.run(["imports", "--db", db])
         #expect(text.stdout.contains("Asia/Kolkata"))
+        // It fits the terminal, as schedule does: a file by its name, columns left out and said so.
+        for columns in [100, 80, 60] {
+            let narrow = try Tool.run(["imports", "--db", db], environment: ["COLUMNS": String(columns)])
+            let long = narrow.stdout.split(separator: "\n").filter { $0.count > columns }
+            #expect(long.isEmpty, "at \(columns) columns: \(narrow.stdout)")
+            #expect(narrow.stdout.contains("Left out to fit \(columns) columns"), "\(narrow.stdout)")
+        }
+        #expect(
+            try Tool.run(["imports", "--db", db], environment: ["COLUMNS": "100"]).stdout.contains("commuter-28d.csv"))
         // The columns line up: each row's time starts under WHEN, its id ends under ID.
         let lines = text.stdout.split(separator: "\n").map(String.init)
         let when = try #require(lines.first?.range(of: "WHEN")).lowerBound.utf16Offset(in: lines[0])
-        for row in lines.dropFirst() {
+        for row in lines.dropFirst().prefix(imports.count) {
             let time = try #require(row.range(of: "20[0-9][0-9]-", options: .regularExpression))
             #expect(time.lowerBound.utf16Offset(in: row) == when, "\(lines)")
             #expect(row.prefix(2).last != " ", "\(lines)")

@@ -99,7 +99,8 @@ enum HTMLReport {
     static func timelineSection(_ data: ReportData) -> String {
         let lanes = Array(Set(data.schedule.wakes.flatMap { $0.apps.map(\.app) })).sorted()
         var chart = SVGChart(
-            width: 1000, height: Double(max(lanes.count, 1)) * 18 + 40, left: 200, right: 16, top: 8, bottom: 26)
+            width: 1000, height: Double(max(lanes.count, 1)) * 18 + 40, left: SVGChart.leftMargin(for: lanes),
+            right: 16, top: 8, bottom: 26)
         let start = data.schedule.from.timeIntervalSince1970
         func x(_ date: Date) -> Double { chart.x((date.timeIntervalSince1970 - start) / 86_400) }
         for hour in stride(from: 0, through: 24, by: 3) {
@@ -110,7 +111,7 @@ enum HTMLReport {
             chart.label(String(Output.local(date, data.zone).suffix(5)), x: x(date), y: chart.height - 8)
         }
         for (index, lane) in lanes.enumerated() {
-            chart.label(lane, x: chart.left - 6, y: chart.top + Double(index) * 18 + 13, anchor: "end")
+            chart.rowLabel(lane, y: chart.top + Double(index) * 18 + 13)
         }
         var rows: [[String]] = []
         for wake in data.schedule.wakes {
@@ -121,7 +122,13 @@ enum HTMLReport {
                 chart.add(
                     "<circle cx=\"\(Markup.number(x(wake.time)))\" cy=\"\(Markup.number(chart.top + Double(lane) * 18 + 9))\" r=\"5\" class=\"wake\" data-app=\"\(Markup.escape(app.app))\" data-time=\"\(Markup.escape(TimestampFormatter.iso(wake.time.milliseconds)))\" data-expected=\"\(Markup.value(app.expectedLaunches))\"><title>\(Markup.escape("\(when) \(app.app): \(reasons)"))</title></circle>"
                 )
-                rows.append([String(when.suffix(5)), app.app, String(format: "%.2f", app.expectedLaunches), reasons])
+                // The table names a device wake's apps on their rows: "coalesced with" would
+                // name them all again on each.
+                let why = app.reasons.filter { if case .coalesced = $0 { false } else { true } }
+                rows.append([
+                    String(when.suffix(5)), app.app, String(format: "%.2f", app.expectedLaunches),
+                    why.map(\.description).joined(separator: "; "),
+                ])
             }
         }
         let title = "Device wakes planned in the 24 hours from \(Output.local(data.schedule.from, data.zone))"
@@ -337,11 +344,13 @@ enum HTMLReport {
             if launch.fresh { byApp[launch.app, default: (0, 0)].fresh += 1 }
         }
         let apps = byApp.sorted { ($1.value.all, $0.key) < ($0.value.all, $1.key) }
-        var chart = SVGChart(width: 640, height: Double(max(apps.count, 1)) * 16 + 20, left: 220, top: 4, bottom: 16)
+        var chart = SVGChart(
+            width: 640, height: Double(max(apps.count, 1)) * 16 + 20, left: SVGChart.leftMargin(for: apps.map(\.key)),
+            top: 4, bottom: 16)
         for (index, (app, counts)) in apps.enumerated() {
             let rate = Double(counts.fresh) / Double(counts.all)
             let y = chart.top + Double(index) * 16
-            chart.label(app, x: chart.left - 6, y: y + 11, anchor: "end")
+            chart.rowLabel(app, y: y + 11)
             chart.add(
                 "<rect x=\"\(Markup.number(chart.left))\" y=\"\(Markup.number(y + 2))\" width=\"\(Markup.number(chart.plotWidth * rate))\" height=\"11\" class=\"bar\" data-app=\"\(Markup.escape(app))\" data-fresh=\"\(counts.fresh)\" data-launches=\"\(counts.all)\"><title>\(Markup.escape(String(format: "%@: %d of %d cold launches fresh (%.0f%%)", app, counts.fresh, counts.all, rate * 100)))</title></rect>"
             )

@@ -77,6 +77,35 @@ struct SVGChart {
 
     mutating func add(_ element: String) { body.append(element) }
 
+    /// The widest a character of the charts' 11 px labels is, in pixels, on average over a name
+    /// (package names are mostly lower-case letters and dots; 6.5 leaves room for wider fonts).
+    static let labelCharacterWidth = 6.5
+
+    /// A left margin that holds the longest of `labels` at the axis' right edge, from `minimum`
+    /// to `maximum` pixels: beyond it, ``fitted(_:room:)`` shortens the label.
+    static func leftMargin(for labels: [String], minimum: Double = 120, maximum: Double = 340) -> Double {
+        let longest = Double(labels.map(\.count).max() ?? 0) * labelCharacterWidth + 12
+        return min(maximum, max(minimum, longest.rounded(.up)))
+    }
+
+    /// A label cut in the middle, with an ellipsis, to fit `room` pixels.
+    static func fitted(_ text: String, room: Double) -> String {
+        let fits = Int(room / labelCharacterWidth)
+        guard text.count > fits, fits > 3 else { return text }
+        let head = (fits - 1) / 2, tail = fits - 1 - head
+        return text.prefix(head) + "…" + text.suffix(tail)
+    }
+
+    /// The name of a row at the left of the plot, ending 6 pixels before it; a name cut to fit
+    /// keeps the whole in its tooltip.
+    mutating func rowLabel(_ text: String, y: Double) {
+        let shown = Self.fitted(text, room: left - 6)
+        let tooltip = shown == text ? "" : "<title>\(Markup.escape(text))</title>"
+        add(
+            "<text x=\"\(Markup.number(left - 6))\" y=\"\(Markup.number(y))\" text-anchor=\"end\" class=\"axis\" data-label=\"\(Markup.escape(text))\">\(Markup.escape(shown))\(tooltip)</text>"
+        )
+    }
+
     /// A text label.
     mutating func label(_ text: String, x: Double, y: Double, anchor: String = "middle", className: String = "axis") {
         add(

@@ -64,6 +64,7 @@ enum WakeText {
         if let hint { text += wrap(hint, first: "", width: width) }
         let appWidth = schedule.wakes.flatMap(\.apps).map(\.app.count).max() ?? 0
         for wake in schedule.wakes { text += lines(wake, zone: zone, appWidth: appWidth, width: width) }
+        if !schedule.wakes.isEmpty { text += wrap(laterHours, first: "", width: width) }
         if !schedule.coldStartApps.isEmpty {
             text += wrap(
                 "Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).",
@@ -71,6 +72,12 @@ enum WakeText {
         }
         return text.joined(separator: "\n")
     }
+
+    /// What a schedule's later hours stand on: each wake assumes no launch of its app before it.
+    static let laterHours =
+        "Each wake assumes no launch of its app before it, so later hours plan fewer wakes "
+        + "(an app not opened for hours looks like one in a quiet spell); every launch replans its app: "
+        + "ask again as events come."
 
     /// Why a schedule may be empty, when the settings explain it.
     static func emptyHint(_ store: EventStore, device: String, asOf time: Date) throws -> String? {
