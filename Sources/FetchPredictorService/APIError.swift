@@ -7,8 +7,8 @@ import NIOCore
 /// fault when one is. Sent as JSON, `{"error": "...", "field": "..."}`; it never holds a stack or
 /// a path of the server.
 ///
-/// The library's errors become statuses here and only here, as the command line's become
-/// messages and exit codes in its commands.
+/// The library's errors become statuses here and only here, with sentences in the service's own
+/// terms (fields, routes), as the command line's become messages with its flags in `ErrorText`.
 struct APIError: HTTPResponseError {
     var status: HTTPResponse.Status
     var message: String
