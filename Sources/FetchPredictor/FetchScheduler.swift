@@ -94,24 +94,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The key under which learned models are cached: only settings that change learning.
-    private var cacheKey: String {
-        let configuration = predictor.configuration
-        var settings = [
-            "v2", "decay=\(configuration.dailyDecay)", "habits=\(configuration.habitDecay)",
-            "fetch=\(configuration.fetchDecay)", "gap=\(configuration.coldLaunchGap)",
-            // The calibration binds fetches to the launches of their window.
-            "window=\(configuration.freshnessWindow)", "lead=\(configuration.lead)",
-            "hazard=\(configuration.learnsLaunchHazard)",
-        ]
-        if configuration.learnsLaunchHazard {
-            // The hazard snapshots each app's planning profile every day.
-            settings += [
-                "smoothing=\(configuration.smoothingMinutes)", "weekends=\(configuration.splitsWeekends)",
-                "coldStart=\(configuration.coldStartDays),\(configuration.coldStartLaunches)",
-            ]
-        }
-        return settings.joined(separator: " ")
-    }
+    private var cacheKey: String { predictor.configuration.learningKey }
 
     /// Loads a device's settings and its model as of `time`: learned from the events up to it
     /// (included), never from later ones, so that an answer about the past is the one a store
