@@ -206,7 +206,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// its newest; otherwise the next query learns it. Recording needs no time zone.
     private func record(_ event: Event, device: String) throws {
         if let (field, reason) = EventStore.problem(with: event, timeField: "time") {
-            throw RecordError.invalid(field: field, reason: reason)
+            throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         try record([event], device: device)
     }
@@ -215,7 +215,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// model is loaded, no other process wrote meanwhile, and they are all new and not older
     /// than what it learned; otherwise the next query learns them. Recording needs no time zone.
     ///
-    /// - Throws: ``RecordError/invalidInBatch(index:field:reason:)`` for the first invalid event,
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event,
     ///   and then nothing is stored.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {

@@ -45,7 +45,7 @@ struct APIError: HTTPResponseError {
             return error
         case let error as EventBatchReader.Problem:
             return APIError(error.isTooLarge ? .contentTooLarge : .badRequest, error.reason, field: error.field)
-        case let error as RecordError:
+        case let error as InvalidFieldError:
             switch error {
             case .invalid(let field, let reason): return APIError(.badRequest, reason, field: field)
             case .invalidInBatch(let index, let field, let reason):
