@@ -94,24 +94,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The key under which learned models are cached: only settings that change learning.
-    private var cacheKey: String {
-        let configuration = predictor.configuration
-        var settings = [
-            "v2", "decay=\(configuration.dailyDecay)", "habits=\(configuration.habitDecay)",
-            "fetch=\(configuration.fetchDecay)", "gap=\(configuration.coldLaunchGap)",
-            // The calibration binds fetches to the launches of their window.
-            "window=\(configuration.freshnessWindow)", "lead=\(configuration.lead)",
-            "hazard=\(configuration.learnsLaunchHazard)",
-        ]
-        if configuration.learnsLaunchHazard {
-            // The hazard snapshots each app's planning profile every day.
-            settings += [
-                "smoothing=\(configuration.smoothingMinutes)", "weekends=\(configuration.splitsWeekends)",
-                "coldStart=\(configuration.coldStartDays),\(configuration.coldStartLaunches)",
-            ]
-        }
-        return settings.joined(separator: " ")
-    }
+    private var cacheKey: String { predictor.configuration.learningKey }
 
     /// Loads a device's settings and its model as of `time`: learned from the events up to it
     /// (included), never from later ones, so that an answer about the past is the one a store
@@ -223,7 +206,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// its newest; otherwise the next query learns it. Recording needs no time zone.
     private func record(_ event: Event, device: String) throws {
         if let (field, reason) = EventStore.problem(with: event, timeField: "time") {
-            throw RecordError.invalid(field: field, reason: reason)
+            throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         try record([event], device: device)
     }
@@ -232,7 +215,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// model is loaded, no other process wrote meanwhile, and they are all new and not older
     /// than what it learned; otherwise the next query learns them. Recording needs no time zone.
     ///
-    /// - Throws: ``RecordError/invalidInBatch(index:field:reason:)`` for the first invalid event,
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event,
     ///   and then nothing is stored.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {

@@ -29,7 +29,8 @@ public struct FetchPredict: ParsableCommand {
     public init() {}
 
     /// Parses the arguments and runs the command. A `ValidationError` thrown while a subcommand
-    /// runs is reported with that subcommand's usage, as one thrown while it parses is.
+    /// runs is reported with that subcommand's usage, as one thrown while it parses is; the
+    /// library's errors are said with how to mend them in flags (``ErrorText``).
     public static func runAsCommandLineTool() -> Never {
         var command: any ParsableCommand
         do {
@@ -52,7 +53,7 @@ public struct FetchPredict: ParsableCommand {
                         .utf8))
             exit(withError: ExitCode.validationFailure)
         } catch {
-            exit(withError: error)
+            exit(withError: ErrorText.forCommandLine(error))
         }
     }
 }

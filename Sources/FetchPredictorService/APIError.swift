@@ -7,8 +7,8 @@ import NIOCore
 /// fault when one is. Sent as JSON, `{"error": "...", "field": "..."}`; it never holds a stack or
 /// a path of the server.
 ///
-/// The library's errors become statuses here and only here, as the command line's become
-/// messages and exit codes in its commands.
+/// The library's errors become statuses here and only here, with sentences in the service's own
+/// terms (fields, routes), as the command line's become messages with its flags in `ErrorText`.
 struct APIError: HTTPResponseError {
     var status: HTTPResponse.Status
     var message: String
@@ -45,7 +45,7 @@ struct APIError: HTTPResponseError {
             return error
         case let error as EventBatchReader.Problem:
             return APIError(error.isTooLarge ? .contentTooLarge : .badRequest, error.reason, field: error.field)
-        case let error as RecordError:
+        case let error as InvalidFieldError:
             switch error {
             case .invalid(let field, let reason): return APIError(.badRequest, reason, field: field)
             case .invalidInBatch(let index, let field, let reason):

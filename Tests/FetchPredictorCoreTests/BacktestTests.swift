@@ -60,7 +60,7 @@ struct BacktestTests {
         let after = Backtest.run(devices, settings: refined)
 
         func frontier(_ report: BacktestReport) -> [StrategyFigures] {
-            report.overall.filter { $0.strategy == "predictor" }
+            report.overall.filter { $0.strategy.isPredictor }
         }
         func span(_ report: BacktestReport, _ around: (StrategyFigures) -> Bool) -> Double {
             let points = frontier(report).sorted { $0.wakesPerAppDay < $1.wakesPerAppDay }
@@ -73,7 +73,7 @@ struct BacktestTests {
         #expect(span(after) { $0.wakesPerAppDay >= 4 } < span(before) { $0.wakesPerAppDay >= 4 })
         #expect(span(after) { $0.freshRate >= 0.5 } < span(before) { $0.freshRate >= 0.5 })
         for strategies in [after.overall] + after.devices.map(\.strategies) {
-            let budgets = strategies.filter { $0.strategy == "predictor" }.compactMap(\.budget)
+            let budgets = strategies.filter { $0.strategy.isPredictor }.compactMap(\.budget)
             #expect(budgets == budgets.sorted() && budgets.count == coarse.budgets.count + added.count)
         }
         // The levels both ran give the same figures; the reported run is the same.
@@ -82,7 +82,7 @@ struct BacktestTests {
         }
         #expect(after.fetches == before.fetches)
         // The overall table lists the predictor's levels, then the baselines.
-        #expect(after.overall.first?.strategy == "predictor" && after.overall.last?.strategy == "oracle")
+        #expect(after.overall.first?.strategy.isPredictor == true && after.overall.last?.strategy == .oracle)
         // With no device there is nothing to refine, and nothing to report.
         let none = Backtest.run([], settings: refined)
         #expect(none.overall.isEmpty && none.freshAt4 == nil)
@@ -109,22 +109,22 @@ struct BacktestTests {
         let report = Backtest.run([device(.commuter, seed: 3)], settings: settings([0.85], baselines: true))
         let figures = Dictionary(uniqueKeysWithValues: report.overall.map { ($0.strategy, $0) })
         // The oracle fetches a minute before every cold launch: all fresh, one wake per launch.
-        let oracle = figures["oracle"]!
+        let oracle = figures[.oracle]!
         #expect(oracle.freshRate == 1)
         #expect(oracle.fetches == oracle.coldLaunches)
         // Periodic-P fetches 1440 / P times a day and finds about W / P fresh.
         for period in [30, 60, 120, 240, 480] {
-            let periodic = figures["periodic-\(period)"]!
+            let periodic = figures[.periodic(period)]!
             #expect(abs(periodic.wakesPerAppDay - 1440 / Double(period)) < 0.01)
             #expect(
                 abs(periodic.freshRate - min(1, 29 / Double(period))) < 0.15,
                 "periodic-\(period): \(periodic.freshRate)")
         }
         // The predictor beats periodic fetching at the same cost.
-        let predictor = figures["predictor"]!
+        let predictor = figures[.predictor(0.85)]!
         let periodicAtCost = Frontier.fresh(
             at: predictor.wakesPerAppDay,
-            [30, 60, 120, 240, 480].map { (1440 / Double($0), figures["periodic-\($0)"]!.freshRate) }
+            [30, 60, 120, 240, 480].map { (1440 / Double($0), figures[.periodic($0)]!.freshRate) }
                 + [(0, 0)])
         #expect(predictor.freshRate > 2 * (periodicAtCost ?? 0))
     }
@@ -148,11 +148,11 @@ struct BacktestTests {
         let budgets = [0.75, 0.8, 0.85, 0.9]
         let devices = ([1, 2] as [UInt64]).map { device(Persona.named(persona)!, seed: $0) }
         let learned = Backtest.run(devices, settings: settings(budgets, scenario: scenario)).overall.filter {
-            $0.strategy == "predictor"
+            $0.strategy.isPredictor
         }
         var blind = settings(budgets, scenario: scenario)
         blind.configuration.usesFetchResults = false
-        let ignoring = Backtest.run(devices, settings: blind).overall.filter { $0.strategy == "predictor" }
+        let ignoring = Backtest.run(devices, settings: blind).overall.filter { $0.strategy.isPredictor }
         // At the default budget, the predictor that learns from results, against the blind one
         // at its level with the nearest fresh rate not above it + 2 points.
         let point = try #require(learned.first { $0.budget == 0.85 })

@@ -53,7 +53,7 @@ struct RealLogModelTests {
         settings.periods = []
         let devices = try BacktestDevice.load(files: [TestFiles.dataset(log)], timeZone: zone, dateOrder: nil)
         let report = Backtest.run(devices, settings: settings)
-        for figures in report.overall where figures.strategy == "predictor" {
+        for figures in report.overall where figures.strategy.isPredictor {
             let expected = try #require(figures.expectedFresh)
             let fresh = Double(figures.freshLaunches)
             #expect(abs(expected - fresh) <= 0.15 * fresh, "\(log) at \(figures.budget!): \(expected) for \(fresh)")

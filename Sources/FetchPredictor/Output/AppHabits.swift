@@ -1,7 +1,7 @@
 import FetchPredictorCore
 import Foundation
 
-/// What was learned of one app, as `peaks --json` and the HTTP service's habits route show it:
+/// What was learned of one app, as the command line's peaks and the HTTP service's habits show it:
 /// its daily profiles (one, or weekdays and weekends apart) with their peaks, and its state now.
 public struct AppHabits: Encodable, Sendable {
     /// One daily profile.

@@ -1,7 +1,7 @@
 import FetchPredictorCore
 import Foundation
 
-/// The JSON that the command line's `--json` and the HTTP service write: sorted keys, instants
+/// The JSON that the command line and the HTTP service write: sorted keys, instants
 /// as ISO 8601 text in UTC to the millisecond, slashes unescaped.
 public enum WireJSON {
     /// An encoder of that JSON; `pretty` for people, compact for the wire.

@@ -30,10 +30,10 @@ extension EventStore {
     /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
     /// the store keeps only its SHA-256.
     ///
-    /// - Throws: ``RecordError/invalid(field:reason:)`` when the tenant name is not usable.
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
     public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
         if let problem = Self.problem(withTenantName: tenant) {
-            throw RecordError.invalid(field: "tenant", reason: problem)
+            throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }

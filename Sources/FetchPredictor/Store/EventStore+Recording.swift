@@ -9,11 +9,11 @@ extension EventStore {
     ///   - device: the device it happened on, created when new.
     ///   - newDeviceTimeZone: the zone given to the device when this creates it.
     /// - Returns: `true` when it was stored, `false` when the same event was there already.
-    /// - Throws: ``RecordError`` when the event breaks ``EventLimits``.
+    /// - Throws: ``InvalidFieldError`` when the event breaks ``EventLimits``.
     @discardableResult
     public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
         if let (field, reason) = Self.problem(with: event, timeField: "time") {
-            throw RecordError.invalid(field: field, reason: reason)
+            throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         return try write { db in
             let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone.map { (device, $0.identifier) })
@@ -30,12 +30,12 @@ extension EventStore {
     ///   - events: what happened, in any order; an event's own `device` is ignored.
     ///   - device: the device they happened on, created (with no time zone) when new.
     /// - Returns: how many were stored and how many were there already.
-    /// - Throws: ``RecordError/invalidInBatch(index:field:reason:)`` for the first invalid event.
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
             if let (field, reason) = Self.problem(with: event) {
-                throw RecordError.invalidInBatch(index: index, field: field, reason: reason)
+                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }
         return try write { db in

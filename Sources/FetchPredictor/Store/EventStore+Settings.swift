@@ -15,7 +15,7 @@ extension EventStore {
     /// Changes an app's row, creating the device and the app when new.
     private func updateApp(_ app: String, device: String, _ change: (inout AppRecord) -> Void) throws {
         if let problem = EventLimits.problem(withAppName: app) {
-            throw RecordError.invalid(field: "app", reason: problem)
+            throw InvalidFieldError.invalid(field: "app", reason: problem)
         }
         try write { db in
             let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
@@ -143,7 +143,7 @@ extension EventStore {
     /// name; an app that is there keeps its settings.
     public func createApp(_ app: String, device: String) throws {
         if let problem = EventLimits.problem(withAppName: app) {
-            throw RecordError.invalid(field: "app", reason: problem)
+            throw InvalidFieldError.invalid(field: "app", reason: problem)
         }
         try write { db in
             let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)

@@ -31,35 +31,37 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// Imports of the device read local times in its zone: moving it would shift every one.
     case localTimesReadInZone(device: String, stored: String, given: String, imports: [Int64])
 
-    /// A sentence for people.
+    /// A sentence for people, in the library's terms: what went wrong and what was left as it
+    /// was. How to mend it is for the program that shows it to say, in its own terms (a flag, a
+    /// route, a setting): the cases carry what it needs.
     public var description: String {
         switch self {
         case .notADatabase(let path):
-            "\(path) is not a FetchPredictor database (not SQLite at all); it was left untouched: give another --db path."
+            "\(path) is not a FetchPredictor database (not SQLite at all); it was left untouched."
         case .damaged(let path, let detail):
-            "The database \(path) is damaged (\(detail)); it was left untouched: restore it from a backup or give another --db path."
+            "The database \(path) is damaged (\(detail)); it was left untouched."
         case .newerSchema(let path):
-            "The database \(path) was written by a newer version of FetchPredictor; upgrade fetchpredict to use it."
+            "The database \(path) was written by a newer version of FetchPredictor."
         case .cannotCreate(let path, let reason):
             "Cannot create \(path): \(reason)."
         case .missing(let path):
-            "There is no store at \(path) yet: start one with fetchpredict import FILE or fetchpredict record launch APP, or give --db."
+            "There is no store at \(path) yet."
         case .unknownDevice(let name):
-            "There is no device named '\(name)' in the store: import or record events for it first, or check --device."
+            "There is no device named '\(name)' in the store."
         case .unknownTimeZone(let name):
             "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw or America/New_York."
         case .busy(let path, let seconds):
             "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
         case .timeZoneConflict(let device, let stored, let given):
-            "Device \(device) is in \(stored), not in \(given) as given; nothing was read or changed: give --time-zone \(stored), or change the device's zone first with fetchpredict config --time-zone \(given) --device \(device)."
+            "Device \(device) is in \(stored), not in \(given) as given; nothing was read or changed."
         case .importedOtherwise(let file, let earlier, let earlierFile, let differences):
-            "\(file) is the file imported as import \(earlier) (\(earlierFile)), read otherwise then: \(differences.joined(separator: "; ")). Its events would be stored twice, so nothing was stored: import it as before, or remove import \(earlier) first with fetchpredict prune --import \(earlier)."
+            "\(file) is the file imported as import \(earlier) (\(earlierFile)), read otherwise then: \(differences.joined(separator: "; ")). Its events would be stored twice, so nothing was stored."
         case .noTimeZone(let device):
-            "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named: give it one with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
+            "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named."
         case .unknownImport(let id):
-            "There is no import \(id) in the store: fetchpredict imports lists them."
+            "There is no import \(id) in the store."
         case .localTimesReadInZone(let device, let stored, let given, let imports):
-            "Device \(device) stays in \(stored): its imports \(imports.map(String.init).joined(separator: ", ")) read local times in \(stored), and in \(given) every one of them would mean another instant; nothing was changed. To read them in \(given), remove those imports (fetchpredict prune --import \(imports[0])) and import the files again with --time-zone \(given)."
+            "Device \(device) stays in \(stored): its imports \(imports.map(String.init).joined(separator: ", ")) read local times in \(stored), and in \(given) every one of them would mean another instant; nothing was changed."
         case .unknownKey(let id):
             "There is no API key \(id) in the store."
         case .sqlite(let path, let detail):

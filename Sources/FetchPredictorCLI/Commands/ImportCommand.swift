@@ -133,7 +133,7 @@ struct ImportCommand: ParsableCommand {
                 if !output.json { ImportText.show(report, rejectsPath: rejects) }
             } catch {
                 bar.finish()
-                summary.failures.append(ImportText.Failure(file: file, error: "\(error)"))
+                summary.failures.append(ImportText.Failure(file: file, error: ErrorText.message(error)))
                 if !output.json { ImportText.show(error) }
             }
         }

@@ -12,7 +12,7 @@ enum KnownNames {
         let list =
             hint == "."
             ? ": its devices are \(devices.map { "'\($0)'" }.joined(separator: ", ")); give --device." : hint
-        throw ValidationError("There is no device named '\(device)' in the store\(list)")
+        throw ValidationError(ErrorText.amend(StoreError.unknownDevice(device).description, list))
     }
 
     /// Refuses an app the device does not have.

@@ -273,27 +273,30 @@ enum HTMLReport {
         chart.add(
             "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(0.5)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(0.5)))\" class=\"mark\"/>"
         )
-        let predictor = report.overall.filter { $0.strategy == "predictor" }.sorted {
+        let predictor = report.overall.filter(\.strategy.isPredictor).sorted {
             $0.wakesPerAppDay < $1.wakesPerAppDay
         }
         chart.add(
             "<polyline points=\"\(predictor.map { "\(Markup.number(x($0.wakesPerAppDay))),\(Markup.number(y($0.freshRate)))" }.joined(separator: " "))\" class=\"predictor\"/>"
         )
         for figures in report.overall {
-            let name = figures.strategy == "predictor" ? "point" : figures.strategy == "oracle" ? "oracle" : "periodic"
-            let label =
-                figures.strategy == "predictor" ? "predictor at budget \(figures.budget ?? 0)" : figures.strategy
+            let (name, label): (String, String)
+            switch figures.strategy {
+            case .predictor(let budget): (name, label) = ("point", "predictor at budget \(budget)")
+            case .oracle: (name, label) = ("oracle", figures.strategy.name)
+            case .periodic: (name, label) = ("periodic", figures.strategy.name)
+            }
             let shape =
                 name == "periodic"
                 ? "<rect x=\"\(Markup.number(x(figures.wakesPerAppDay) - 4))\" y=\"\(Markup.number(y(figures.freshRate) - 4))\" width=\"8\" height=\"8\""
                 : "<circle cx=\"\(Markup.number(x(figures.wakesPerAppDay)))\" cy=\"\(Markup.number(y(figures.freshRate)))\" r=\"\(name == "oracle" ? 6 : 4)\""
             chart.add(
                 shape
-                    + " class=\"\(name)\" data-strategy=\"\(Markup.escape(figures.strategy))\" data-budget=\"\(figures.budget.map(Markup.value) ?? "")\" data-fresh=\"\(Markup.value(figures.freshRate))\" data-wakes=\"\(Markup.value(figures.wakesPerAppDay))\"><title>\(Markup.escape(String(format: "%@: %.1f%% fresh, %.2f wakes per app-day", label, figures.freshRate * 100, figures.wakesPerAppDay)))</title>"
+                    + " class=\"\(name)\" data-strategy=\"\(Markup.escape(figures.strategy.name))\" data-budget=\"\(figures.budget.map(Markup.value) ?? "")\" data-fresh=\"\(Markup.value(figures.freshRate))\" data-wakes=\"\(Markup.value(figures.wakesPerAppDay))\"><title>\(Markup.escape(String(format: "%@: %.1f%% fresh, %.2f wakes per app-day", label, figures.freshRate * 100, figures.wakesPerAppDay)))</title>"
                     + (name == "periodic" ? "</rect>" : "</circle>"))
-            if name == "periodic" {
+            if case .periodic(let period) = figures.strategy {
                 chart.label(
-                    figures.strategy.replacingOccurrences(of: "periodic-", with: "every ") + " min",
+                    "every \(period) min",
                     x: x(figures.wakesPerAppDay) - 6, y: y(figures.freshRate) - 7, anchor: "end")
             }
         }

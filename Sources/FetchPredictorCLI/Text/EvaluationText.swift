@@ -30,7 +30,7 @@ enum EvaluationText {
         func table(_ figures: [StrategyFigures]) -> String {
             let rows = figures.map { figure -> [String] in
                 [
-                    figure.strategy, figure.budget.map(BudgetLevels.describe) ?? "",
+                    figure.strategy.name, figure.budget.map(BudgetLevels.describe) ?? "",
                     String(figure.coldLaunches), String(figure.freshLaunches),
                     figure.expectedFresh != nil ? String(figure.servedLaunches) : "-",
                     figure.expectedFresh.map { String(format: "%.0f", $0) } ?? "-",

@@ -43,7 +43,7 @@ enum ImportText {
 
     /// Prints why a file was not imported, with its first refused rows.
     static func show(_ error: any Error) {
-        Output.error("Error: \(error)")
+        Output.error("Error: \(ErrorText.message(error))")
         if case ImportError.invalidRows(_, let count, let first) = error {
             // The first is in the sentence above.
             for rejection in first.dropFirst() { Output.error("  \(rejection)") }

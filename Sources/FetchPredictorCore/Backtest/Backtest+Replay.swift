@@ -74,13 +74,10 @@ struct PreparedDevice: Sendable {
 
     func run(_ strategy: Backtest.Strategy, _ settings: BacktestSettings) -> Backtest.Outcome {
         let fetches: [SimulatedFetch]
-        let budget: Double?
         switch strategy {
         case .predictor(let level):
-            budget = level
             fetches = replay(budget: level, settings)
         case .periodic(let period):
-            budget = nil
             var starts: [Milliseconds] = []
             let firstDay = DeviceModel(timeZone: zone).local(launches.first?.time ?? 0, utcOffset: nil).day
             if lastDay >= firstDay {
@@ -96,7 +93,6 @@ struct PreparedDevice: Sendable {
             }
             fetches = simulateResults(scope.keys.sorted().map { ($0, starts) }, settings)
         case .oracle:
-            budget = nil
             let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
             let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
                 let times = appLaunches[app] ?? []
@@ -109,7 +105,7 @@ struct PreparedDevice: Sendable {
             }
             fetches = simulateResults(starts, settings)
         }
-        return score(fetches, strategy: strategy, budget: budget, settings)
+        return score(fetches, strategy: strategy, settings)
     }
 
     /// Gives each planned fetch its result, in time order with the app's launches.
@@ -199,11 +195,9 @@ struct PreparedDevice: Sendable {
 
     /// Scores fetches against the cold launches of the apps in scope, as the protocol defines.
     func score(
-        _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, budget: Double?, _ settings: BacktestSettings
+        _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, _ settings: BacktestSettings
     ) -> Backtest.Outcome {
-        var figures = StrategyFigures(
-            strategy: { if case .predictor = strategy { return "predictor" } else { return strategy.key } }(),
-            budget: budget)
+        var figures = StrategyFigures(strategy: strategy)
         figures.scoredDays = scoredDays
         figures.appDays = scope.count * scoredDays
         let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)

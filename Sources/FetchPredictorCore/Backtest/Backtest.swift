@@ -78,13 +78,13 @@ public enum Backtest {
             } else {
                 figures.medianContentAgeMinutes =
                     report.devices.first?.strategies.first {
-                        $0.strategy == figures.strategy && $0.budget == figures.budget
+                        $0.strategy == figures.strategy
                     }?.medianContentAgeMinutes
             }
             return figures
         }
         if report.devices.count > 1 { report.reported?.medianContentAgeMinutes = nil }
-        let frontier = report.overall.filter { $0.strategy == "predictor" }.map { ($0.wakesPerAppDay, $0.freshRate) }
+        let frontier = report.overall.filter(\.strategy.isPredictor).map { ($0.wakesPerAppDay, $0.freshRate) }
         report.freshAt4 = Frontier.fresh(at: 4, frontier)
         report.wakesAt50 = Frontier.wakes(forFresh: 0.5, frontier)
         return report
@@ -133,11 +133,48 @@ public enum Backtest {
         return more
     }
 
-    enum Strategy: Sendable {
+    /// A way of fetching that a backtest scores.
+    public enum Strategy: Sendable, Hashable {
+        /// The predictor at a budget level.
         case predictor(Double)
+        /// A fetch of every app every so many minutes.
         case periodic(Int)
+        /// A fetch just before each cold launch, knowing when it comes: the best any strategy can do.
         case oracle
 
+        /// The strategy's name as reports write it: `predictor` (its budget is written apart),
+        /// `periodic-30` ... `periodic-480`, or `oracle`.
+        public var name: String {
+            switch self {
+            case .predictor: "predictor"
+            case .periodic(let period): "periodic-\(period)"
+            case .oracle: "oracle"
+            }
+        }
+
+        /// The predictor's budget level; `nil` for the baselines.
+        public var budget: Double? {
+            if case .predictor(let budget) = self { budget } else { nil }
+        }
+
+        /// Whether this is the predictor, at any budget.
+        public var isPredictor: Bool { budget != nil }
+
+        /// The strategy a report names, with the budget it gives: `nil` for a name it does not know,
+        /// or the predictor without a budget.
+        public init?(name: String, budget: Double?) {
+            if name == "predictor", let budget {
+                self = .predictor(budget)
+            } else if name == "oracle" {
+                self = .oracle
+            } else if name.hasPrefix("periodic-"), let period = Int(name.dropFirst("periodic-".count)) {
+                self = .periodic(period)
+            } else {
+                return nil
+            }
+        }
+
+        /// Tells runs apart: a predictor's key holds its budget.
         var key: String {
             switch self {
             case .predictor(let budget): "predictor \(budget)"

@@ -1,9 +1,9 @@
 /// What one strategy scored on one device or overall.
 public struct StrategyFigures: Sendable, Hashable, Codable {
-    /// `predictor`, `periodic-30` ... `periodic-480`, or `oracle`.
-    public var strategy: String
-    /// The predictor's budget level.
-    public var budget: Double?
+    /// The strategy scored; in JSON, its ``Backtest/Strategy/name`` and its budget apart.
+    public var strategy: Backtest.Strategy
+    /// The predictor's budget level; `nil` for the baselines.
+    public var budget: Double? { strategy.budget }
     /// Cold launches: launches with no launch of the app in the 30 minutes before.
     public var coldLaunches: Int
     /// Cold launches that found fresh content.
@@ -52,7 +52,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     /// Writes the value to an encoder.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(strategy, forKey: .strategy)
+        try container.encode(strategy.name, forKey: .strategy)
         try container.encodeIfPresent(budget, forKey: .budget)
         for (key, value) in [
             (CodingKeys.coldLaunches, coldLaunches), (.freshLaunches, freshLaunches), (.fetches, fetches),
@@ -73,8 +73,14 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     /// Creates a value from its coder.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        strategy = try container.decode(String.self, forKey: .strategy)
-        budget = try container.decodeIfPresent(Double.self, forKey: .budget)
+        let name = try container.decode(String.self, forKey: .strategy)
+        let budget = try container.decodeIfPresent(Double.self, forKey: .budget)
+        guard let strategy = Backtest.Strategy(name: name, budget: budget) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .strategy, in: container,
+                debugDescription: "'\(name)' is no strategy, with budget \(budget.map { "\($0)" } ?? "none")")
+        }
+        self.strategy = strategy
         coldLaunches = try container.decode(Int.self, forKey: .coldLaunches)
         freshLaunches = try container.decode(Int.self, forKey: .freshLaunches)
         fetches = try container.decode(Int.self, forKey: .fetches)
@@ -90,9 +96,8 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         reliability = try container.decodeIfPresent([ReliabilityBin].self, forKey: .reliability) ?? []
     }
 
-    init(strategy: String, budget: Double?) {
+    init(strategy: Backtest.Strategy) {
         self.strategy = strategy
-        self.budget = budget
         coldLaunches = 0
         freshLaunches = 0
         fetches = 0

@@ -218,14 +218,6 @@ public struct AppModel: Sendable, Hashable, Codable {
         return gaps.map { $0 / 10 / surviving }
     }
 
-    /// The share of fetches at a local hour that bring new data, among those that did not fail,
-    /// shrunk toward the app's overall share when the hour has few fetches.
-    public func newDataRate(hour: Int) -> Double {
-        let allNew = fetchNew.reduce(0, +), allNo = fetchNo.reduce(0, +)
-        let overall = (allNew + 1) / (allNew + allNo + 1.25)
-        return (fetchNew[hour] + 2 * overall) / (fetchNew[hour] + fetchNo[hour] + 2)
-    }
-
     /// The share of fetches at a local hour that fail, shrunk toward the app's overall share.
     public func failureRate(hour: Int) -> Double {
         let allFailed = fetchFailed.reduce(0, +)

@@ -65,7 +65,7 @@ public struct Persona: Sendable, Hashable {
         }
     }
 
-    /// The persona's name, as `fetchpredict generate --persona` takes it.
+    /// The persona's name, as ``Persona/named(_:)`` takes it.
     public var name: String
     /// One line on the persona's habits.
     public var summary: String

@@ -17,7 +17,7 @@ struct AppUsageParser: LogParser {
     let timeZone: TimeZone?
     let dateOrder: DateOrder?
 
-    /// Labels of other pseudo-rows than the known ones, from `--device-event-label`.
+    /// Labels of other pseudo-rows than the known ones, from ``ImportOptions/rowLabels``.
     let extraLabels: [String: RowLabel]
 
     init(timeZone: TimeZone?, dateOrder: DateOrder?, extraLabels: [String: RowLabel] = [:]) {
@@ -186,7 +186,9 @@ struct AppUsageParser: LogParser {
     /// by weeks from row to row where the other order makes them follow one another, is refused.
     /// Without one, a file whose dates read either way is refused, with the order its rows suggest.
     ///
-    /// - Throws: ``ImportError/ambiguousDates(file:example:line:suggested:)`` or
+    /// - Throws: ``ImportError/ambiguousDates(file:example:line:suggested:)``,
+    ///   ``ImportError/dateOrderContradicted(file:line:given:read:)``,
+    ///   ``ImportError/dateOrderUnlikely(file:line:given:suggested:jumped:jumpedSuggested:)`` or
     ///   ``ImportError/malformed(file:line:reason:)``.
     func checkDateOrder(_ source: any ByteSource, given: DateOrder?) throws -> DateOrder? {
         let splitter = LineSplitter(source)
@@ -235,16 +237,12 @@ struct AppUsageParser: LogParser {
             dmy * 8 < mdy && mdy >= 60 ? .dmy : mdy * 8 < dmy && dmy >= 60 ? .mdy : nil
         if let given {
             if let read, read != given {
-                throw ImportError.malformed(
-                    file: source.name, line: example.1,
-                    reason: "--date-order \(given.rawValue) contradicts the file's dates, which are \(read.rawValue)")
+                throw ImportError.dateOrderContradicted(file: source.name, line: example.1, given: given, read: read)
             }
             if read == nil, let suggested, suggested != given {
-                throw ImportError.malformed(
-                    file: source.name, line: example.1,
-                    reason:
-                        "read as \(given.rawValue), the dates jump \(jumps[given] ?? 0) days from row to row in all; read as \(suggested.rawValue), \(jumps[suggested] ?? 0): check --date-order, the file looks \(suggested.rawValue)"
-                )
+                throw ImportError.dateOrderUnlikely(
+                    file: source.name, line: example.1, given: given, suggested: suggested,
+                    jumped: jumps[given] ?? 0, jumpedSuggested: jumps[suggested] ?? 0)
             }
             return given
         }

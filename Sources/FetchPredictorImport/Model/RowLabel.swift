@@ -4,8 +4,8 @@ import Foundation
 /// What a pseudo-row of an App Usage export stands for, by its label: App Usage writes the
 /// screen, the device and notifications as rows named in the phone's language.
 ///
-/// FetchPredictor knows the labels of English, Polish and French phones; `--device-event-label
-/// 'LABEL=KIND'` adds others.
+/// FetchPredictor knows the labels of English, Polish and French phones;
+/// ``ImportOptions/rowLabels`` adds others.
 public enum RowLabel: String, Sendable, Hashable, Codable, CaseIterable {
     /// The screen was turned on, locked.
     case screenOn
@@ -30,7 +30,7 @@ public enum RowLabel: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
-    /// Reads `LABEL=KIND`, as `--device-event-label` takes it.
+    /// Reads `LABEL=KIND`, as the command line takes a label.
     ///
     /// - Returns: the label and what it stands for, or `nil` when the text is not of that form.
     public static func parse(assignment text: String) -> (label: String, meaning: RowLabel)? {

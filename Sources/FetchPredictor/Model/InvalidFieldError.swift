@@ -1,5 +1,8 @@
-/// Why an event or a setting was refused.
-public enum RecordError: Error, Sendable, CustomStringConvertible {
+/// Why an event or a setting was refused: the field at fault, and why it cannot be stored.
+///
+/// Not GRDB's `RecordError`, which is about database records; this one is about what a caller
+/// gave.
+public enum InvalidFieldError: Error, Sendable, CustomStringConvertible {
     /// A field of the event or setting, and why it cannot be stored.
     case invalid(field: String, reason: String)
     /// The event at `index` of a batch (counting from 0), whose `field` cannot be stored; nothing
