@@ -2,14 +2,20 @@
 # Renders the HTML report in a real browser (headless Chromium, installed when missing) and writes
 # PNG screenshots, light and dark, of a fixture's report and of the shared ActivityWatch log's.
 # Run from the package's root:  scripts/report-screenshots.sh [OUTPUT_FOLDER]
+# (FETCHPREDICT_BIN=path/to/fetchpredict uses that build)
 set -euo pipefail
 out=${1:-/tmp/fetchpredict-screenshots}
 mkdir -p "$out"
 if ! command -v chromium >/dev/null; then
   apt-get install -y chromium >/dev/null || { echo "chromium is needed: apt-get install chromium" >&2; exit 1; }
 fi
-swift build --product fetchpredict >/dev/null
-bin="$(swift build --show-bin-path)/fetchpredict"
+# FETCHPREDICT_BIN names a build to use instead of building this one.
+if [ -n "${FETCHPREDICT_BIN:-}" ]; then
+  bin=$FETCHPREDICT_BIN
+else
+  swift build --product fetchpredict >/dev/null
+  bin="$(swift build --show-bin-path)/fetchpredict"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 shoot() { # html, png, extra chromium flags
