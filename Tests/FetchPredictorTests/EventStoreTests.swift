@@ -58,6 +58,20 @@ struct EventStoreTests {
         #expect(folderMode == 0o700)
     }
 
+    @Test func onlyAnEmptyStoreIsRemovedWithTheFoldersMadeForIt() throws {
+        let scratch = TestFiles.scratchFolder()
+        let path = scratch.appendingPathComponent("a/b/events.sqlite").path
+        let made = EventStore.missingFolders(for: path)
+        #expect(made == [scratch.appendingPathComponent("a/b").path, scratch.appendingPathComponent("a").path])
+        do { _ = try EventStore(path: path) }
+        #expect(EventStore.removeIfEmpty(at: path, madeFolders: made))
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
+        // A store holding an event stays, and so do its folders.
+        do { try EventStore(path: path).record(.launch("com.example.news", at: 0), device: "phone") }
+        #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func databaseFromANewerVersionIsRefused() throws {
         let path = TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path
         _ = try EventStore(path: path)
@@ -193,7 +207,7 @@ struct BusyStoreTests {
             try waiter.record(.launch("a", at: 1_700_000_000_000), device: "phone")
         }
         release.signal()
-        #expect(error.map { "\($0)".contains("held by another fetchpredict process") } == true)
+        #expect(error.map { "\($0)".contains("held by another writer") } == true)
         #expect(error.map { "\($0)".contains("locked") } == false)
     }
 }

@@ -51,7 +51,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .unknownTimeZone(let name):
             "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw or America/New_York."
         case .busy(let path, let seconds):
-            "The database \(path) was held by another fetchpredict process (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
+            "The database \(path) was held by another writer (such as a long import) for over \(seconds) seconds; nothing was changed: try again when it has finished."
         case .timeZoneConflict(let device, let stored, let given):
             "Device \(device) is in \(stored), not in \(given) as given; nothing was read or changed."
         case .importedOtherwise(let file, let earlier, let earlierFile, let differences):

@@ -75,41 +75,17 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let path = store.databasePath()
         let isNew = !FileManager.default.fileExists(atPath: path)
-        // The folders the store will be made in that do not exist yet, deepest first.
-        var newFolders: [String] = []
-        var folder = (path as NSString).deletingLastPathComponent
-        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
-            newFolders.append(folder)
-            folder = (folder as NSString).deletingLastPathComponent
-        }
+        let newFolders = EventStore.missingFolders(for: path)
         let (summary, zoneless) = try importFiles()
         if output.json { print(try Output.json(summary)) }
         for device in zoneless { Output.error(ImportText.zoneNeeded(device: device)) }
         guard summary.failures.isEmpty else {
-            // A store this command made for files that all failed holds nothing: it goes, so that
-            // a mistyped --db leaves no empty database behind. (Its store is closed by now.)
-            if isNew, summary.imports.isEmpty, Self.removeEmptyStore(at: path) {
-                // And the folders made for it, when nothing else went in them.
-                for folder in newFolders { try? FileManager.default.removeEmptyFolder(atPath: folder) }
-            }
+            // A store this command made for files that all failed holds nothing: it goes, with
+            // the folders made for it, so that a mistyped --db leaves nothing behind. (Its store
+            // is closed by now.)
+            if isNew, summary.imports.isEmpty { EventStore.removeIfEmpty(at: path, madeFolders: newFolders) }
             throw ExitCode.failure
         }
-    }
-
-    /// Removes a database and its companion files when it holds no event and no import.
-    /// Returns whether it removed it.
-    static func removeEmptyStore(at path: String) -> Bool {
-        guard isEmptyStore(at: path) else { return false }
-        for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        return true
-    }
-
-    /// Whether the store at a path holds no event and no import; it is closed again on return.
-    static func isEmptyStore(at path: String) -> Bool {
-        guard let eventStore = try? EventStore(path: path, concurrentReads: false, creating: false),
-            let counts = try? eventStore.eventCounts(), let imports = try? eventStore.imports()
-        else { return false }
-        return counts == (0, 0, 0) && imports.isEmpty
     }
 
     /// Imports the files, each in its own transaction; the store is closed on return. Also
@@ -145,13 +121,5 @@ struct ImportCommand: ParsableCommand {
         let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
         let zoneless = try written.sorted().filter { try eventStore.timeZone(device: $0) == nil }
         return (summary, zoneless)
-    }
-}
-
-extension FileManager {
-    /// Removes a folder when it holds nothing.
-    fileprivate func removeEmptyFolder(atPath path: String) throws {
-        guard try contentsOfDirectory(atPath: path).isEmpty else { return }
-        try removeItem(atPath: path)
     }
 }
