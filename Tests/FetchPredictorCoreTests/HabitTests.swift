@@ -53,7 +53,7 @@ struct HabitTests {
             guard previous.map({ launch.time - $0 >= 30 * 60_000 }) ?? true else { continue }
             let (day, minute) = model.local(launch.time, utcOffset: nil)
             guard counted(day),
-                Planner.circularDistance(minute, Int(habit.minute)) <= max(15, Int(2.5 * habit.spread))
+                DayMinute.distance(minute, Int(habit.minute)) <= max(15, Int(2.5 * habit.spread))
             else { continue }
             weight += pow(decay, Double(lastDay - day))
         }
@@ -94,11 +94,11 @@ struct HabitTests {
                 for habit in habits {
                     let peak = try #require(
                         profile.peaks.min {
-                            Planner.circularDistance($0.minute, Int(habit.minute))
-                                < Planner.circularDistance($1.minute, Int(habit.minute))
+                            DayMinute.distance($0.minute, Int(habit.minute))
+                                < DayMinute.distance($1.minute, Int(habit.minute))
                         }, "\(label): no peak")
                     #expect(
-                        Planner.circularDistance(peak.minute, Int(habit.minute)) <= 10,
+                        DayMinute.distance(peak.minute, Int(habit.minute)) <= 10,
                         "\(label): habit at \(Int(habit.minute)), peak at \(peak.minute)")
                     #expect(
                         peak.spreadMinutes >= habit.spread / 2 && peak.spreadMinutes <= habit.spread * 2,
@@ -112,7 +112,7 @@ struct HabitTests {
                 }
                 for peak in profile.peaks {
                     #expect(
-                        habits.contains { Planner.circularDistance(peak.minute, Int($0.minute)) <= 30 },
+                        habits.contains { DayMinute.distance(peak.minute, Int($0.minute)) <= 30 },
                         "\(label): a peak at \(peak.timeText) where there is no habit")
                 }
             }

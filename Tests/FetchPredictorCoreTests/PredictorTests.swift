@@ -17,7 +17,7 @@ struct PeakLearningTests {
             for habit in app.habits where habit.days != .weekends && habit.probability >= 0.8 {
                 // Four launches of a habit spread by 20 minutes place its mean only within 10
                 // minutes or so: sharp habits are held to 15 minutes, wide ones to 25.
-                let nearest = peaks.map { Planner.circularDistance($0.minute, Int(habit.minute)) }.min() ?? 9999
+                let nearest = peaks.map { DayMinute.distance($0.minute, Int(habit.minute)) }.min() ?? 9999
                 #expect(
                     nearest <= (habit.spread <= 12 ? 15 : 25),
                     "\(app.name): no peak near \(Int(habit.minute) / 60):\(Int(habit.minute) % 60), peaks \(peaks.map(\.timeText))"
@@ -31,9 +31,9 @@ struct PeakLearningTests {
         let predictor = Learned.predictor(.nightOwl, days: 10, zone: zone, seed: 4)
         let peaks = predictor.profile(app: "com.example.video", device: "phone").peaks
         // The 23:55 habit (spread 12 min) straddles midnight: one peak, not one each side.
-        let nearMidnight = peaks.filter { Planner.circularDistance($0.minute, 0) <= 45 }
+        let nearMidnight = peaks.filter { DayMinute.distance($0.minute, 0) <= 45 }
         #expect(nearMidnight.count == 1, "\(peaks.map(\.timeText))")
-        #expect(nearMidnight.first.map { Planner.circularDistance($0.minute, Learned.minute("23:55")) <= 15 } == true)
+        #expect(nearMidnight.first.map { DayMinute.distance($0.minute, Learned.minute("23:55")) <= 15 } == true)
         #expect(nearMidnight.first.map { $0.launchesPerDay > 0.6 } == true)
     }
 
@@ -44,14 +44,14 @@ struct PeakLearningTests {
         let weekend = predictor.profile(app: "com.example.news", device: "phone", days: .weekend)
         #expect(weekday.days == .weekday)
         #expect(weekend.days == .weekend)
-        #expect(weekday.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 })
+        #expect(weekday.peaks.contains { DayMinute.distance($0.minute, Learned.minute("07:30")) <= 15 })
         // The weekend habit is wide (30 minutes) and seen on few days: its peak is placed roughly.
         #expect(
-            weekend.peaks.contains { Planner.circularDistance($0.minute, Learned.minute("10:00")) <= 60 },
+            weekend.peaks.contains { DayMinute.distance($0.minute, Learned.minute("10:00")) <= 60 },
             "\(weekend.peaks.map(\.timeText))")
         #expect(
             !weekend.peaks.contains {
-                Planner.circularDistance($0.minute, Learned.minute("07:30")) <= 15 && $0.launchesPerDay > 0.3
+                DayMinute.distance($0.minute, Learned.minute("07:30")) <= 15 && $0.launchesPerDay > 0.3
             })
     }
 

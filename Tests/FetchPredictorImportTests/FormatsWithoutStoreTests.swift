@@ -17,7 +17,7 @@ struct FormatsWithoutStoreTests {
             return true
         }
         let source = MemoryByteSource(name: "memory", bytes: bytes, chunkSize: chunkSize)
-        try format.parser(options: ImportOptions(dateOrder: .dmy), timeZone: zone).parse(source, into: sink)
+        try format.parser(options: ImportOptions(timeZone: zone, dateOrder: .dmy)).parse(source, into: sink)
         #expect(sink.rejected == 0, "\(sink.firstRejections)")
         return events
     }

@@ -12,7 +12,9 @@ struct FuzzTests {
         var seen = Set<Event>()
         return try ImportFuzzer.run(fixture: fixture, iterations: iterations, seed: seed) { path, options in
             var handed: [Event] = []
-            let report = try LogReader(options: options).read(path, timeZone: TimeZone(identifier: "UTC")!) {
+            var options = options
+            options.timeZone = TimeZone(identifier: "UTC")!
+            let report = try LogReader(options: options).read(path) {
                 handed.append($0)
                 return seen.insert($0).inserted
             }

@@ -268,7 +268,7 @@ struct MoreFormatsTests {
     ) throws {
         var kinds: [EventKind: Int] = [:]
         let options = ImportOptions(timeZone: TimeZone(identifier: zone), dateOrder: .mdy)
-        let report = try LogReader(options: options).read(TestFiles.dataset(file), timeZone: options.timeZone) {
+        let report = try LogReader(options: options).read(TestFiles.dataset(file)) {
             kinds[$0.kind, default: 0] += 1
             return true
         }

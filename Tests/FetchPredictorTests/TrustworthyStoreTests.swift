@@ -301,12 +301,6 @@ struct TrustworthyStoreTests {
         #expect(again.duplicates == 1)
     }
 
-    @Test func evaluatedFilesWithTheSameNameAreDevicesApart() {
-        let names = BacktestDevice.deviceNames(files: ["a/x.csv", "a/x.jsonl", "b/x.csv", "c/y.csv"])
-        #expect(names == ["a/x.csv", "a/x.jsonl", "b/x", "y"])
-        #expect(Set(names).count == 4)
-    }
-
     @Test func aSchedulerLearnsAgainWhenItsDevicesZoneChanges() throws {
         let store = try EventStore.inMemory()
         // Instants with no offset of their own: their local times are the device's zone's.

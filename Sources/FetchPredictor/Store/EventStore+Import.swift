@@ -38,11 +38,7 @@ extension EventStore {
     ) throws -> ImportReport {
         try write { db in
             let deviceZone = try Self.timeZone(db, device: options.device, path: path)
-            // Local times read in another zone than the device's would be stored shifted.
-            if let given = options.timeZone, let deviceZone, given.identifier != deviceZone.identifier {
-                throw StoreError.timeZoneConflict(
-                    device: options.device, stored: deviceZone.identifier, given: given.identifier)
-            }
+            try Self.checkZone(options.timeZone, of: options.device, against: deviceZone)
             // A device with no zone takes the one the import names, as a new one does.
             if let given = options.timeZone, deviceZone == nil {
                 try db.execute(
@@ -54,9 +50,10 @@ extension EventStore {
             try log.insert(db)
             let writer = try EventWriter(
                 db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)
-            var report = try LogReader(options: options).read(
-                path, timeZone: options.timeZone ?? deviceZone, progress: progress, onReject: onReject
-            ) { event in
+            // Local times are read in the device's zone when the import names none.
+            var reading = options
+            reading.timeZone = options.timeZone ?? deviceZone
+            var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
                 try writer.insert(event, device: options.device)
             }
             for earlier in try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db) {

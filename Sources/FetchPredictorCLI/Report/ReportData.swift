@@ -43,7 +43,7 @@ struct ReportData {
         schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         let learned = Set(try scheduler.apps(device: device, asOf: now))
         // The events up to now, read once in time order and counted as they come.
-        var counts = Counts(zone: zone, coldGap: Milliseconds(configuration.coldLaunchGap * 1000))
+        var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))
         var first: Milliseconds?
         try store.forEachStoredEvent(device: device, to: now.milliseconds + 1) { event in
             if first == nil { first = event.time }
@@ -83,13 +83,6 @@ struct ReportData {
         }
     }
 
-    /// The local minute of the day of an event: its own offset when it has one, else the zone's.
-    static func minuteOfDay(_ event: Event, zone: TimeZone) -> Int {
-        let offset = event.utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: event.time))
-        let local = event.time / 1000 + Int64(offset)
-        return Int(((local % 86_400) + 86_400) % 86_400) / 60
-    }
-
     /// Cold launches by half hour and fetch results by hour, of each app, from events added
     /// in time order.
     struct Counts {
@@ -106,10 +99,10 @@ struct ReportData {
         }
 
         mutating func add(_ event: Event) {
-            let minute = ReportData.minuteOfDay(event, zone: zone)
+            let minute = DeviceModel.local(event.time, utcOffset: event.utcOffset, zone: zone).minute
             switch event.kind {
             case .launch:
-                if last[event.app].map({ event.time - $0 >= coldGap }) ?? true {
+                if ColdLaunch.isCold(at: event.time, previous: last[event.app], gap: coldGap) {
                     cold[event.app, default: Array(repeating: 0, count: 48)][minute / 30] += 1
                 }
                 last[event.app] = event.time

@@ -16,7 +16,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
 
     /// The expected cold launches per minute at a minute of the day.
     @inline(__always) public func rate(minute: Int) -> Double {
-        rates[((minute % 1440 + 1440) % 1440) / AppModel.binMinutes] / Double(AppModel.binMinutes)
+        rates[DayMinute.wrapped(minute) / AppModel.binMinutes] / Double(AppModel.binMinutes)
     }
 
     /// Builds a profile from decayed bin counts over a decayed number of days.
@@ -157,13 +157,13 @@ public struct DailyProfile: Sendable, Hashable, Codable {
                 variance += rate(index) * distance * distance
             }
             variance = max(0, variance / mass - smoothingBins * smoothingBins)
-            let minute = Int(((centre + 0.5) * binMinutes).rounded()) % 1440
+            let minute = DayMinute.wrapped(Int(((centre + 0.5) * binMinutes).rounded()))
             // Confidence grows with the launches seen around the peak and with the days behind them.
             let support = mass * days
             let confidence = (1 - exp(-support / 1.5)) * min(1, days / 2)
             peaks.append(
                 Peak(
-                    minute: (minute + 1440) % 1440, spreadMinutes: variance.squareRoot() * binMinutes,
+                    minute: minute, spreadMinutes: variance.squareRoot() * binMinutes,
                     launchesPerDay: mass, confidence: confidence))
         }
         return peaks.sorted { $0.minute < $1.minute }

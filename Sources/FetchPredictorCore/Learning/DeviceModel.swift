@@ -47,8 +47,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         Self.local(time, utcOffset: utcOffset, zone: timeZone)
     }
 
-    /// The local time of an instant in a zone, or at a UTC offset when it has one.
-    static func local(_ time: Milliseconds, utcOffset: Int?, zone: TimeZone) -> (day: Int, minute: Int) {
+    /// The local time of an instant in a zone, or at a UTC offset when it has one: its day
+    /// (days since 1970-01-01) and its minute of the day.
+    public static func local(_ time: Milliseconds, utcOffset: Int?, zone: TimeZone) -> (day: Int, minute: Int) {
         let offset = utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: time))
         let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
         return (day, millisecond / 60_000)
@@ -112,7 +113,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
             }
             let cold = apps[event.app, default: AppModel()].observeLaunch(
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
-                coldGap: Milliseconds(configuration.coldLaunchGap * 1000), habitDecay: configuration.habitDecay)
+                coldGap: ColdLaunch.gap(configuration), habitDecay: configuration.habitDecay)
             calibration.launched(
                 event.app, at: event.time, cold: cold, lead: Milliseconds(configuration.lead * 1000),
                 window: Milliseconds(configuration.freshnessWindow * 1000))
@@ -134,7 +135,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         // In place, through a mutating method: a read of the app's model from the dictionary
         // would copy it, and retain each of its arrays, for every app every day and at every launch.
         apps.values[index].countExposure(
-            until: time, coldGap: Milliseconds(configuration.coldLaunchGap * 1000), zone: timeZone, into: &hazard)
+            until: time, coldGap: ColdLaunch.gap(configuration), zone: timeZone, into: &hazard)
     }
 
     /// Counts the exposure of an app up to its launch, and the launch when it is cold.
@@ -143,7 +144,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     ) {
         guard let index = apps.index(forKey: name) else { return }
         apps.values[index].countLaunch(
-            at: time, minute: minute, coldGap: Milliseconds(configuration.coldLaunchGap * 1000), zone: timeZone,
+            at: time, minute: minute, coldGap: ColdLaunch.gap(configuration), zone: timeZone,
             into: &hazard)
     }
 

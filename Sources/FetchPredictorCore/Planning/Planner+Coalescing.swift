@@ -104,7 +104,7 @@ extension Planner {
         var kept = reasons.compactMap { reason -> WakeReason? in
             switch reason {
             case .peak(let minute, _, _):
-                let ahead = ((minute - plannedMinute) % 1440 + 1440) % 1440 + minutes
+                let ahead = DayMinute.ahead(from: plannedMinute, to: minute) + minutes
                 return ahead >= lead && ahead <= window ? reason : nil
             case .returning(let since, let expected):
                 let moved = since - minutes

@@ -17,7 +17,7 @@ extension Planner {
         let wakeMinute = Int(clock.minuteOfDay[index])
         let profile = clock.weekend[min(index + window / 2, clock.count - 1)] ? habits.weekend : habits.weekday
         for peak in profile.peaks {
-            let ahead = ((peak.minute - wakeMinute) % 1440 + 1440) % 1440
+            let ahead = DayMinute.ahead(from: wakeMinute, to: peak.minute)
             if ahead >= lead && ahead <= window, peak.confidence > 0 {
                 reasons.append(
                     .peak(minute: peak.minute, spreadMinutes: peak.spreadMinutes, confidence: peak.confidence))

@@ -103,10 +103,4 @@ enum Planner {
             return (1 - model.failureRate(hour: hour)) * costFactor
         }
     }
-
-    @inline(__always) static func circularDistance(_ a: Int, _ b: Int) -> Int {
-        let distance = abs(a - b) % 1440
-        return min(distance, 1440 - distance)
-    }
-
 }

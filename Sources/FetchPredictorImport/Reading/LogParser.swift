@@ -9,7 +9,7 @@ import Foundation
 ///     events.append(event)
 ///     return true
 /// }
-/// try ImportFormat.csv.parser(options: ImportOptions(), timeZone: zone).parse(source, into: sink)
+/// try ImportFormat.csv.parser(options: ImportOptions(timeZone: zone)).parse(source, into: sink)
 /// ```
 public protocol LogParser {
     /// Reads `source` to its end.
@@ -24,18 +24,19 @@ extension ImportFormat {
     /// The parser of this format.
     ///
     /// - Parameters:
-    ///   - options: the import's settings (packages to ignore, the order of dates).
-    ///   - timeZone: the zone of local times in formats that write no offset; a format that
-    ///     does (``writesLocalTimes``) refuses to parse when it is `nil`.
-    public func parser(options: ImportOptions, timeZone: TimeZone?) -> any LogParser {
+    ///   - options: the import's settings (packages to ignore, the order of dates, and the zone
+    ///     of local times in formats that write no offset: a format that does
+    ///     (``writesLocalTimes``) refuses to parse when ``ImportOptions/timeZone`` is `nil`).
+    public func parser(options: ImportOptions) -> any LogParser {
         switch self {
         case .csv: CSVEventParser()
         case .jsonl: JSONLinesParser()
         case .activitywatch: ActivityWatchParser(extraIgnoredPackages: options.extraIgnoredPackages)
-        case .appUsage: AppUsageParser(timeZone: timeZone, dateOrder: options.dateOrder, extraLabels: options.rowLabels)
+        case .appUsage:
+            AppUsageParser(timeZone: options.timeZone, dateOrder: options.dateOrder, extraLabels: options.rowLabels)
         case .activitywatchCSV: ActivityWatchCSVParser(extraIgnoredPackages: options.extraIgnoredPackages)
         case .usageStatsDump:
-            UsageStatsDumpParser(timeZone: timeZone, extraIgnoredPackages: options.extraIgnoredPackages)
+            UsageStatsDumpParser(timeZone: options.timeZone, extraIgnoredPackages: options.extraIgnoredPackages)
         case .knowledgeC: KnowledgeCParser()
         }
     }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// var events: [Event] = []
-/// let report = try LogReader(options: ImportOptions()).read("usage.csv", timeZone: zone) { event in
+/// let report = try LogReader(options: ImportOptions(timeZone: zone)).read("usage.csv") { event in
 ///     events.append(event)
 ///     return true
 /// }
@@ -29,20 +29,19 @@ public struct LogReader: Sendable {
     /// been handed over: the caller discards them, as the store does by rolling back.
     ///
     /// - Parameters:
-    ///   - path: the file.
-    ///   - timeZone: the zone of local times in formats that write no offset (App Usage); `nil`
-    ///     when none was named, and then such a format is refused.
+    ///   - path: the file. Local times in formats that write no offset (App Usage) are read in
+    ///     ``ImportOptions/timeZone``; with none, such a format is refused.
     ///   - progress: called as the file is read, with the bytes read and the file's size.
     ///   - onReject: called with every refused row.
     ///   - store: takes a valid event; returns whether it was new (for the report's counts).
     /// - Returns: what was read, stored, duplicate and refused, and the file's SHA-256.
     /// - Throws: ``ImportError`` when the file cannot be read, fits no format, writes local times
-    ///   and `timeZone` is `nil`, or (without
+    ///   and ``ImportOptions/timeZone`` is `nil`, or (without
     ///   ``ImportOptions/skipInvalid``) has invalid rows; whatever `store` throws.
     /// - Complexity: O(n) in the file's bytes; memory stays flat except for ActivityWatch
     ///   exports, which keep about 40 bytes per window event.
     public func read(
-        _ path: String, timeZone: TimeZone?, progress: ((Int64, Int64) -> Void)? = nil,
+        _ path: String, progress: ((Int64, Int64) -> Void)? = nil,
         onReject: ((Rejection) -> Void)? = nil, store: @escaping (Event) throws -> Bool
     ) throws -> ImportReport {
         let format = try options.format ?? FormatDetector.detect(path)
@@ -52,7 +51,7 @@ public struct LogReader: Sendable {
             file: path, skipInvalid: options.skipInvalid, rejectionsKept: options.rejectionsKept, onReject: onReject,
             store: store)
         do {
-            try format.parser(options: options, timeZone: timeZone).parse(file, into: sink)
+            try format.parser(options: options).parse(file, into: sink)
             if sink.rejected > 0 && !options.skipInvalid {
                 throw ImportError.invalidRows(file: path, rejected: sink.rejected, first: sink.firstRejections)
             }
@@ -69,6 +68,6 @@ public struct LogReader: Sendable {
             file: path, format: format, formatDetected: options.format == nil, sha256: file.digest(),
             device: options.device, rowsRead: sink.rowsRead, events: sink.events, stored: sink.stored,
             duplicates: sink.duplicates, rejected: sink.rejected, rejections: sink.firstRejections,
-            timeZone: format.writesLocalTimes ? timeZone?.identifier : nil, dateOrder: sink.dateOrder)
+            timeZone: format.writesLocalTimes ? options.timeZone?.identifier : nil, dateOrder: sink.dateOrder)
     }
 }
