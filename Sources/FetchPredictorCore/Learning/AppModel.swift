@@ -28,8 +28,17 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// Gaps from a launch to the next cold launch: 10-minute bins from 30 minutes to a day, and
     /// a last bin for longer gaps. Decayed slowly: how soon an app is opened again is a lasting trait.
     var gaps: [Double] = Array(repeating: 0, count: AppModel.gapBins + 1)
+    /// Where ``gaps`` begin, in minutes after a launch: a launch sooner is no cold launch.
+    static let gapStartMinutes = 30
+    /// The width of a bin of ``gaps``, in minutes.
+    static let gapBinMinutes = 10
     /// The bins of ``gaps`` below a day.
-    static let gapBins = (24 * 60 - 30) / 10
+    static let gapBins = (24 * 60 - gapStartMinutes) / gapBinMinutes
+
+    /// The bin of ``gaps`` of a time since a launch, in minutes.
+    static func gapBin(minutes: Int) -> Int {
+        min(gapBins, max(0, (minutes - gapStartMinutes) / gapBinMinutes))
+    }
 
     /// The profile bin of ``LaunchHazard`` at each 5-minute bin of the current local day, from the
     /// planning profile as it stood when the day began; empty while the app is in cold start.
@@ -108,7 +117,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         habitDecay: Double = PredictorConfiguration().habitDecay
     ) -> Bool {
         if firstDay == nil { firstDay = day }
-        let cold = lastLaunch.map { time - $0 >= coldGap } ?? true
+        let cold = ColdLaunch.isCold(at: time, previous: lastLaunch, gap: coldGap)
         launches += 1
         if lastLaunchDay.map({ day > $0 }) ?? true {
             launchDays += 1
@@ -120,7 +129,7 @@ public struct AppModel: Sendable, Hashable, Codable {
             recent[bin] += 1
             if let last = lastLaunch {
                 let minutes = Int((time - last) / 60_000)
-                gaps[min(Self.gapBins, max(0, (minutes - 30) / 10))] += 1
+                gaps[Self.gapBin(minutes: minutes)] += 1
             }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
             profileVersion += 1
@@ -141,6 +150,15 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// taken to change about four times an hour, so that every fetch is expected to bring news;
     /// the prior is weak, so that a few days of results outweigh it.
     static let priorPublications = 0.2, priorExposure = 0.05
+    /// The mean fetch duration is a moving average: the old mean keeps this weight...
+    static let durationKept = 0.8
+    /// ...and each new duration has this one.
+    static let durationWeight = 0.2
+    /// An app's share of failed fetches starts from this many failures...
+    static let priorFailures = 0.1
+    /// ...in this many fetches; an hour's share is shrunk toward the app's by this many fetches
+    /// at the app's share.
+    static let priorFetches = 2.0
 
     /// New content expected per hour at a local hour of the day.
     public func publicationRate(hour: Int) -> Double {
@@ -158,7 +176,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         var minute = minuteOfDay
         var left = gapMinutes
         while left > 0 {
-            let hour = ((minute - 1) % 1440 + 1440) % 1440 / 60
+            let hour = DayMinute.wrapped(minute - 1) / 60
             let intoHour = ((minute - 1) % 60 + 60) % 60 + 1
             let step = min(left, intoHour)
             overlap[hour] += Double(step) / 60
@@ -201,7 +219,8 @@ public struct AppModel: Sendable, Hashable, Codable {
         }
         lastFetch = max(lastFetch ?? time, time)
         if let duration, duration.isFinite, duration >= 0 {
-            meanFetchDuration = meanFetchDuration.map { 0.8 * $0 + 0.2 * duration } ?? duration
+            meanFetchDuration =
+                meanFetchDuration.map { Self.durationKept * $0 + Self.durationWeight * duration } ?? duration
         }
         version += 1
     }
@@ -212,19 +231,19 @@ public struct AppModel: Sendable, Hashable, Codable {
     public func nextLaunchDensities(minutesWaited: Int) -> [Double]? {
         let total = gaps.reduce(0, +)
         guard total >= 5 else { return nil }
-        let waitedBin = min(Self.gapBins, max(0, (minutesWaited - 30) / 10))
+        let waitedBin = Self.gapBin(minutes: minutesWaited)
         let surviving = gaps[waitedBin...].reduce(0, +)
         guard surviving > 0 else { return nil }
-        return gaps.map { $0 / 10 / surviving }
+        return gaps.map { $0 / Double(Self.gapBinMinutes) / surviving }
     }
 
     /// The share of fetches at a local hour that fail, shrunk toward the app's overall share.
     public func failureRate(hour: Int) -> Double {
         let allFailed = fetchFailed.reduce(0, +)
         let all = allFailed + fetchNew.reduce(0, +) + fetchNo.reduce(0, +)
-        let overall = (allFailed + 0.1) / (all + 2)
+        let overall = (allFailed + Self.priorFailures) / (all + Self.priorFetches)
         let atHour = fetchFailed[hour] + fetchNew[hour] + fetchNo[hour]
-        return (fetchFailed[hour] + 2 * overall) / (atHour + 2)
+        return (fetchFailed[hour] + Self.priorFetches * overall) / (atHour + Self.priorFetches)
     }
 
     /// How many fetches the app has had, decayed.
@@ -267,7 +286,7 @@ extension AppModel {
     ) {
         countExposure(until: time, coldGap: coldGap, zone: zone, into: &hazard)
         guard let last = lastLaunch, hazardBins.count == Self.binsPerDay else { return }
-        if time - last >= coldGap {
+        if ColdLaunch.isCold(at: time, previous: last, gap: coldGap) {
             let sinceBin = LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))
             sinceLaunches[sinceBin] += 1
             hazard.count(

@@ -29,6 +29,17 @@ enum HabitFinder {
     static let maximumSpread = 60.0
     /// The largest chance that the background alone made so many launches.
     static let significance = 0.001
+    /// A wide habit is the same as a sharp one found within this many minutes of it...
+    static let sameHabitMinutes = 30.0
+    /// ...or within this many of the wide habit's spreads, when that is further.
+    static let sameHabitSpreads = 1.5
+    /// The share of a normal habit's variance within two spreads of its centre, where its core is
+    /// measured (a normal distribution cut at ±2σ).
+    static let coreVarianceShare = 0.774
+    /// The share of a normal habit's launches within two spreads of its centre.
+    static let coreLaunchShare = 0.954
+    /// The launches above the background at which a habit's confidence reaches 1 − 1/e.
+    static let confidenceLaunches = 2.5
 
     /// The habits in counts of cold launches per 5-minute bin over a number of days.
     static func peaks(bins: [Double], days: Double) -> [Peak] {
@@ -37,7 +48,8 @@ enum HabitFinder {
         var found = basins(bins, sigma: narrowBins).compactMap { habit($0, bins: bins, days: days) }
         for wide in basins(bins, sigma: wideBins).compactMap({ habit($0, bins: bins, days: days) })
         where !found.contains(where: {
-            Planner.circularDistance($0.minute, wide.minute) <= Int(max(30, 1.5 * wide.spreadMinutes))
+            DayMinute.distance($0.minute, wide.minute)
+                <= Int(max(sameHabitMinutes, sameHabitSpreads * wide.spreadMinutes))
         }) {
             found.append(wide)
         }
@@ -86,8 +98,8 @@ enum HabitFinder {
             strictLevel = max(mean(leftShoulder), mean(rightShoulder))
             guard let settled = moments(core, bins: bins, level: level) else { return nil }
             centre = settled.centre
-            // The core holds a normal habit within two spreads, where its variance is 0.774 of the whole.
-            sigma = max(0.5, settled.sigma / 0.774.squareRoot())
+            // The core holds a normal habit within two spreads, where its variance is a share of the whole.
+            sigma = max(0.5, settled.sigma / coreVarianceShare.squareRoot())
         }
         let launches = core.reduce(0) { $0 + bins[wrap($1)] }
         let excess = launches - level * Double(core.count)
@@ -99,10 +111,10 @@ enum HabitFinder {
         // A launch is known to its 5-minute bin: the spread within a bin is added back.
         let spread = (sigma * sigma * binMinutes * binMinutes + binMinutes * binMinutes / 12).squareRoot()
         guard spread <= maximumSpread else { return nil }
-        let minute = ((Int(((centre + 0.5) * binMinutes).rounded()) % 1440) + 1440) % 1440
+        let minute = DayMinute.wrapped(Int(((centre + 0.5) * binMinutes).rounded()))
         return Peak(
-            minute: minute, spreadMinutes: spread, launchesPerDay: excess / 0.954 / days,
-            confidence: 1 - exp(-excess / 2.5))
+            minute: minute, spreadMinutes: spread, launchesPerDay: excess / coreLaunchShare / days,
+            confidence: 1 - exp(-excess / confidenceLaunches))
     }
 
     /// The mean position and the standard deviation, in bins, of the counts above a level.

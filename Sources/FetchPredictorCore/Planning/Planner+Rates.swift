@@ -41,10 +41,10 @@ extension Planner {
             expected.usual[index] = profileRate
             guard let last = model.lastLaunch else { continue }
             let since = Int((time - last) / 60_000)
-            if let densities, since >= 30, since < recencyHorizon {
+            if let densities, since >= AppModel.gapStartMinutes, since < recencyHorizon {
                 // Both signals add: the profile's launches at this hour, and the chance of
                 // coming back so soon after the last launch.
-                expected.returning[index] = densities[(since - 30) / 10]
+                expected.returning[index] = densities[AppModel.gapBin(minutes: since)]
             } else if since >= recencyHorizon {
                 // The profile remembers the days when the app was in use.
                 expected.usual[index] *= quietShare(missed: missed)
