@@ -174,6 +174,9 @@ struct CommandLineTests {
             lines.filter { $0.first?.isNumber == true && ($0.hasSuffix(" app") || $0.hasSuffix(" apps")) }.count
                 == wakes.count)
         #expect(!text.stdout.contains("coalesced with"))
+        // Later hours stand on no launch before them: the text says so, in words that wrap.
+        let words = text.stdout.replacingOccurrences(of: "\n", with: " ")
+        #expect(words.contains("Each wake assumes no launch of its app before it"))
         // CSV: a header and one row per app fetch.
         let csv = try Tool.run(["schedule", "--db", db, "--now", now, "--format", "csv"])
         let rows = csv.stdout.split(separator: "\n")
