@@ -3,16 +3,18 @@ import Foundation
 /// Learns when each app of each device gets opened and what its fetches bring, and plans
 /// background-fetch wakes just before the launches it expects.
 ///
-/// A value type with no I/O and no clock: feed it events in time order with ``observe(_:device:)``,
-/// tell it each app's interval with ``setPolicy(_:app:device:)``, and ask ``nextWake(after:device:)``
-/// or ``schedule(from:to:device:)`` with the time passed in.
+/// A value type with no I/O and no clock: give each device its time zone with
+/// ``setTimeZone(_:device:)``, feed it events in time order with ``observe(_:device:)``, tell it
+/// each app's interval with ``setPolicy(_:app:device:)``, and ask ``nextWake(after:device:)`` or
+/// ``schedule(from:to:device:)`` with the time passed in. No zone is ever assumed: learning or
+/// planning for a device without one throws ``PredictorError/noTimeZone(device:)``.
 ///
 /// ```swift
 /// var predictor = Predictor()
 /// predictor.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
 /// predictor.setPolicy(AppPolicy(interval: .minimum), app: "com.example.news", device: "phone")
-/// for event in history { predictor.observe(event, device: "phone") }
-/// if let wake = predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
+/// for event in history { try predictor.observe(event, device: "phone") }
+/// if let wake = try predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
 /// ```
 ///
 /// ## Topics
@@ -74,9 +76,14 @@ public struct Predictor: Sendable {
         self.devices = devices
     }
 
-    /// The model of a device, created with the zone when new.
-    private mutating func model(_ device: String, zone: TimeZone? = nil) -> DeviceModel {
-        devices[device] ?? DeviceModel(timeZone: zone ?? TimeZone(identifier: "UTC")!)
+    /// The model of a device to plan for; `nil` for a device the predictor knows nothing of
+    /// (no model, no policy), which has nothing to plan in any zone.
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device known only by its policies.
+    private func planningModel(_ device: String) throws(PredictorError) -> DeviceModel? {
+        if let model = devices[device] { return model }
+        if policies[device]?.isEmpty == false { throw .noTimeZone(device: device) }
+        return nil
     }
 
     /// Replaces a device's learned model, such as with one loaded from a cache.
@@ -95,9 +102,11 @@ public struct Predictor: Sendable {
     /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
     public mutating func setTimeZone(_ zone: TimeZone, device: String) {
         if devices[device]?.timeZone == zone { return }
-        var model = model(device, zone: zone)
-        model.timeZone = zone
-        devices[device] = model
+        if devices[device] == nil {
+            devices[device] = DeviceModel(timeZone: zone)
+        } else {
+            devices[device]!.timeZone = zone
+        }
         caches[device] = nil
     }
 
@@ -113,9 +122,11 @@ public struct Predictor: Sendable {
 
     /// Learns from one event. Events of a device must come in time order.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` when the device has no time zone yet:
+    ///   the local day of an event is not known without it.
     /// - Complexity: O(1), and O(apps) on the first event of a new local day.
-    public mutating func observe(_ event: Event, device: String) {
-        if devices[device] == nil { devices[device] = model(device) }
+    public mutating func observe(_ event: Event, device: String) throws(PredictorError) {
+        guard devices[device] != nil else { throw .noTimeZone(device: device) }
         // In place: a copy of the model would copy every app's counts.
         devices[device]!.observe(event, configuration)
     }
@@ -129,20 +140,28 @@ public struct Predictor: Sendable {
     ///
     /// Plans are cached per app and made again only for apps whose model or policy changed, so
     /// that a scheduler can ask after every event. The device's daily cap, which
-    /// ``schedule(from:to:device:)`` applies over whole days, is not checked here.
+    /// ``schedule(from:to:device:)`` applies over whole days, is not checked here. A device the
+    /// predictor knows nothing of (no model, no policy) has no wake.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(apps) when nothing changed; for each app that changed, O(minutes of the
     ///   first stage), and O(minutes of the horizon) for each app whose plan must look further.
-    public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
-        nextWake(after: time, before: nil, device: device)
+    public mutating func nextWake(after time: Date, device: String) throws(PredictorError) -> DeviceWake? {
+        try nextWake(after: time, before: nil, device: device)
     }
 
     /// The next device wake strictly after `time` and before `limit` (within a day), or `nil`
     /// when none is planned by then: the same wake as ``nextWake(after:device:)`` when it comes
     /// before `limit`. For a scheduler that asks again by `limit` anyway, such as at its next
     /// event, it is cheaper: plans need only look so far ahead.
-    public mutating func nextWake(after time: Date, before limit: Date?, device: String) -> DeviceWake? {
-        guard let (wake, correction) = firstWake(after: time, before: limit, device: device) else { return nil }
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
+    public mutating func nextWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
+        -> DeviceWake?
+    {
+        guard let (wake, correction) = try firstWake(after: time, before: limit, device: device) else { return nil }
         // The forecasts of the wake before their correction, bound to its fetches when they are
         // recorded at its time: the correction is learned from what the model itself forecasts.
         // Recorded here, with no copy of the model alive, so that nothing of it is copied.
@@ -156,14 +175,11 @@ public struct Predictor: Sendable {
     }
 
     /// The first device wake after `time`, and the forecasts' correction it was planned with.
-    private mutating func firstWake(after time: Date, before limit: Date?, device: String) -> (DeviceWake, Double)? {
+    private mutating func firstWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
+        -> (DeviceWake, Double)?
+    {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
-        guard
-            let model = devices[device]
-                ?? (policies[device] != nil ? DeviceModel(timeZone: TimeZone(identifier: "UTC")!) : nil)
-        else {
-            return nil
-        }
+        guard let model = try planningModel(device) else { return nil }
         var cache: DeviceCache
         // Taken out of the dictionary while it changes, so that its plans are not copied.
         if let existing = caches.removeValue(forKey: device), existing.clock.start <= start,
@@ -267,11 +283,14 @@ public struct Predictor: Sendable {
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing
     /// (which may move it up to ``PredictorConfiguration/coalescingWindow`` earlier to share a
-    /// device wake); `nil` when none is planned.
+    /// device wake); `nil` when none is planned, as for every app of a device the predictor knows
+    /// nothing of (no model, no policy).
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(minutes of the day × the app's wakes): only this app is planned.
-    public func nextWake(after time: Date, device: String, app: String) -> AppWake? {
-        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+    public func nextWake(after time: Date, device: String, app: String) throws(PredictorError) -> AppWake? {
+        guard let model = try planningModel(device) else { return nil }
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         let minutes = Int(Self.lookAhead / 60) + Int(configuration.freshnessWindow / 60) + 2
         let clock = HorizonClock(start: start, minutes: minutes, zone: model.timeZone)
@@ -283,11 +302,16 @@ public struct Predictor: Sendable {
 
     /// The planned device wakes strictly after `start` and before `end`, each with the apps it
     /// fetches for and the reasons of each. Planned from the first whole minute after `start`,
-    /// as ``nextWake(after:device:)`` is: its wake is the schedule's first.
+    /// as ``nextWake(after:device:)`` is: its wake is the schedule's first. A device the
+    /// predictor knows nothing of (no model, no policy) has no wakes.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(apps × minutes in the span × wakes per app).
-    public func schedule(from start: Date, to end: Date, device: String) -> Schedule {
-        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+    public func schedule(from start: Date, to end: Date, device: String) throws(PredictorError) -> Schedule {
+        guard let model = try planningModel(device) else {
+            return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
+        }
         let first = (start.milliseconds / 60_000 + 1) * 60_000
         let minutes = max(1, Int((end.milliseconds - first) / 60_000)) + Int(configuration.freshnessWindow / 60) + 2
         let clock = HorizonClock(start: first, minutes: minutes, zone: model.timeZone)
@@ -308,17 +332,18 @@ public struct Predictor: Sendable {
         return Schedule(device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart)
     }
 
-    /// What was learned of an app: its daily profile for a kind of day, with its peaks.
+    /// What was learned of an app: its daily profile for a kind of day, with its peaks; the
+    /// empty profile (``DailyProfile/empty``) for a device the predictor has no model of, as for
+    /// an app it has not seen.
     public func profile(app: String, device: String, days: DayKind = .all) -> DailyProfile {
-        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).profile(
-            app: app, for: days, configuration)
+        devices[device]?.profile(app: app, for: days, configuration) ?? .empty
     }
 
     /// How an app is used lately, as of `now`: its last launch, its last week against its habits,
-    /// and the share of its usual launches the planner expects now.
+    /// and the share of its usual launches the planner expects now; ``AppState/noHistory`` for
+    /// a device the predictor has no model of, as for an app it has not seen.
     public func state(app: String, device: String, now: Date) -> AppState {
-        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).state(
-            app: app, now: now, configuration)
+        devices[device]?.state(app: app, now: now, configuration) ?? .noHistory
     }
 
     /// Whether an app has too little history to learn from yet.

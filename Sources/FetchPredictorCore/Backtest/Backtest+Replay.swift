@@ -76,7 +76,11 @@ struct PreparedDevice: Sendable {
         let fetches: [SimulatedFetch]
         switch strategy {
         case .predictor(let level):
-            fetches = replay(budget: level, settings)
+            do {
+                fetches = try replay(budget: level, settings)
+            } catch {
+                preconditionFailure("The replay gives its device a time zone before its first event: \(error)")
+            }
         case .periodic(let period):
             var starts: [Milliseconds] = []
             let firstDay = DeviceModel(timeZone: zone).local(launches.first?.time ?? 0, utcOffset: nil).day
@@ -132,7 +136,9 @@ struct PreparedDevice: Sendable {
     /// The replay of the protocol: launches reach the predictor when the clock reaches them,
     /// fetch results when the fetch ends; the clock moves to the next wake or launch, whichever
     /// comes first, and every app due at a wake fetches.
-    func replay(budget: Double, _ settings: BacktestSettings) -> [SimulatedFetch] {
+    ///
+    /// - Throws: never in practice: the device is given its zone before anything is asked.
+    func replay(budget: Double, _ settings: BacktestSettings) throws(PredictorError) -> [SimulatedFetch] {
         var configuration = settings.configuration
         configuration.budget = budget
         configuration.freshnessWindow = settings.window
@@ -156,14 +162,14 @@ struct PreparedDevice: Sendable {
             if !pending.isEmpty {
                 let event = pending.removeFirst()
                 now = max(now, event.time + duration)
-                predictor.observe(event, device: name)
+                try predictor.observe(event, device: name)
                 continue
             }
             let nextLaunch = index < logged.count ? logged[index].time : nil
             // Only a wake before the next logged event is carried out: the question is asked again then.
             let wake =
                 now < end
-                ? predictor.nextWake(
+                ? try predictor.nextWake(
                     after: Date(milliseconds: now), before: Date(milliseconds: min(nextLaunch ?? end, end)),
                     device: name)
                 : nil
@@ -173,7 +179,7 @@ struct PreparedDevice: Sendable {
                 index += 1
                 now = max(now, launchTime)
                 if launch.kind == .launch, scope[launch.app] != nil { lastRefresh[launch.app] = launchTime }
-                predictor.observe(launch, device: name)
+                try predictor.observe(launch, device: name)
                 continue
             }
             guard let wake, let wakeTime else { break }

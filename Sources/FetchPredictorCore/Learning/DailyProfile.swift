@@ -14,6 +14,10 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     /// Expected cold launches per day.
     public var launchesPerDay: Double { rates.reduce(0, +) }
 
+    /// The profile of an app with no launch learned: every day, no launch at any time, no peak.
+    public static let empty = DailyProfile(
+        days: .all, rates: Array(repeating: 0, count: AppModel.binsPerDay), peaks: [], effectiveDays: 0)
+
     /// The expected cold launches per minute at a minute of the day.
     @inline(__always) public func rate(minute: Int) -> Double {
         rates[((minute % 1440 + 1440) % 1440) / AppModel.binMinutes] / Double(AppModel.binMinutes)
