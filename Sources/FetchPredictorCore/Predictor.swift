@@ -31,8 +31,10 @@ public struct Predictor: Sendable {
     public private(set) var devices: [String: DeviceModel] = [:]
     /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
     public var defaultInterval: FetchInterval = .never
-    private var policies: [String: [String: AppPolicy]] = [:]
-    private var caches: [String: DeviceCache] = [:]
+    /// Each device's apps' policies, by app.
+    private(set) var policies: [String: [String: AppPolicy]] = [:]
+    /// Each device's cached plans, for ``nextWake(after:device:)``.
+    var caches: [String: DeviceCache] = [:]
 
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
@@ -44,25 +46,6 @@ public struct Predictor: Sendable {
     /// horizon at once, as a check that the stages change no wake.
     var planningStage: Int? = 4 * 60 {
         didSet { caches.removeAll() }
-    }
-
-    private struct CachedPlan {
-        var version: Int
-        var policy: AppPolicy
-        var plan: AppPlan?
-        /// The minute of the horizon the plan was made from: where it goes on from.
-        var startIndex: Int
-    }
-
-    private struct CachedProfiles {
-        var version: Int
-        var profiles: (weekday: DailyProfile, weekend: DailyProfile)
-    }
-
-    private struct DeviceCache {
-        var clock: HorizonClock
-        var plans: [String: CachedPlan] = [:]
-        var profiles: [String: CachedProfiles] = [:]
     }
 
     /// Creates a value with every field given.
@@ -80,7 +63,7 @@ public struct Predictor: Sendable {
     /// (no model, no policy), which has nothing to plan in any zone.
     ///
     /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device known only by its policies.
-    private func planningModel(_ device: String) throws(PredictorError) -> DeviceModel? {
+    func planningModel(_ device: String) throws(PredictorError) -> DeviceModel? {
         if let model = devices[device] { return model }
         if policies[device]?.isEmpty == false { throw .noTimeZone(device: device) }
         return nil
@@ -174,113 +157,6 @@ public struct Predictor: Sendable {
         return wake
     }
 
-    /// The first device wake after `time`, and the forecasts' correction it was planned with.
-    private mutating func firstWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
-        -> (DeviceWake, Double)?
-    {
-        let start = (time.milliseconds / 60_000 + 1) * 60_000
-        guard let model = try planningModel(device) else { return nil }
-        var cache: DeviceCache
-        // Taken out of the dictionary while it changes, so that its plans are not copied.
-        if let existing = caches.removeValue(forKey: device), existing.clock.start <= start,
-            start - existing.clock.start <= Self.horizonReuse
-        {
-            cache = existing
-        } else {
-            let minutes =
-                Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60) + Int(configuration.freshnessWindow / 60)
-                + 2
-            cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
-        }
-        let startIndex = Int((start - cache.clock.start) / 60_000)
-        // Each app's plan with its first wake after `time`: an array, as this runs after every
-        // event and a dictionary would hash every name again.
-        var plans: [(app: String, plan: AppPlan, first: AppWake?)] = []
-        func first(_ plan: AppPlan) -> AppWake? { Planner.firstIndex(plan.wakes, after: time).map { plan.wakes[$0] } }
-        let planMinutes = cache.clock.count - Int(configuration.freshnessWindow / 60) - 2
-        // Read once, and app models read in place: this runs after every event.
-        let devicePolicies = policies[device]
-        // Every app seen or given a policy. When the default interval is never, only apps with a
-        // policy of their own can be woken.
-        let candidates: [String]
-        if defaultInterval == .never {
-            candidates = devicePolicies.map { Array($0.keys) } ?? []
-        } else {
-            candidates =
-                Array(model.apps.keys)
-                + (devicePolicies.map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? [])
-        }
-        for app in candidates {
-            let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
-            // An app that is never woken has no plan: nothing more to look up.
-            guard policy.enabled, policy.interval != .never else { continue }
-            let position = model.apps.index(forKey: app)
-            let version = position.map { model.apps.values[$0].version } ?? -1
-            if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
-                if let plan = cached.plan { plans.append((app, plan, first(plan))) }
-                continue
-            }
-            let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
-            let profiles: (weekday: DailyProfile, weekend: DailyProfile)
-            if let cached = cache.profiles[app], cached.version == profileVersion {
-                profiles = cached.profiles
-            } else {
-                profiles = model.planningProfiles(app: app, configuration)
-                cache.profiles[app] = CachedProfiles(version: profileVersion, profiles: profiles)
-            }
-            let plan = Planner.planApp(
-                app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
-                planMinutes: planMinutes, looksAhead: planningStage, profiles: profiles, configuration)
-            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
-            if let plan { plans.append((app, plan, first(plan))) }
-        }
-        let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
-        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
-        // A plan made only so far ahead, with no wake after `time`, is made through the whole
-        // horizon, from the minute it was made from, when a wake of it could come before the
-        // limit or join the first device wake: so the wake is the one whole plans give.
-        var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
-        var extended = false
-        repeat {
-            extended = false
-            let needed = earliest.flatMap { $0 < asked ? min(end.milliseconds, $0 + coalescing) : nil } ?? asked
-            for index in plans.indices {
-                let (app, plan, firstWake) = plans[index]
-                guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
-                    let cached = cache.plans[app]
-                else { continue }
-                let whole = Planner.planApp(
-                    app, device: model, policy: cached.policy, clock: cache.clock, startIndex: cached.startIndex,
-                    planMinutes: planMinutes, profiles: cache.profiles[app]?.profiles, correction: plan.correction,
-                    configuration)
-                cache.plans[app]?.plan = whole
-                // Whole, the plan has no stage left to extend: an app with no wake stays without.
-                var made = whole ?? plan
-                made.plannedThrough = nil
-                plans[index] = (app, made, first(made))
-                if let wake = plans[index].first?.plannedTime.milliseconds { earliest = min(earliest ?? wake, wake) }
-                extended = true
-            }
-        } while extended
-        caches[device] = cache
-        // Coalescing needs only the first wakes within its window of the earliest.
-        guard let earliest, earliest < asked else { return nil }
-        var near: [String: AppPlan] = [:]
-        for (app, plan, firstWake) in plans {
-            guard let firstWake, firstWake.plannedTime.milliseconds <= earliest + coalescing else { continue }
-            var trimmed = plan
-            trimmed.wakes = [firstWake]
-            near[app] = trimmed
-        }
-        guard
-            let wake = Planner.coalesce(
-                near, device: device, clock: cache.clock, from: time, to: end, configuration
-            ).first, wake.time.milliseconds < asked
-        else { return nil }
-        return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
-    }
-
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing
     /// (which may move it up to ``PredictorConfiguration/coalescingWindow`` earlier to share a
     /// device wake); `nil` when none is planned, as for every app of a device the predictor knows
@@ -292,11 +168,11 @@ public struct Predictor: Sendable {
     public func nextWake(after time: Date, device: String, app: String) throws(PredictorError) -> AppWake? {
         guard let model = try planningModel(device) else { return nil }
         let start = (time.milliseconds / 60_000 + 1) * 60_000
-        let minutes = Int(Self.lookAhead / 60) + Int(configuration.freshnessWindow / 60) + 2
-        let clock = HorizonClock(start: start, minutes: minutes, zone: model.timeZone)
+        let clock = HorizonClock.forPlanning(
+            from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
         let plan = Planner.planApp(
             app, device: model, policy: policy(app: app, device: device), clock: clock, startIndex: 0,
-            planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+            planMinutes: clock.planMinutes(configuration), configuration)
         return plan?.wakes.first { $0.plannedTime > time }
     }
 
@@ -313,8 +189,9 @@ public struct Predictor: Sendable {
             return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
         }
         let first = (start.milliseconds / 60_000 + 1) * 60_000
-        let minutes = max(1, Int((end.milliseconds - first) / 60_000)) + Int(configuration.freshnessWindow / 60) + 2
-        let clock = HorizonClock(start: first, minutes: minutes, zone: model.timeZone)
+        let clock = HorizonClock.forPlanning(
+            from: first, minutes: max(1, Int((end.milliseconds - first) / 60_000)), configuration: configuration,
+            zone: model.timeZone)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
         for app in apps(device: device) {
@@ -322,7 +199,7 @@ public struct Predictor: Sendable {
             guard
                 let plan = Planner.planApp(
                     app, device: model, policy: policy, clock: clock, startIndex: 0,
-                    planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+                    planMinutes: clock.planMinutes(configuration), configuration)
             else { continue }
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan

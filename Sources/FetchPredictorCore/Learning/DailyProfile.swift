@@ -55,10 +55,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     /// are the same to the last bit, with no test of the wrap at midnight in the inner loop.
     static func smooth(_ bins: [Double], days: Double, sigma: Double) -> [Double] {
         let count = bins.count
-        let radius = Int((3 * sigma).rounded(.up))
-        var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
+        let (kernel, radius) = gaussianKernel(sigma: sigma)
         // A count of zero adds nothing: `sum + 0` is `sum` for the sums here, none negative.
         let values = bins.map { $0 > 0 ? $0 / days : 0 }
         // A sparse day (few bins with launches) is cheaper scattered: only its launches are read.
@@ -113,6 +110,15 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             }
         }
         return rates
+    }
+
+    /// A Gaussian kernel of standard deviation `sigma` bins, cut at three of them on each side
+    /// and scaled to sum to 1, and its radius.
+    static func gaussianKernel(sigma: Double) -> (kernel: [Double], radius: Int) {
+        let radius = Int((3 * sigma).rounded(.up))
+        let kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        return (kernel.map { $0 / total }, radius)
     }
 
     /// A day with fewer than one bin in this many used is smoothed by scattering.
