@@ -110,10 +110,14 @@ public final class FetchScheduler: @unchecked Sendable {
         let limit = time.milliseconds
         let defaultInterval = settings.defaultInterval
         if predictor.defaultInterval != defaultInterval { predictor.defaultInterval = defaultInterval }
-        // A device that is not there has no events, and its zone changes nothing; one that is
-        // there is planned in its own zone, never in an assumed one.
-        if settings.exists && settings.timeZone == nil { throw StoreError.noTimeZone(device: device) }
-        let zone = settings.timeZone ?? TimeZone(identifier: "UTC")!
+        // A device that is not there has no events, no settings and no zone: the predictor
+        // knows nothing of it, and answers as for a device with no events, in no zone. One that
+        // is there is planned in its own zone, never in an assumed one.
+        guard settings.exists else {
+            unload(device)
+            return
+        }
+        guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
         if let current = loaded[device],
             !current.answers(asOf: limit, app: app, zone: zone.identifier, version: settings.version)
         {
@@ -139,8 +143,7 @@ public final class FetchScheduler: @unchecked Sendable {
                 loaded[device] = learned
             }
             evictBeyondLimit(keeping: device)
-            let count = loaded.count
-            countLock.withLock { loadedCount = count }
+            publishLoadedCount()
         }
         uses += 1
         loaded[device]?.lastUse = uses
@@ -177,6 +180,19 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         predictor.setModel(model, device: device)
         return Loaded(asOf: asOf, limit: end, zone: zone.identifier, version: -1)
+    }
+
+    /// Drops a device's model, if one is loaded.
+    private func unload(_ device: String) {
+        guard loaded.removeValue(forKey: device) != nil else { return }
+        predictor.forget(device: device)
+        publishLoadedCount()
+    }
+
+    /// Makes the number of loaded models readable without the lock of queries.
+    private func publishLoadedCount() {
+        let count = loaded.count
+        countLock.withLock { loadedCount = count }
     }
 
     /// Drops the least recently used models until no more than the limit are loaded.
@@ -232,7 +248,8 @@ public final class FetchScheduler: @unchecked Sendable {
                 for event in learned.sorted(by: Self.learningOrder) {
                     var event = event
                     event.device = nil
-                    predictor.observe(event, device: device)
+                    // Loaded, the device has its zone: learning it cannot fail.
+                    try predictor.observe(event, device: device)
                     asOf = max(asOf, event.time)
                 }
                 loaded[device]?.asOf = asOf
@@ -262,14 +279,14 @@ public final class FetchScheduler: @unchecked Sendable {
         -> DeviceWake?
     {
         try withDevice(device, asOf: time) {
-            predictor.nextWake(after: time, before: limit, device: device)
+            try predictor.nextWake(after: time, before: limit, device: device)
         }
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
     public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
         try withDevice(device, app: app, asOf: time) {
-            predictor.nextWake(after: time, device: device, app: app)
+            try predictor.nextWake(after: time, device: device, app: app)
         }
     }
 
@@ -277,7 +294,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// first is the one ``nextWake(after:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try withDevice(device, asOf: start) {
-            predictor.schedule(from: start, to: end, device: device)
+            try predictor.schedule(from: start, to: end, device: device)
         }
     }
 
@@ -308,15 +325,22 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// Reads a device's settings, then, holding the lock, loads its model as of `time` and runs
     /// `body`: the store is read outside the lock, so that one device's reads do not hold up
-    /// another's planning.
-    private func withDevice<T>(_ device: String, app: String? = nil, asOf time: Date, _ body: () throws -> T) throws
-        -> T
-    {
+    /// another's planning. The predictor's ``PredictorError/noTimeZone(device:)`` becomes the
+    /// store's ``StoreError/noTimeZone(device:)``, which callers already handle.
+    private func withDevice<T>(
+        _ device: String, app: String? = nil, asOf time: Date, _ body: () throws -> T
+    ) throws -> T {
         let settings = try store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
         return try lock.withLock {
             try prepare(device, settings: settings, app: app, asOf: time)
-            return try body()
+            do {
+                return try body()
+            } catch let error as PredictorError {
+                switch error {
+                case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)
+                }
+            }
         }
     }
 

@@ -3,16 +3,18 @@ import Foundation
 /// Learns when each app of each device gets opened and what its fetches bring, and plans
 /// background-fetch wakes just before the launches it expects.
 ///
-/// A value type with no I/O and no clock: feed it events in time order with ``observe(_:device:)``,
-/// tell it each app's interval with ``setPolicy(_:app:device:)``, and ask ``nextWake(after:device:)``
-/// or ``schedule(from:to:device:)`` with the time passed in.
+/// A value type with no I/O and no clock: give each device its time zone with
+/// ``setTimeZone(_:device:)``, feed it events in time order with ``observe(_:device:)``, tell it
+/// each app's interval with ``setPolicy(_:app:device:)``, and ask ``nextWake(after:device:)`` or
+/// ``schedule(from:to:device:)`` with the time passed in. No zone is ever assumed: learning or
+/// planning for a device without one throws ``PredictorError/noTimeZone(device:)``.
 ///
 /// ```swift
 /// var predictor = Predictor()
 /// predictor.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
 /// predictor.setPolicy(AppPolicy(interval: .minimum), app: "com.example.news", device: "phone")
-/// for event in history { predictor.observe(event, device: "phone") }
-/// if let wake = predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
+/// for event in history { try predictor.observe(event, device: "phone") }
+/// if let wake = try predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
 /// ```
 ///
 /// ## Topics
@@ -29,8 +31,10 @@ public struct Predictor: Sendable {
     public private(set) var devices: [String: DeviceModel] = [:]
     /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
     public var defaultInterval: FetchInterval = .never
-    private var policies: [String: [String: AppPolicy]] = [:]
-    private var caches: [String: DeviceCache] = [:]
+    /// Each device's apps' policies, by app.
+    private(set) var policies: [String: [String: AppPolicy]] = [:]
+    /// Each device's cached plans, for ``nextWake(after:device:)``.
+    var caches: [String: DeviceCache] = [:]
 
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
@@ -44,25 +48,6 @@ public struct Predictor: Sendable {
         didSet { caches.removeAll() }
     }
 
-    private struct CachedPlan {
-        var version: Int
-        var policy: AppPolicy
-        var plan: AppPlan?
-        /// The minute of the horizon the plan was made from: where it goes on from.
-        var startIndex: Int
-    }
-
-    private struct CachedProfiles {
-        var version: Int
-        var profiles: (weekday: DailyProfile, weekend: DailyProfile)
-    }
-
-    private struct DeviceCache {
-        var clock: HorizonClock
-        var plans: [String: CachedPlan] = [:]
-        var profiles: [String: CachedProfiles] = [:]
-    }
-
     /// Creates a value with every field given.
     public init(configuration: PredictorConfiguration = PredictorConfiguration()) {
         self.configuration = configuration
@@ -74,9 +59,14 @@ public struct Predictor: Sendable {
         self.devices = devices
     }
 
-    /// The model of a device, created with the zone when new.
-    private mutating func model(_ device: String, zone: TimeZone? = nil) -> DeviceModel {
-        devices[device] ?? DeviceModel(timeZone: zone ?? TimeZone(identifier: "UTC")!)
+    /// The model of a device to plan for; `nil` for a device the predictor knows nothing of
+    /// (no model, no policy), which has nothing to plan in any zone.
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device known only by its policies.
+    func planningModel(_ device: String) throws(PredictorError) -> DeviceModel? {
+        if let model = devices[device] { return model }
+        if policies[device]?.isEmpty == false { throw .noTimeZone(device: device) }
+        return nil
     }
 
     /// Replaces a device's learned model, such as with one loaded from a cache.
@@ -95,9 +85,11 @@ public struct Predictor: Sendable {
     /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
     public mutating func setTimeZone(_ zone: TimeZone, device: String) {
         if devices[device]?.timeZone == zone { return }
-        var model = model(device, zone: zone)
-        model.timeZone = zone
-        devices[device] = model
+        if devices[device] == nil {
+            devices[device] = DeviceModel(timeZone: zone)
+        } else {
+            devices[device]!.timeZone = zone
+        }
         caches[device] = nil
     }
 
@@ -113,9 +105,11 @@ public struct Predictor: Sendable {
 
     /// Learns from one event. Events of a device must come in time order.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` when the device has no time zone yet:
+    ///   the local day of an event is not known without it.
     /// - Complexity: O(1), and O(apps) on the first event of a new local day.
-    public mutating func observe(_ event: Event, device: String) {
-        if devices[device] == nil { devices[device] = model(device) }
+    public mutating func observe(_ event: Event, device: String) throws(PredictorError) {
+        guard devices[device] != nil else { throw .noTimeZone(device: device) }
         // In place: a copy of the model would copy every app's counts.
         devices[device]!.observe(event, configuration)
     }
@@ -129,20 +123,28 @@ public struct Predictor: Sendable {
     ///
     /// Plans are cached per app and made again only for apps whose model or policy changed, so
     /// that a scheduler can ask after every event. The device's daily cap, which
-    /// ``schedule(from:to:device:)`` applies over whole days, is not checked here.
+    /// ``schedule(from:to:device:)`` applies over whole days, is not checked here. A device the
+    /// predictor knows nothing of (no model, no policy) has no wake.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(apps) when nothing changed; for each app that changed, O(minutes of the
     ///   first stage), and O(minutes of the horizon) for each app whose plan must look further.
-    public mutating func nextWake(after time: Date, device: String) -> DeviceWake? {
-        nextWake(after: time, before: nil, device: device)
+    public mutating func nextWake(after time: Date, device: String) throws(PredictorError) -> DeviceWake? {
+        try nextWake(after: time, before: nil, device: device)
     }
 
     /// The next device wake strictly after `time` and before `limit` (within a day), or `nil`
     /// when none is planned by then: the same wake as ``nextWake(after:device:)`` when it comes
     /// before `limit`. For a scheduler that asks again by `limit` anyway, such as at its next
     /// event, it is cheaper: plans need only look so far ahead.
-    public mutating func nextWake(after time: Date, before limit: Date?, device: String) -> DeviceWake? {
-        guard let (wake, correction) = firstWake(after: time, before: limit, device: device) else { return nil }
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
+    public mutating func nextWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
+        -> DeviceWake?
+    {
+        guard let (wake, correction) = try firstWake(after: time, before: limit, device: device) else { return nil }
         // The forecasts of the wake before their correction, bound to its fetches when they are
         // recorded at its time: the correction is learned from what the model itself forecasts.
         // Recorded here, with no copy of the model alive, so that nothing of it is copied.
@@ -155,142 +157,41 @@ public struct Predictor: Sendable {
         return wake
     }
 
-    /// The first device wake after `time`, and the forecasts' correction it was planned with.
-    private mutating func firstWake(after time: Date, before limit: Date?, device: String) -> (DeviceWake, Double)? {
-        let start = (time.milliseconds / 60_000 + 1) * 60_000
-        guard
-            let model = devices[device]
-                ?? (policies[device] != nil ? DeviceModel(timeZone: TimeZone(identifier: "UTC")!) : nil)
-        else {
-            return nil
-        }
-        var cache: DeviceCache
-        // Taken out of the dictionary while it changes, so that its plans are not copied.
-        if let existing = caches.removeValue(forKey: device), existing.clock.start <= start,
-            start - existing.clock.start <= Self.horizonReuse
-        {
-            cache = existing
-        } else {
-            let minutes =
-                Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60) + Int(configuration.freshnessWindow / 60)
-                + 2
-            cache = DeviceCache(clock: HorizonClock(start: start, minutes: minutes, zone: model.timeZone))
-        }
-        let startIndex = Int((start - cache.clock.start) / 60_000)
-        // Each app's plan with its first wake after `time`: an array, as this runs after every
-        // event and a dictionary would hash every name again.
-        var plans: [(app: String, plan: AppPlan, first: AppWake?)] = []
-        func first(_ plan: AppPlan) -> AppWake? { Planner.firstIndex(plan.wakes, after: time).map { plan.wakes[$0] } }
-        let planMinutes = cache.clock.count - Int(configuration.freshnessWindow / 60) - 2
-        // Read once, and app models read in place: this runs after every event.
-        let devicePolicies = policies[device]
-        // Every app seen or given a policy. When the default interval is never, only apps with a
-        // policy of their own can be woken.
-        let candidates: [String]
-        if defaultInterval == .never {
-            candidates = devicePolicies.map { Array($0.keys) } ?? []
-        } else {
-            candidates =
-                Array(model.apps.keys)
-                + (devicePolicies.map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? [])
-        }
-        for app in candidates {
-            let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
-            // An app that is never woken has no plan: nothing more to look up.
-            guard policy.enabled, policy.interval != .never else { continue }
-            let position = model.apps.index(forKey: app)
-            let version = position.map { model.apps.values[$0].version } ?? -1
-            if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
-                if let plan = cached.plan { plans.append((app, plan, first(plan))) }
-                continue
-            }
-            let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
-            let profiles: (weekday: DailyProfile, weekend: DailyProfile)
-            if let cached = cache.profiles[app], cached.version == profileVersion {
-                profiles = cached.profiles
-            } else {
-                profiles = model.planningProfiles(app: app, configuration)
-                cache.profiles[app] = CachedProfiles(version: profileVersion, profiles: profiles)
-            }
-            let plan = Planner.planApp(
-                app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
-                planMinutes: planMinutes, looksAhead: planningStage, profiles: profiles, configuration)
-            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
-            if let plan { plans.append((app, plan, first(plan))) }
-        }
-        let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
-        let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
-        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
-        // A plan made only so far ahead, with no wake after `time`, is made through the whole
-        // horizon, from the minute it was made from, when a wake of it could come before the
-        // limit or join the first device wake: so the wake is the one whole plans give.
-        var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
-        var extended = false
-        repeat {
-            extended = false
-            let needed = earliest.flatMap { $0 < asked ? min(end.milliseconds, $0 + coalescing) : nil } ?? asked
-            for index in plans.indices {
-                let (app, plan, firstWake) = plans[index]
-                guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
-                    let cached = cache.plans[app]
-                else { continue }
-                let whole = Planner.planApp(
-                    app, device: model, policy: cached.policy, clock: cache.clock, startIndex: cached.startIndex,
-                    planMinutes: planMinutes, profiles: cache.profiles[app]?.profiles, correction: plan.correction,
-                    configuration)
-                cache.plans[app]?.plan = whole
-                // Whole, the plan has no stage left to extend: an app with no wake stays without.
-                var made = whole ?? plan
-                made.plannedThrough = nil
-                plans[index] = (app, made, first(made))
-                if let wake = plans[index].first?.plannedTime.milliseconds { earliest = min(earliest ?? wake, wake) }
-                extended = true
-            }
-        } while extended
-        caches[device] = cache
-        // Coalescing needs only the first wakes within its window of the earliest.
-        guard let earliest, earliest < asked else { return nil }
-        var near: [String: AppPlan] = [:]
-        for (app, plan, firstWake) in plans {
-            guard let firstWake, firstWake.plannedTime.milliseconds <= earliest + coalescing else { continue }
-            var trimmed = plan
-            trimmed.wakes = [firstWake]
-            near[app] = trimmed
-        }
-        guard
-            let wake = Planner.coalesce(
-                near, device: device, clock: cache.clock, from: time, to: end, configuration
-            ).first, wake.time.milliseconds < asked
-        else { return nil }
-        return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
-    }
-
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing
     /// (which may move it up to ``PredictorConfiguration/coalescingWindow`` earlier to share a
-    /// device wake); `nil` when none is planned.
+    /// device wake); `nil` when none is planned, as for every app of a device the predictor knows
+    /// nothing of (no model, no policy).
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(minutes of the day × the app's wakes): only this app is planned.
-    public func nextWake(after time: Date, device: String, app: String) -> AppWake? {
-        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+    public func nextWake(after time: Date, device: String, app: String) throws(PredictorError) -> AppWake? {
+        guard let model = try planningModel(device) else { return nil }
         let start = (time.milliseconds / 60_000 + 1) * 60_000
-        let minutes = Int(Self.lookAhead / 60) + Int(configuration.freshnessWindow / 60) + 2
-        let clock = HorizonClock(start: start, minutes: minutes, zone: model.timeZone)
+        let clock = HorizonClock.forPlanning(
+            from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
         let plan = Planner.planApp(
             app, device: model, policy: policy(app: app, device: device), clock: clock, startIndex: 0,
-            planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+            planMinutes: clock.planMinutes(configuration), configuration)
         return plan?.wakes.first { $0.plannedTime > time }
     }
 
     /// The planned device wakes strictly after `start` and before `end`, each with the apps it
     /// fetches for and the reasons of each. Planned from the first whole minute after `start`,
-    /// as ``nextWake(after:device:)`` is: its wake is the schedule's first.
+    /// as ``nextWake(after:device:)`` is: its wake is the schedule's first. A device the
+    /// predictor knows nothing of (no model, no policy) has no wakes.
     ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
     /// - Complexity: O(apps × minutes in the span × wakes per app).
-    public func schedule(from start: Date, to end: Date, device: String) -> Schedule {
-        let model = devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+    public func schedule(from start: Date, to end: Date, device: String) throws(PredictorError) -> Schedule {
+        guard let model = try planningModel(device) else {
+            return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
+        }
         let first = (start.milliseconds / 60_000 + 1) * 60_000
-        let minutes = max(1, Int((end.milliseconds - first) / 60_000)) + Int(configuration.freshnessWindow / 60) + 2
-        let clock = HorizonClock(start: first, minutes: minutes, zone: model.timeZone)
+        let clock = HorizonClock.forPlanning(
+            from: first, minutes: max(1, Int((end.milliseconds - first) / 60_000)), configuration: configuration,
+            zone: model.timeZone)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
         for app in apps(device: device) {
@@ -298,7 +199,7 @@ public struct Predictor: Sendable {
             guard
                 let plan = Planner.planApp(
                     app, device: model, policy: policy, clock: clock, startIndex: 0,
-                    planMinutes: minutes - Int(configuration.freshnessWindow / 60) - 2, configuration)
+                    planMinutes: clock.planMinutes(configuration), configuration)
             else { continue }
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan
@@ -308,17 +209,18 @@ public struct Predictor: Sendable {
         return Schedule(device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart)
     }
 
-    /// What was learned of an app: its daily profile for a kind of day, with its peaks.
+    /// What was learned of an app: its daily profile for a kind of day, with its peaks; the
+    /// empty profile (``DailyProfile/empty``) for a device the predictor has no model of, as for
+    /// an app it has not seen.
     public func profile(app: String, device: String, days: DayKind = .all) -> DailyProfile {
-        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).profile(
-            app: app, for: days, configuration)
+        devices[device]?.profile(app: app, for: days, configuration) ?? .empty
     }
 
     /// How an app is used lately, as of `now`: its last launch, its last week against its habits,
-    /// and the share of its usual launches the planner expects now.
+    /// and the share of its usual launches the planner expects now; ``AppState/noHistory`` for
+    /// a device the predictor has no model of, as for an app it has not seen.
     public func state(app: String, device: String, now: Date) -> AppState {
-        (devices[device] ?? DeviceModel(timeZone: TimeZone(identifier: "UTC")!)).state(
-            app: app, now: now, configuration)
+        devices[device]?.state(app: app, now: now, configuration) ?? .noHistory
     }
 
     /// Whether an app has too little history to learn from yet.

@@ -45,10 +45,10 @@ struct DaylightSavingTests {
             name: "early", summary: "",
             apps: [Persona.App("com.example.news", habits: [habit], randomLaunchesPerDay: 0)])
         let day = CivilDate.fromDays(CivilDate.split(localMilliseconds: local).day - 21)
-        let predictor = Learned.predictor(
+        let predictor = try Learned.predictor(
             persona, days: 21, zone: zone, seed: 1, start: DateFields(year: day.year, month: day.month, day: day.day))
         let from = Date(milliseconds: change.change - (3 * 60 + 7) * 60_000)
-        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(6 * 3600), device: "phone")
+        let schedule = try predictor.schedule(from: from, to: from.addingTimeInterval(6 * 3600), device: "phone")
         let served = schedule.wakes.contains { wake in
             let gap = after - wake.time.milliseconds
             return gap >= 60_000 && gap <= 30 * 60_000

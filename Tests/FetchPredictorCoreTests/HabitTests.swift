@@ -82,7 +82,7 @@ struct HabitTests {
         let events = log.events()
         var predictor = Predictor()
         predictor.setTimeZone(zone, device: "phone")
-        for event in events { predictor.observe(event, device: "phone") }
+        for event in events { try predictor.observe(event, device: "phone") }
         for app in persona.apps {
             let weekday = predictor.profile(app: app.name, device: "phone", days: .weekday)
             let profiles =
@@ -121,8 +121,8 @@ struct HabitTests {
 
     /// Given a user with no habit at all, there is no peak.
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
-    func noHabitNoPeak(seed: UInt64) {
-        let predictor = Learned.predictor(.irregular, days: 28, zone: TimeZone(identifier: "UTC")!, seed: seed)
+    func noHabitNoPeak(seed: UInt64) throws {
+        let predictor = try Learned.predictor(.irregular, days: 28, zone: TimeZone(identifier: "UTC")!, seed: seed)
         for app in Persona.irregular.apps {
             for kind in [DayKind.weekday, .weekend] {
                 let peaks = predictor.profile(app: app.name, device: "phone", days: kind).peaks
@@ -143,7 +143,8 @@ struct HabitTests {
                 Persona.Habit("21:50", spread: 8, days: .weekdays),
             ], randomLaunchesPerDay: 0)
         let persona = Persona(name: "news", summary: "", apps: [news])
-        let predictor = Learned.predictor(persona, days: 28, zone: TimeZone(identifier: "Europe/Warsaw")!, seed: seed)
+        let predictor = try Learned.predictor(
+            persona, days: 28, zone: TimeZone(identifier: "Europe/Warsaw")!, seed: seed)
         let weekday = predictor.profile(app: "com.example.news", device: "phone", days: .weekday)
         #expect(weekday.days == .weekday)
         #expect(weekday.peaks.map(\.timeText).count == 3, "\(weekday.peaks.map(\.timeText))")
@@ -163,10 +164,10 @@ struct HabitTests {
         var predictor = Predictor()
         predictor.setTimeZone(zone, device: "phone")
         // Given one app opened twice on one morning and another opened at 09:00 every day for 3 weeks
-        predictor.observe(.launch("once", at: start), device: "phone")
-        predictor.observe(.launch("once", at: start + 3_600_000), device: "phone")
+        try predictor.observe(.launch("once", at: start), device: "phone")
+        try predictor.observe(.launch("once", at: start + 3_600_000), device: "phone")
         for offset in 0..<21 {
-            predictor.observe(.launch("daily", at: start + Milliseconds(offset) * day), device: "phone")
+            try predictor.observe(.launch("daily", at: start + Milliseconds(offset) * day), device: "phone")
         }
         // When their states are read two years later
         let now = Date(milliseconds: start + 730 * day)

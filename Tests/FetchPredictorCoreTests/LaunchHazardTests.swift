@@ -28,18 +28,18 @@ struct LaunchHazardTests {
         return events.sorted { $0.time < $1.time }
     }
 
-    func learned(seed: UInt64) -> DeviceModel {
+    func learned(seed: UInt64) throws -> DeviceModel {
         var configuration = PredictorConfiguration()
         configuration.learnsLaunchHazard = true
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
-        for event in history(seed: seed) { predictor.observe(event, device: "phone") }
+        for event in history(seed: seed) { try predictor.observe(event, device: "phone") }
         return predictor.devices["phone"]!
     }
 
     @Test(arguments: [1, 2, 3] as [UInt64])
-    func theReturnWithinTheHourIsLearned(seed: UInt64) {
-        let device = learned(seed: seed)
+    func theReturnWithinTheHourIsLearned(seed: UInt64) throws {
+        let device = try learned(seed: seed)
         let hazard = device.hazard
         #expect(hazard.isTrained)
         // 30 to 60 minutes after a launch the next is far likelier than one to eight hours
@@ -57,8 +57,8 @@ struct LaunchHazardTests {
     /// The fitted chances account for the cold launches counted: the model's expected launches
     /// over the exposure it counted are the launches seen, within what the prior holds back.
     @Test(arguments: [1, 2] as [UInt64])
-    func theFitAccountsForTheLaunchesCounted(seed: UInt64) {
-        var hazard = learned(seed: seed).hazard
+    func theFitAccountsForTheLaunchesCounted(seed: UInt64) throws {
+        var hazard = try learned(seed: seed).hazard
         hazard.fit()
         var expected = 0.0
         for profileBin in 0..<LaunchHazard.profileBins {
@@ -77,17 +77,17 @@ struct LaunchHazardTests {
 
     /// An app its profile expected, left unopened for days, is in a quiet spell: a plan from the
     /// hazard expects far fewer of its launches than the hazard alone would.
-    @Test func aQuietSpellLowersTheHazardsExpectations() {
+    @Test func aQuietSpellLowersTheHazardsExpectations() throws {
         var configuration = PredictorConfiguration()
         configuration.learnsLaunchHazard = true
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         // The history, then four days on which only the news app is opened.
         let events = history(seed: 1)
-        for event in events { predictor.observe(event, device: "phone") }
+        for event in events { try predictor.observe(event, device: "phone") }
         let end = events.last!.time
         for day in 1...4 {
-            predictor.observe(.launch("news", at: end + Milliseconds(day) * 86_400_000), device: "phone")
+            try predictor.observe(.launch("news", at: end + Milliseconds(day) * 86_400_000), device: "phone")
         }
         let device = predictor.devices["phone"]!
         let profiles = device.planningProfiles(app: "chat", configuration)
@@ -105,7 +105,7 @@ struct LaunchHazardTests {
     }
 
     @Test func whatWasLearnedSurvivesTheCache() throws {
-        let device = learned(seed: 1)
+        let device = try learned(seed: 1)
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
         let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps))
         #expect(read.hazard == device.hazard)
@@ -127,7 +127,7 @@ struct LaunchHazardTests {
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
         let events = history(seed: 1)
-        for event in events { predictor.observe(event, device: "phone") }
+        for event in events { try predictor.observe(event, device: "phone") }
         let last = try #require(events.last { $0.app == "chat" })
         let wake = try #require(
             predictor.schedule(

@@ -12,7 +12,7 @@ struct PlanningStageTests {
     /// stages, one that plans every app through the whole horizon and one asked only for a wake
     /// before the next launch: every answer is the same, the last one's when it comes by then.
     @Test(arguments: ["commuter", "irregular", "shifting"], [(1, false), (2, true)] as [(UInt64, Bool)])
-    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool)) {
+    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool)) throws {
         let seed = run.seed
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let log = SyntheticLog(
@@ -35,10 +35,10 @@ struct PlanningStageTests {
         var index = 0
         var answers = 0, farAnswers = 0
         while index < launches.count {
-            let stagedWake = staged.nextWake(after: Date(milliseconds: now), device: "phone")
-            let wholeWake = whole.nextWake(after: Date(milliseconds: now), device: "phone")
+            let stagedWake = try staged.nextWake(after: Date(milliseconds: now), device: "phone")
+            let wholeWake = try whole.nextWake(after: Date(milliseconds: now), device: "phone")
             let limit = launches[index].time
-            let limitedWake = limited.nextWake(
+            let limitedWake = try limited.nextWake(
                 after: Date(milliseconds: now), before: Date(milliseconds: limit), device: "phone")
             let expected = wholeWake.flatMap { $0.time.milliseconds < limit ? $0 : nil }
             #expect(stagedWake == wholeWake, "at \(TimestampFormatter.iso(now))")
@@ -52,15 +52,15 @@ struct PlanningStageTests {
                     let draw = random.unit()
                     let result: FetchResult = draw < 0.6 ? .newData : draw < 0.9 ? .noData : .failed
                     let fetch = Event(kind: .fetch, app: app.app, time: now, result: result, duration: 5)
-                    staged.observe(fetch, device: "phone")
-                    whole.observe(fetch, device: "phone")
-                    limited.observe(fetch, device: "phone")
+                    try staged.observe(fetch, device: "phone")
+                    try whole.observe(fetch, device: "phone")
+                    try limited.observe(fetch, device: "phone")
                 }
             } else {
                 now = launches[index].time
-                staged.observe(launches[index], device: "phone")
-                whole.observe(launches[index], device: "phone")
-                limited.observe(launches[index], device: "phone")
+                try staged.observe(launches[index], device: "phone")
+                try whole.observe(launches[index], device: "phone")
+                try limited.observe(launches[index], device: "phone")
                 index += 1
             }
         }

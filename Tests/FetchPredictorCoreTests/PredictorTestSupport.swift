@@ -9,13 +9,13 @@ enum Learned {
         _ persona: Persona, days: Int, zone: TimeZone, seed: UInt64, interval: FetchInterval = .minimum,
         start: DateFields = DateFields(year: 2024, month: 1, day: 1), fetchPeriod: Int = 0,
         configuration: PredictorConfiguration = PredictorConfiguration()
-    ) -> Predictor {
+    ) throws -> Predictor {
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = interval
         let log = SyntheticLog(
             persona: persona, start: start, days: days, timeZone: zone, seed: seed, fetchPeriodMinutes: fetchPeriod)
-        for event in log.events() { predictor.observe(event, device: "phone") }
+        for event in log.events() { try predictor.observe(event, device: "phone") }
         return predictor
     }
 

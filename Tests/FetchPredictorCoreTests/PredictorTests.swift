@@ -11,7 +11,7 @@ struct PeakLearningTests {
     @Test(arguments: zones, [1, 2, 3] as [UInt64])
     func peaksWithin15MinutesAfterFourDays(zoneName: String, seed: UInt64) throws {
         let zone = TimeZone(identifier: zoneName)!
-        let predictor = Learned.predictor(.commuter, days: 4, zone: zone, seed: seed)
+        let predictor = try Learned.predictor(.commuter, days: 4, zone: zone, seed: seed)
         for app in Persona.commuter.apps {
             let peaks = predictor.profile(app: app.name, device: "phone").peaks
             for habit in app.habits where habit.days != .weekends && habit.probability >= 0.8 {
@@ -26,9 +26,9 @@ struct PeakLearningTests {
         }
     }
 
-    @Test func peaksAcrossMidnightAreOne() {
+    @Test func peaksAcrossMidnightAreOne() throws {
         let zone = TimeZone(identifier: "Europe/Warsaw")!
-        let predictor = Learned.predictor(.nightOwl, days: 10, zone: zone, seed: 4)
+        let predictor = try Learned.predictor(.nightOwl, days: 10, zone: zone, seed: 4)
         let peaks = predictor.profile(app: "com.example.video", device: "phone").peaks
         // The 23:55 habit (spread 12 min) straddles midnight: one peak, not one each side.
         let nearMidnight = peaks.filter { DayMinute.distance($0.minute, 0) <= 45 }
@@ -37,9 +37,9 @@ struct PeakLearningTests {
         #expect(nearMidnight.first.map { $0.launchesPerDay > 0.6 } == true)
     }
 
-    @Test func weekdaysAndWeekendsAreLearnedApartWhenTheyDiffer() {
+    @Test func weekdaysAndWeekendsAreLearnedApartWhenTheyDiffer() throws {
         let zone = TimeZone(identifier: "UTC")!
-        let predictor = Learned.predictor(.commuter, days: 28, zone: zone, seed: 5)
+        let predictor = try Learned.predictor(.commuter, days: 28, zone: zone, seed: 5)
         let weekday = predictor.profile(app: "com.example.news", device: "phone", days: .weekday)
         let weekend = predictor.profile(app: "com.example.news", device: "phone", days: .weekend)
         #expect(weekday.days == .weekday)
@@ -60,9 +60,10 @@ struct PeakLearningTests {
         // The news habit moves from 07:00 to 09:30 on day 14 (2024-01-15).
         for seed in [1, 2, 3] as [UInt64] {
             // After four days of the new habit, a wake serves it, and it weighs more than the old one.
-            let predictor = Learned.predictor(.shifting, days: 18, zone: zone, seed: seed)
+            let predictor = try Learned.predictor(.shifting, days: 18, zone: zone, seed: seed)
             let dayStart = Learned.instant(zone, 2024, 1, 19, 0)
-            let schedule = predictor.schedule(from: dayStart, to: dayStart.addingTimeInterval(86_400), device: "phone")
+            let schedule = try predictor.schedule(
+                from: dayStart, to: dayStart.addingTimeInterval(86_400), device: "phone")
             let news = schedule.wakes.flatMap { wake in
                 wake.apps.filter { $0.app == "com.example.news" }.map {
                     (Learned.localMinute(wake.time, zone), $0.expectedLaunches)
@@ -73,11 +74,13 @@ struct PeakLearningTests {
             #expect(!new.isEmpty, "seed \(seed): \(news)")
             #expect((new.map(\.1).max() ?? 0) > (old.map(\.1).max() ?? 0), "seed \(seed): \(news)")
             // A few days later the old habit is no longer served at all.
-            let later = Learned.predictor(.shifting, days: 21, zone: zone, seed: seed)
+            let later = try Learned.predictor(.shifting, days: 21, zone: zone, seed: seed)
             let laterStart = Learned.instant(zone, 2024, 1, 22, 0)
-            let laterNews = later.schedule(from: laterStart, to: laterStart.addingTimeInterval(86_400), device: "phone")
-                .wakes
-                .filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
+            let laterNews = try later.schedule(
+                from: laterStart, to: laterStart.addingTimeInterval(86_400), device: "phone"
+            )
+            .wakes
+            .filter { $0.apps.contains { $0.app == "com.example.news" } }.map { Learned.localMinute($0.time, zone) }
             #expect(
                 !laterNews.contains { (Learned.minute("06:30")...Learned.minute("06:59")).contains($0) },
                 "seed \(seed): \(laterNews)")
@@ -87,11 +90,11 @@ struct PeakLearningTests {
     /// An app still short of history two weeks after it was first seen is rarely used, not new:
     /// it gets no cold-start plan (four wakes a day for ever), though it is still in cold start
     /// for what is learned; a new app does.
-    @Test func aRarelyUsedAppIsNotPlannedAsNew() {
+    @Test func aRarelyUsedAppIsNotPlannedAsNew() throws {
         let zone = TimeZone(identifier: "UTC")!
         let day: Milliseconds = 86_400_000
         let start = Learned.instant(zone, 2024, 1, 1, 0).milliseconds
-        func predictor(days: Int) -> Predictor {
+        func predictor(days: Int) throws -> Predictor {
             var predictor = Predictor()
             predictor.setTimeZone(zone, device: "phone")
             for app in ["rare", "daily"] {
@@ -99,13 +102,13 @@ struct PeakLearningTests {
             }
             // Launched on three days, as a new app in use is: it earns the cold-start plan.
             for (offset, hour) in [(0, 9), (1, 20), (2, 9)] {
-                predictor.observe(
+                try predictor.observe(
                     .launch("rare", at: start + Milliseconds(offset) * day + Milliseconds(hour) * 3_600_000),
                     device: "phone")
             }
             for offset in 0..<days {
                 for hour in [8, 13, 19] {
-                    predictor.observe(
+                    try predictor.observe(
                         .launch("daily", at: start + Milliseconds(offset) * day + Milliseconds(hour) * 3_600_000),
                         device: "phone")
                 }
@@ -113,10 +116,10 @@ struct PeakLearningTests {
             return predictor
         }
         for (days, planned) in [(5, true), (20, false)] {
-            let predictor = predictor(days: days)
+            let predictor = try predictor(days: days)
             #expect(predictor.isColdStart(app: "rare", device: "phone"))
             let from = Date(milliseconds: start + Milliseconds(days) * day)
-            let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+            let schedule = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
             #expect(schedule.coldStartApps.contains("rare") == planned, "day \(days)")
             let rareWakes = schedule.wakes.flatMap(\.apps).filter { $0.app == "rare" }
             #expect(rareWakes.contains { $0.reasons.contains(.coldStart) } == planned, "day \(days): \(rareWakes)")
@@ -127,7 +130,7 @@ struct PeakLearningTests {
     /// An app earns cold-start wakes by launches on several distinct days, not by any launch once
     /// (issue 25: on the Xiaomi log, 44 of 104 fetches went to apps with 2 to 5 launches ever, such
     /// as two launches 3 s apart, or a sound recorder opened five times in three minutes).
-    @Test func coldStartIsEarnedByLaunchesOnSeveralDays() {
+    @Test func coldStartIsEarnedByLaunchesOnSeveralDays() throws {
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let start = Learned.instant(zone, 2024, 1, 1, 0).milliseconds
         let day: Milliseconds = 86_400_000, minute: Milliseconds = 60_000
@@ -136,20 +139,20 @@ struct PeakLearningTests {
         predictor.defaultInterval = .minimum
         // Given a call app opened twice 3 s apart, a recorder five times in three minutes, and a
         // new app opened once on each of three days
-        predictor.observe(.launch("phone-app", at: start + 10 * 60 * minute), device: "phone")
-        predictor.observe(.launch("phone-app", at: start + 10 * 60 * minute + 3000), device: "phone")
+        try predictor.observe(.launch("phone-app", at: start + 10 * 60 * minute), device: "phone")
+        try predictor.observe(.launch("phone-app", at: start + 10 * 60 * minute + 3000), device: "phone")
         for offset in 0..<5 {
-            predictor.observe(
+            try predictor.observe(
                 .launch("recorder", at: start + day + 14 * 60 * minute + Milliseconds(offset) * 40_000), device: "phone"
             )
         }
         for offset in 0..<3 {
-            predictor.observe(
+            try predictor.observe(
                 .launch("new", at: start + Milliseconds(offset) * day + 12 * 60 * minute), device: "phone")
         }
         // When a day is planned
         let from = Date(milliseconds: start + 3 * day)
-        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let schedule = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let wakes = schedule.wakes.flatMap(\.apps)
         // Then the bursts earn no cold-start plan, at most one wake in the day; the new app does
         for app in ["phone-app", "recorder"] {
@@ -161,19 +164,19 @@ struct PeakLearningTests {
         #expect(wakes.filter { $0.app == "new" && $0.reasons.contains(.coldStart) }.count == 4)
     }
 
-    @Test func coldStartSaysSoAndPlansConservatively() {
+    @Test func coldStartSaysSoAndPlansConservatively() throws {
         let zone = TimeZone(identifier: "UTC")!
         // Three days: a new app earns the cold-start plan by launches on three distinct days.
-        let predictor = Learned.predictor(.commuter, days: 3, zone: zone, seed: 1)
+        let predictor = try Learned.predictor(.commuter, days: 3, zone: zone, seed: 1)
         #expect(predictor.isColdStart(app: "com.example.news", device: "phone"))
         let from = Learned.instant(zone, 2024, 1, 4, 0)
-        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let schedule = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(Set(schedule.coldStartApps) == Set(Persona.commuter.apps.map(\.name)))
         let minutes = Set(schedule.wakes.map { Learned.localMinute($0.time, zone) })
         #expect(minutes == [7 * 60, 11 * 60, 15 * 60, 19 * 60])
         #expect(schedule.wakes.allSatisfy { $0.apps.allSatisfy { $0.reasons.contains(.coldStart) } })
-        let never = Learned.predictor(.commuter, days: 3, zone: zone, seed: 1, interval: .never)
-        #expect(never.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone").wakes.isEmpty)
+        let never = try Learned.predictor(.commuter, days: 3, zone: zone, seed: 1, interval: .never)
+        #expect(try never.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone").wakes.isEmpty)
     }
 }
 
@@ -183,13 +186,13 @@ struct PlanningInvariantTests {
     /// Over many seeds, zones and settings: `never` and disabled apps are never woken, and no two
     /// fetches of an app, recorded or planned, are closer than its interval.
     @Test(arguments: zones, Array(1...8) as [UInt64])
-    func intervalsNeverAndDisabledAlwaysHonoured(zoneName: String, seed: UInt64) {
+    func intervalsNeverAndDisabledAlwaysHonoured(zoneName: String, seed: UInt64) throws {
         let zone = TimeZone(identifier: zoneName)!
         var random = SeededGenerator(seed: seed)
         let persona = Persona.all[Int(seed) % Persona.all.count]
         var configuration = PredictorConfiguration()
         configuration.budget = 0.5 + random.unit() * 0.5
-        var predictor = Learned.predictor(
+        var predictor = try Learned.predictor(
             persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration)
         let choices: [FetchInterval] = [
             .never, .minimum, .seconds(60), .seconds(1800), .seconds(5400), .seconds(14_400),
@@ -210,14 +213,14 @@ struct PlanningInvariantTests {
         for (name, app) in predictor.devices["phone"]?.apps ?? [:] {
             if let last = app.lastLaunch { lastLaunches[name] = Date(milliseconds: last) }
         }
-        let schedule = predictor.schedule(from: from, to: from.addingTimeInterval(48 * 3600), device: "phone")
+        let schedule = try predictor.schedule(from: from, to: from.addingTimeInterval(48 * 3600), device: "phone")
         #expect(ScheduleInvariants.check(schedule, predictor: predictor, lastFetch: lastFetch, configuration) == [])
         #expect(ReasonInvariants.check(schedule, zone: zone, configuration, lastLaunches: lastLaunches) == [])
         // A scheduler loop that carries out each wake and records its result.
         var now = from
         var executed: [String: Date] = lastFetch
         for _ in 0..<60 {
-            guard let wake = predictor.nextWake(after: now, device: "phone") else { break }
+            guard let wake = try predictor.nextWake(after: now, device: "phone") else { break }
             #expect(wake.time > now)
             let single = Schedule(
                 device: "phone", from: now, to: wake.time.addingTimeInterval(1), wakes: [wake], coldStartApps: [])
@@ -231,7 +234,7 @@ struct PlanningInvariantTests {
                 }
                 executed[app.app] = wake.time
                 let result: FetchResult = random.unit() < 0.2 ? .failed : .newData
-                predictor.observe(
+                try predictor.observe(
                     Event(kind: .fetch, app: app.app, time: wake.time.milliseconds, result: result), device: "phone")
             }
             now = wake.time
@@ -244,18 +247,18 @@ struct PlanningInvariantTests {
         ("America/New_York", DateFields(year: 2024, month: 3, day: 10)),
         ("America/New_York", DateFields(year: 2024, month: 11, day: 3)),
     ])
-    func peaksKeepTheirWallClockTimeOnDaysOf23And25Hours(zoneName: String, day: DateFields) {
+    func peaksKeepTheirWallClockTimeOnDaysOf23And25Hours(zoneName: String, day: DateFields) throws {
         let zone = TimeZone(identifier: zoneName)!
         let firstDays = CivilDate.daysSince1970(year: day.year, month: day.month, day: day.day) - 14
         let (year, month, dayOfMonth) = CivilDate.fromDays(firstDays)
-        let predictor = Learned.predictor(
+        let predictor = try Learned.predictor(
             .shifting, days: 14, zone: zone, seed: 7, start: DateFields(year: year, month: month, day: dayOfMonth))
         let start = Date(milliseconds: day.instant(in: zone).0)
         let next = Date(
             milliseconds: DateFields(year: day.year, month: day.month, day: day.day + 1).instant(in: zone).0)
         let length = next.timeIntervalSince(start) / 3600
         #expect(length == 23 || length == 25)
-        let schedule = predictor.schedule(from: start, to: next, device: "phone")
+        let schedule = try predictor.schedule(from: start, to: next, device: "phone")
         let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map {
             Learned.localMinute($0.time, zone)
         }
@@ -267,12 +270,12 @@ struct PlanningInvariantTests {
         #expect(social.contains { (Learned.minute("20:25")..<Learned.minute("21:00")).contains($0) }, "\(social)")
     }
 
-    @Test func changeOfTimeZoneIsFollowed() {
+    @Test func changeOfTimeZoneIsFollowed() throws {
         let warsaw = TimeZone(identifier: "Europe/Warsaw")!, tokyo = TimeZone(identifier: "Asia/Tokyo")!
-        var predictor = Learned.predictor(.shifting, days: 10, zone: warsaw, seed: 2)
+        var predictor = try Learned.predictor(.shifting, days: 10, zone: warsaw, seed: 2)
         predictor.setTimeZone(tokyo, device: "phone")
         let start = Learned.instant(tokyo, 2024, 1, 12, 0)
-        let schedule = predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+        let schedule = try predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
         let news = schedule.wakes.filter { $0.apps.contains { $0.app == "com.example.news" } }.map {
             Learned.localMinute($0.time, tokyo)
         }
@@ -286,16 +289,17 @@ struct FetchResultPlanningTests {
     @Test func failuresBackOffExponentiallyAndALaunchEndsIt() throws {
         var configuration = PredictorConfiguration()
         configuration.budget = 0.95
-        var predictor = Learned.predictor(.commuter, days: 10, zone: zone, seed: 3, configuration: configuration)
+        var predictor = try Learned.predictor(.commuter, days: 10, zone: zone, seed: 3, configuration: configuration)
         let app = "com.example.chat"
         var now = Learned.instant(zone, 2024, 1, 11, 9)
         var waits: [Double] = []
         var explained = 0
         for _ in 0..<5 {
-            predictor.observe(Event(kind: .fetch, app: app, time: now.milliseconds, result: .failed), device: "phone")
+            try predictor.observe(
+                Event(kind: .fetch, app: app, time: now.milliseconds, result: .failed), device: "phone")
             // An app that keeps failing may get no wake at all within the day: that ends the loop.
             guard
-                let next = predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone").wakes
+                let next = try predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone").wakes
                     .first(where: { $0.apps.contains { $0.app == app } })
             else { break }
             let wake = try #require(next.apps.first { $0.app == app })
@@ -315,14 +319,14 @@ struct FetchResultPlanningTests {
             #expect(wait >= 15 * 60 * pow(2, Double(index)), "\(waits)")
         }
         // Opening the app ends the backoff.
-        predictor.observe(Event(kind: .launch, app: app, time: now.milliseconds + 60_000), device: "phone")
+        try predictor.observe(Event(kind: .launch, app: app, time: now.milliseconds + 60_000), device: "phone")
         #expect(predictor.devices["phone"]?.apps[app]?.consecutiveFailures == 0)
         // So does a fetch that works.
-        predictor.observe(
+        try predictor.observe(
             Event(kind: .fetch, app: app, time: now.milliseconds + 120_000, result: .failed), device: "phone")
-        predictor.observe(
+        try predictor.observe(
             Event(kind: .fetch, app: app, time: now.milliseconds + 3_000_000, result: .noData), device: "phone")
-        let after = predictor.schedule(
+        let after = try predictor.schedule(
             from: now.addingTimeInterval(3000), to: now.addingTimeInterval(86_400), device: "phone")
         #expect(
             !after.wakes.flatMap(\.apps).contains {
@@ -330,18 +334,18 @@ struct FetchResultPlanningTests {
             })
     }
 
-    @Test func coalescingLowersDeviceWakes() {
+    @Test func coalescingLowersDeviceWakes() throws {
         var eager = PredictorConfiguration()
         eager.coalescingMinimumValue = 0.8
         var apart = eager
         apart.coalescingWindow = 0
         var devices = 0, apartDevices = 0, fetches = 0, apartFetches = 0
         for seed in 1...5 as ClosedRange<UInt64> {
-            let together = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: eager)
-            let separate = Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: apart)
+            let together = try Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: eager)
+            let separate = try Learned.predictor(.commuter, days: 21, zone: zone, seed: seed, configuration: apart)
             let from = Learned.instant(zone, 2024, 1, 22, 0)
-            let a = together.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
-            let b = separate.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
+            let a = try together.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
+            let b = try separate.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone")
             devices += a.wakes.count
             apartDevices += b.wakes.count
             fetches += a.appWakeCount
@@ -358,19 +362,19 @@ struct FetchResultPlanningTests {
         #expect(fetches == apartFetches)
     }
 
-    @Test func appsWhoseFetchesBringNothingGetFewerWakes() {
+    @Test func appsWhoseFetchesBringNothingGetFewerWakes() throws {
         // News publishes at 06:00, 12:00 and 18:00 only: fetch results teach the planner that a
         // second fetch between two publications finds nothing.
         var blind = PredictorConfiguration()
         blind.usesFetchResults = false
-        let learned = Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60)
-        let ignoring = Learned.predictor(
+        let learned = try Learned.predictor(.commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60)
+        let ignoring = try Learned.predictor(
             .commuter, days: 21, zone: zone, seed: 2, fetchPeriod: 60, configuration: blind)
         let from = Learned.instant(zone, 2024, 1, 22, 0)
-        func newsWakes(_ predictor: Predictor) -> Int {
-            predictor.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone").wakes
+        func newsWakes(_ predictor: Predictor) throws -> Int {
+            try predictor.schedule(from: from, to: from.addingTimeInterval(5 * 86_400), device: "phone").wakes
                 .filter { $0.apps.contains { $0.app == "com.example.podcasts" } }.count
         }
-        #expect(newsWakes(learned) < newsWakes(ignoring))
+        #expect(try newsWakes(learned) < newsWakes(ignoring))
     }
 }

@@ -25,9 +25,9 @@ struct FetchSchedulerTests {
         var predictor = Predictor()
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
-        for event in try store.events(device: "phone") { predictor.observe(event, device: "phone") }
+        for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        let expected = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let expected = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let actual = try scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(actual == expected)
         #expect(actual.wakes.count >= 4)
@@ -67,9 +67,9 @@ struct FetchSchedulerTests {
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
-        for event in try store.events(device: "phone") { predictor.observe(event, device: "phone") }
+        for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         #expect(predictor.devices["phone"]?.hazard.isTrained == true)
-        let expected = predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let expected = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         // The hazard changes this plan: else the test could not tell the two models apart.
         #expect(expected != without)
         // A return is a reason only within the hours after a launch, not a day later.
@@ -81,7 +81,8 @@ struct FetchSchedulerTests {
         #expect(with == expected)
         // Learned without the hazard, a model has none.
         var plain = Predictor(configuration: off)
-        for event in try store.events(device: "phone") { plain.observe(event, device: "phone") }
+        plain.setTimeZone(zone, device: "phone")
+        for event in try store.events(device: "phone") { try plain.observe(event, device: "phone") }
         #expect(plain.devices["phone"]?.hazard.isTrained == false)
     }
 

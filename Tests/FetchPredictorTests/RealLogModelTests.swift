@@ -33,10 +33,10 @@ struct RealLogModelTests {
             predictor.defaultInterval = .minimum
             var lastLaunches: [String: Date] = [:]
             for event in events where event.time <= now.milliseconds {
-                predictor.observe(event, device: "phone")
+                try predictor.observe(event, device: "phone")
                 lastLaunches[event.app] = Date(milliseconds: event.time)
             }
-            let schedule = predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone")
+            let schedule = try predictor.schedule(from: now, to: now.addingTimeInterval(86_400), device: "phone")
             checked += schedule.wakes.count
             let problems = ReasonInvariants.check(schedule, zone: zone, lastLaunches: lastLaunches)
             #expect(problems.isEmpty, "\(log) at \(now): \(problems.prefix(3))")

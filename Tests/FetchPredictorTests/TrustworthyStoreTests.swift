@@ -44,6 +44,23 @@ struct TrustworthyStoreTests {
         #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
     }
 
+    /// A device the store does not have is answered as one with no events, in no zone: nothing
+    /// is planned, and no model is learned for it.
+    @Test func aDeviceTheStoreDoesNotHaveIsAnsweredInNoZone() throws {
+        let store = try EventStore.inMemory()
+        try store.setDefaultInterval(.minimum)
+        let scheduler = FetchScheduler(store: store)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(try scheduler.nextWake(after: now, device: "tablet") == nil)
+        #expect(try scheduler.nextWake(after: now, device: "tablet", app: "news") == nil)
+        #expect(try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: "tablet").wakes.isEmpty)
+        #expect(try scheduler.profile(app: "news", device: "tablet") == .empty)
+        #expect(try scheduler.state(app: "news", device: "tablet", now: now) == .noHistory)
+        #expect(try scheduler.isColdStart(app: "news", device: "tablet"))
+        #expect(try scheduler.apps(device: "tablet").isEmpty)
+        #expect(scheduler.loadedDeviceCount == 0)
+    }
+
     @Test func aZoneThatContradictsTheDevicesIsRefusedEverywhere() throws {
         let store = try EventStore.inMemory()
         try store.setTimeZone(zone, device: "phone")

@@ -76,7 +76,11 @@ struct PreparedDevice: Sendable {
         let fetches: [SimulatedFetch]
         switch strategy {
         case .predictor(let level):
-            fetches = replay(budget: level, settings)
+            do {
+                fetches = try replay(budget: level, settings)
+            } catch {
+                preconditionFailure("The replay gives its device a time zone before its first event: \(error)")
+            }
         case .periodic(let period):
             var starts: [Milliseconds] = []
             let firstDay = DeviceModel(timeZone: zone).local(launches.first?.time ?? 0, utcOffset: nil).day
@@ -132,7 +136,9 @@ struct PreparedDevice: Sendable {
     /// The replay of the protocol: launches reach the predictor when the clock reaches them,
     /// fetch results when the fetch ends; the clock moves to the next wake or launch, whichever
     /// comes first, and every app due at a wake fetches.
-    func replay(budget: Double, _ settings: BacktestSettings) -> [SimulatedFetch] {
+    ///
+    /// - Throws: never in practice: the device is given its zone before anything is asked.
+    func replay(budget: Double, _ settings: BacktestSettings) throws(PredictorError) -> [SimulatedFetch] {
         var configuration = settings.configuration
         configuration.budget = budget
         configuration.freshnessWindow = settings.window
@@ -156,14 +162,14 @@ struct PreparedDevice: Sendable {
             if !pending.isEmpty {
                 let event = pending.removeFirst()
                 now = max(now, event.time + duration)
-                predictor.observe(event, device: name)
+                try predictor.observe(event, device: name)
                 continue
             }
             let nextLaunch = index < logged.count ? logged[index].time : nil
             // Only a wake before the next logged event is carried out: the question is asked again then.
             let wake =
                 now < end
-                ? predictor.nextWake(
+                ? try predictor.nextWake(
                     after: Date(milliseconds: now), before: Date(milliseconds: min(nextLaunch ?? end, end)),
                     device: name)
                 : nil
@@ -173,7 +179,7 @@ struct PreparedDevice: Sendable {
                 index += 1
                 now = max(now, launchTime)
                 if launch.kind == .launch, scope[launch.app] != nil { lastRefresh[launch.app] = launchTime }
-                predictor.observe(launch, device: name)
+                try predictor.observe(launch, device: name)
                 continue
             }
             guard let wake, let wakeTime else { break }
@@ -197,82 +203,106 @@ struct PreparedDevice: Sendable {
     func score(
         _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, _ settings: BacktestSettings
     ) -> Backtest.Outcome {
-        var figures = StrategyFigures(strategy: strategy)
-        figures.scoredDays = scoredDays
-        figures.appDays = scope.count * scoredDays
-        let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+        var sheet = ScoreSheet(figures: StrategyFigures(strategy: strategy))
+        sheet.figures.scoredDays = scoredDays
+        sheet.figures.appDays = scope.count * scoredDays
         var byApp: [String: [SimulatedFetch]] = [:]
         for fetch in fetches { byApp[fetch.app, default: []].append(fetch) }
-        var scored: [ScoredLaunch] = []
-        var ages: [Double] = []
-        var wakeInstants = Set<Milliseconds>()
         let isPredictor: Bool = { if case .predictor = strategy { true } else { false } }()
         if isPredictor {
-            figures.expectedFresh = 0
+            sheet.figures.expectedFresh = 0
             let uppers: [Double?] = ReliabilityBin.edges.dropFirst().map { $0 } + [nil]
-            figures.reliability = zip(ReliabilityBin.edges, uppers).map {
+            sheet.figures.reliability = zip(ReliabilityBin.edges, uppers).map {
                 ReliabilityBin(lower: $0, upper: $1, wakes: 0, forecast: 0, served: 0)
             }
         }
         for app in scope.keys.sorted() {
             let appFetches = (byApp[app] ?? []).sorted { $0.start < $1.start }
-            let launchTimes = appLaunches[app] ?? []
-            let timeline = timeline(app, settings)
-            let refreshing = appFetches.indices.filter { appFetches[$0].result != .failed }
-            let refreshes = refreshing.map { appFetches[$0].start }
-            // The fresh cold launches each fetch served: each counts for the last fetch before it.
-            var served = [Int](repeating: 0, count: appFetches.count)
-            // Cold launches and their freshness.
-            var refreshIndex = 0
-            for (index, time) in launchTimes.enumerated() {
-                let cold = index == 0 || launchTimes[index - 1] < time - window
-                guard cold, isScored(time) else { continue }
-                while refreshIndex < refreshes.count, refreshes[refreshIndex] <= time - lead { refreshIndex += 1 }
-                let lastFetch = refreshIndex > 0 ? refreshes[refreshIndex - 1] : nil
-                let lastLaunch = index > 0 ? launchTimes[index - 1] : nil
-                let refresh = [lastFetch, lastLaunch].compactMap { $0 }.max()
-                let fresh = refresh.map { !timeline.published(after: $0, upTo: time - window) } ?? false
-                figures.coldLaunches += 1
-                if fresh { figures.freshLaunches += 1 }
-                // Served by a fetch: fresh, with that fetch as its last refresh, within its window.
-                if fresh, let lastFetch, lastFetch >= lastLaunch ?? .min, lastFetch >= time - window {
-                    served[refreshing[refreshIndex - 1]] += 1
-                    figures.servedLaunches += 1
-                }
-                if let refresh { ages.append(Double(time - refresh) / 60_000) }
-                scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
-            }
-            // Fetches on scored days and the waste among them.
-            var launchIndex = 0
-            for (index, fetch) in appFetches.enumerated() where isScored(fetch.start) {
-                figures.fetches += 1
-                wakeInstants.insert(fetch.start)
-                if isPredictor, let forecast = fetch.forecast {
-                    figures.expectedFresh! += forecast
-                    let bin = figures.reliability.lastIndex { $0.lower <= forecast } ?? 0
-                    figures.reliability[bin].wakes += 1
-                    figures.reliability[bin].forecast += forecast
-                    figures.reliability[bin].served += served[index]
-                }
-                switch fetch.result {
-                case .noData: figures.wastedNoData += 1
-                case .failed: figures.wastedFailed += 1
-                case .newData:
-                    while launchIndex < launchTimes.count, launchTimes[launchIndex] <= fetch.start { launchIndex += 1 }
-                    let nextLaunch = launchIndex < launchTimes.count ? launchTimes[launchIndex] : nil
-                    let nextRefresh = appFetches[(index + 1)...].first { $0.result != .failed }?.start
-                    if let nextRefresh, nextLaunch.map({ nextRefresh < $0 }) ?? true { figures.wastedSuperseded += 1 }
-                }
-            }
+            let served = scoreColdLaunches(of: app, appFetches, settings, into: &sheet)
+            scoreFetches(of: app, appFetches, served: served, isPredictor: isPredictor, settings, into: &sheet)
         }
-        figures.deviceWakes = wakeInstants.count
-        ages.sort()
+        sheet.figures.deviceWakes = sheet.wakeInstants.count
+        let ages = sheet.ages.sorted()
         if !ages.isEmpty {
-            figures.medianContentAgeMinutes =
+            sheet.figures.medianContentAgeMinutes =
                 ages.count % 2 == 1
                 ? ages[ages.count / 2] : (ages[ages.count / 2 - 1] + ages[ages.count / 2]) / 2
         }
         return Backtest.Outcome(
-            figures: figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) }, launches: scored)
+            figures: sheet.figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) },
+            launches: sheet.scored)
+    }
+
+    /// What a score gathers app by app.
+    struct ScoreSheet {
+        var figures: StrategyFigures
+        var scored: [ScoredLaunch] = []
+        /// The age of the content at each scored cold launch, in minutes.
+        var ages: [Double] = []
+        var wakeInstants = Set<Milliseconds>()
+    }
+
+    /// Scores an app's cold launches on scored days, fresh or not, and counts those its fetches
+    /// served; returns the fresh cold launches each fetch served, each counted for the last
+    /// fetch before it.
+    func scoreColdLaunches(
+        of app: String, _ appFetches: [SimulatedFetch], _ settings: BacktestSettings, into sheet: inout ScoreSheet
+    ) -> [Int] {
+        let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+        let launchTimes = appLaunches[app] ?? []
+        let timeline = timeline(app, settings)
+        let refreshing = appFetches.indices.filter { appFetches[$0].result != .failed }
+        let refreshes = refreshing.map { appFetches[$0].start }
+        var served = [Int](repeating: 0, count: appFetches.count)
+        var refreshIndex = 0
+        for (index, time) in launchTimes.enumerated() {
+            let cold = index == 0 || launchTimes[index - 1] < time - window
+            guard cold, isScored(time) else { continue }
+            while refreshIndex < refreshes.count, refreshes[refreshIndex] <= time - lead { refreshIndex += 1 }
+            let lastFetch = refreshIndex > 0 ? refreshes[refreshIndex - 1] : nil
+            let lastLaunch = index > 0 ? launchTimes[index - 1] : nil
+            let refresh = [lastFetch, lastLaunch].compactMap { $0 }.max()
+            let fresh = refresh.map { !timeline.published(after: $0, upTo: time - window) } ?? false
+            sheet.figures.coldLaunches += 1
+            if fresh { sheet.figures.freshLaunches += 1 }
+            // Served by a fetch: fresh, with that fetch as its last refresh, within its window.
+            if fresh, let lastFetch, lastFetch >= lastLaunch ?? .min, lastFetch >= time - window {
+                served[refreshing[refreshIndex - 1]] += 1
+                sheet.figures.servedLaunches += 1
+            }
+            if let refresh { sheet.ages.append(Double(time - refresh) / 60_000) }
+            sheet.scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
+        }
+        return served
+    }
+
+    /// Counts an app's fetches on scored days and the waste among them, and the predictor's
+    /// forecasts of them against the launches they served.
+    func scoreFetches(
+        of app: String, _ appFetches: [SimulatedFetch], served: [Int], isPredictor: Bool,
+        _ settings: BacktestSettings, into sheet: inout ScoreSheet
+    ) {
+        let launchTimes = appLaunches[app] ?? []
+        var launchIndex = 0
+        for (index, fetch) in appFetches.enumerated() where isScored(fetch.start) {
+            sheet.figures.fetches += 1
+            sheet.wakeInstants.insert(fetch.start)
+            if isPredictor, let forecast = fetch.forecast {
+                sheet.figures.expectedFresh! += forecast
+                let bin = sheet.figures.reliability.lastIndex { $0.lower <= forecast } ?? 0
+                sheet.figures.reliability[bin].wakes += 1
+                sheet.figures.reliability[bin].forecast += forecast
+                sheet.figures.reliability[bin].served += served[index]
+            }
+            switch fetch.result {
+            case .noData: sheet.figures.wastedNoData += 1
+            case .failed: sheet.figures.wastedFailed += 1
+            case .newData:
+                while launchIndex < launchTimes.count, launchTimes[launchIndex] <= fetch.start { launchIndex += 1 }
+                let nextLaunch = launchIndex < launchTimes.count ? launchTimes[launchIndex] : nil
+                let nextRefresh = appFetches[(index + 1)...].first { $0.result != .failed }?.start
+                if let nextRefresh, nextLaunch.map({ nextRefresh < $0 }) ?? true { sheet.figures.wastedSuperseded += 1 }
+            }
+        }
     }
 }

@@ -14,15 +14,7 @@ public enum Backtest {
         let prepared = devices.map { PreparedDevice($0, settings) }
         // A level given twice runs once.
         let budgets = settings.budgets.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
-        var runs: [(device: Int, strategy: Strategy)] = []
-        for index in prepared.indices {
-            for budget in budgets { runs.append((index, .predictor(budget))) }
-            if !budgets.contains(settings.reportedBudget) {
-                runs.append((index, .predictor(settings.reportedBudget)))
-            }
-            for period in settings.periods { runs.append((index, .periodic(period))) }
-            runs.append((index, .oracle))
-        }
+        var runs = plannedRuns(devices: prepared.indices, budgets: budgets, settings)
         let counter = ResultBox(count: 0)
         // Refinement adds at most two levels a round: the progress counts them from the start.
         let refinements = max(0, settings.refinements)
@@ -40,6 +32,32 @@ public enum Backtest {
                 extra, prepared, settings, done: counter, of: planned, progress: progress)
             runs += extra
         }
+        return report(prepared, runs: runs, outcomes: outcomes, levels: levels, settings)
+    }
+
+    /// The runs of every device: the predictor at each budget level and at the reported budget,
+    /// each periodic baseline, and the oracle.
+    private static func plannedRuns(
+        devices: Range<Int>, budgets: [Double], _ settings: BacktestSettings
+    ) -> [(device: Int, strategy: Strategy)] {
+        var runs: [(device: Int, strategy: Strategy)] = []
+        for index in devices {
+            for budget in budgets { runs.append((index, .predictor(budget))) }
+            if !budgets.contains(settings.reportedBudget) {
+                runs.append((index, .predictor(settings.reportedBudget)))
+            }
+            for period in settings.periods { runs.append((index, .periodic(period))) }
+            runs.append((index, .oracle))
+        }
+        return runs
+    }
+
+    /// The report of the runs: each device's figures, every device's together, and the
+    /// predictor's frontier read at 4 wakes per app-day and at half the cold launches fresh.
+    private static func report(
+        _ prepared: [PreparedDevice], runs: [(device: Int, strategy: Strategy)], outcomes: [Outcome],
+        levels: [Double], _ settings: BacktestSettings
+    ) -> BacktestReport {
         var report = BacktestReport(devices: [], overall: [], freshAt4: nil, wakesAt50: nil)
         var overall: [String: StrategyFigures] = [:]
         var order: [String] = []
@@ -71,23 +89,27 @@ public enum Backtest {
         order =
             levels.sorted().map { Strategy.predictor($0).key }.filter { overall[$0] != nil }
             + order.filter { !$0.hasPrefix("predictor ") }
-        report.overall = order.map { key in
-            var figures = overall[key]!
-            if report.devices.count > 1 {
-                figures.medianContentAgeMinutes = nil
-            } else {
-                figures.medianContentAgeMinutes =
-                    report.devices.first?.strategies.first {
-                        $0.strategy == figures.strategy
-                    }?.medianContentAgeMinutes
-            }
-            return figures
-        }
+        report.overall = order.map { overallFigures(overall[$0]!, devices: report.devices) }
         if report.devices.count > 1 { report.reported?.medianContentAgeMinutes = nil }
         let frontier = report.overall.filter(\.strategy.isPredictor).map { ($0.wakesPerAppDay, $0.freshRate) }
         report.freshAt4 = Frontier.fresh(at: 4, frontier)
         report.wakesAt50 = Frontier.wakes(forFresh: 0.5, frontier)
         return report
+    }
+
+    /// A strategy's figures over every device, with the median content age of the one device
+    /// there is: medians of several devices do not add up.
+    private static func overallFigures(_ figures: StrategyFigures, devices: [DeviceBacktest]) -> StrategyFigures {
+        var figures = figures
+        if devices.count > 1 {
+            figures.medianContentAgeMinutes = nil
+        } else {
+            figures.medianContentAgeMinutes =
+                devices.first?.strategies.first {
+                    $0.strategy == figures.strategy
+                }?.medianContentAgeMinutes
+        }
+        return figures
     }
 
     /// Runs strategies on devices, on every core at once; the outcomes in the order of `runs`.

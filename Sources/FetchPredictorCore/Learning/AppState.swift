@@ -19,6 +19,10 @@ public struct AppState: Sendable, Hashable, Codable {
     /// come, a quiet spell.
     public var expectedShare: Double
 
+    /// The state of an app with no launch learned: never launched, and no quiet spell.
+    public static let noHistory = AppState(
+        lastLaunch: nil, coldLaunchesLastWeek: 0, usualLastWeek: nil, launchSpanDays: 0, expectedShare: 1)
+
     /// A sentence for people, such as "no launch since 2022-01-15; 2 cold launches in the last 7
     /// days, usually 14; a quiet spell: expecting 40% of its last days' use". The habits' usual
     /// week is the recent weeks'; the planner follows the last days, which a quiet week lowers
@@ -63,10 +67,7 @@ extension DeviceModel {
     ///   - app: the app.
     ///   - now: the moment of the answer; events after it must not have been learned.
     public func state(app: String, now: Date, _ configuration: PredictorConfiguration) -> AppState {
-        guard let model = apps[app] else {
-            return AppState(
-                lastLaunch: nil, coldLaunchesLastWeek: 0, usualLastWeek: nil, launchSpanDays: 0, expectedShare: 1)
-        }
+        guard let model = apps[app] else { return .noHistory }
         let today = local(now.milliseconds, utcOffset: nil).day
         let recent = model.habits.coldLaunches(from: today - 6, through: today)
         let span = model.lastLaunch.map { local($0, utcOffset: nil).day - (model.firstDay ?? today) + 1 } ?? 0

@@ -14,6 +14,10 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     /// Expected cold launches per day.
     public var launchesPerDay: Double { rates.reduce(0, +) }
 
+    /// The profile of an app with no launch learned: every day, no launch at any time, no peak.
+    public static let empty = DailyProfile(
+        days: .all, rates: Array(repeating: 0, count: AppModel.binsPerDay), peaks: [], effectiveDays: 0)
+
     /// The expected cold launches per minute at a minute of the day.
     @inline(__always) public func rate(minute: Int) -> Double {
         rates[DayMinute.wrapped(minute) / AppModel.binMinutes] / Double(AppModel.binMinutes)
@@ -51,10 +55,7 @@ public struct DailyProfile: Sendable, Hashable, Codable {
     /// are the same to the last bit, with no test of the wrap at midnight in the inner loop.
     static func smooth(_ bins: [Double], days: Double, sigma: Double) -> [Double] {
         let count = bins.count
-        let radius = Int((3 * sigma).rounded(.up))
-        var kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = kernel.reduce(0, +)
-        kernel = kernel.map { $0 / total }
+        let (kernel, radius) = gaussianKernel(sigma: sigma)
         // A count of zero adds nothing: `sum + 0` is `sum` for the sums here, none negative.
         let values = bins.map { $0 > 0 ? $0 / days : 0 }
         // A sparse day (few bins with launches) is cheaper scattered: only its launches are read.
@@ -109,6 +110,15 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             }
         }
         return rates
+    }
+
+    /// A Gaussian kernel of standard deviation `sigma` bins, cut at three of them on each side
+    /// and scaled to sum to 1, and its radius.
+    static func gaussianKernel(sigma: Double) -> (kernel: [Double], radius: Int) {
+        let radius = Int((3 * sigma).rounded(.up))
+        let kernel = (-radius...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
+        let total = kernel.reduce(0, +)
+        return (kernel.map { $0 / total }, radius)
     }
 
     /// A day with fewer than one bin in this many used is smoothed by scattering.

@@ -5,13 +5,11 @@ extension DeviceModel {
     /// over the recent weeks (``HabitCounts``), and its habits as peaks (``HabitFinder``).
     /// Weekdays and weekends are apart when the app's history shows that they differ.
     public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
-        let empty = DailyProfile(
-            days: .all, rates: Array(repeating: 0, count: AppModel.binsPerDay), peaks: [], effectiveDays: 0)
-        guard let habits = apps[app]?.habits else { return empty }
+        guard let habits = apps[app]?.habits else { return .empty }
         let apart = configuration.splitsWeekends && Self.weekendsDiffer(habits.bins(.weekday), habits.bins(.weekend))
         let shown = kind != .all && apart ? kind : .all
         let (bins, days) = habits.bins(shown)
-        guard days > 0 else { return empty }
+        guard days > 0 else { return .empty }
         return DailyProfile(
             days: shown, rates: DailyProfile.smooth(bins, days: days, sigma: HabitFinder.narrowBins),
             peaks: HabitFinder.peaks(bins: bins, days: days), effectiveDays: days)

@@ -39,3 +39,24 @@ struct HorizonClock {
 
     @inline(__always) func time(_ index: Int) -> Milliseconds { start + Milliseconds(index) * 60_000 }
 }
+
+extension HorizonClock {
+    /// The minutes a clock runs past the minutes planned on it: the freshness window that the
+    /// last wakes' rates read, and two more.
+    static func margin(_ configuration: PredictorConfiguration) -> Int {
+        Int(configuration.freshnessWindow / 60) + 2
+    }
+
+    /// The clock of a plan of `minutes` minutes from `start`, in a device's zone, with the
+    /// margin past them that planning reads: the one way every plan's horizon is laid.
+    static func forPlanning(
+        from start: Milliseconds, minutes: Int, configuration: PredictorConfiguration, zone: TimeZone
+    ) -> HorizonClock {
+        HorizonClock(start: start, minutes: minutes + margin(configuration), zone: zone)
+    }
+
+    /// The minutes planned on a clock laid by ``forPlanning(from:minutes:configuration:zone:)``.
+    func planMinutes(_ configuration: PredictorConfiguration) -> Int {
+        count - Self.margin(configuration)
+    }
+}

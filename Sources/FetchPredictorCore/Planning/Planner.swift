@@ -34,12 +34,8 @@ enum Planner {
     ) -> AppPlan? {
         guard policy.enabled, let floor = floor(policy.interval, configuration) else { return nil }
         let window = Int(configuration.freshnessWindow / 60)
-        var planMinutes = planMinutes
-        var plannedThrough: Int?
-        if let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) {
-            planMinutes = startIndex + looksAhead + window
-            plannedThrough = planMinutes - max(1, window / 2)
-        }
+        let (planMinutes, plannedThrough) = stage(
+            startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead, clock: clock, window: window)
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
         let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()
@@ -72,6 +68,34 @@ enum Planner {
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
+        let wakes = appWakes(
+            name, choices: choices, device: device, model: model, expected: expected, earliest: earliest,
+            clock: clock, configuration)
+        return AppPlan(
+            wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
+            plannedThrough: plannedThrough, correction: correction)
+    }
+
+    /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
+    /// whole plan (`nil` when it is made whole): about `looksAhead` minutes after `startIndex`,
+    /// when the horizon goes further than that.
+    static func stage(
+        startIndex: Int, planMinutes: Int, looksAhead: Int?, clock: HorizonClock, window: Int
+    ) -> (planMinutes: Int, plannedThrough: Int?) {
+        guard let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) else {
+            return (planMinutes, nil)
+        }
+        let staged = startIndex + looksAhead + window
+        return (staged, staged - max(1, window / 2))
+    }
+
+    /// The wakes of an app's chosen minutes, with their reasons when the configuration explains
+    /// wakes; the first also held back by the interval or a backoff when it comes soon after.
+    static func appWakes(
+        _ name: String, choices: [Sweep.Choice], device: DeviceModel, model: AppModel, expected: ExpectedLaunches,
+        earliest: Earliest, clock: HorizonClock,
+        _ configuration: PredictorConfiguration
+    ) -> [AppWake] {
         // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
             configuration.explainsWakes && !choices.isEmpty ? device.habitProfiles(app: name, configuration) : nil
@@ -90,9 +114,7 @@ enum Planner {
         {
             wakes[0].reasons.append(heldBy)
         }
-        return AppPlan(
-            wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
-            plannedThrough: plannedThrough, correction: correction)
+        return wakes
     }
 
     /// The value factor of a fetch at each local hour: how likely it is to work, and how cheap.

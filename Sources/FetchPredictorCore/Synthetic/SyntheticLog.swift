@@ -73,66 +73,82 @@ public struct SyntheticLog: Sendable {
     public func events() -> [Event] {
         var random = SeededGenerator(seed: seed)
         var events: [Event] = []
-        let firstDay = CivilDate.daysSince1970(year: start.year, month: start.month, day: start.day)
         for app in persona.apps {
-            var launches: [Milliseconds] = []
-            for day in 0..<days {
-                let weekday = CivilDate.weekday(days: firstDay + day)
-                let isWeekend = weekday == 1 || weekday == 7
-                for habit in app.habits where day >= habit.fromDay && day < habit.untilDay {
-                    switch habit.days {
-                    case .weekdays where isWeekend, .weekends where !isWeekend: continue
-                    default: break
-                    }
-                    guard random.unit() < habit.probability else { continue }
-                    let minute = random.normal(mean: habit.minute, deviation: habit.spread)
-                    launches.append(instant(dayIndex: day, minute: minute))
-                    // Now and then a second look a few minutes later, as people do.
-                    if random.unit() < 0.2 {
-                        launches.append(launches.last! + Milliseconds(60_000 + random.unit() * 600_000))
-                    }
-                }
-                var extra = random.exponential(rate: 1)
-                while extra < app.randomLaunchesPerDay {
-                    launches.append(instant(dayIndex: day, minute: 8 * 60 + random.unit() * 15 * 60))
-                    extra += random.exponential(rate: 1)
-                }
-            }
-            launches.sort()
+            // The draws in the order the log has always made them: launches, their durations, fetches.
+            let launches = launchTimes(of: app, random: &random)
             for time in launches {
                 events.append(
                     Event(kind: .launch, app: app.name, time: time, duration: Double(20 + Int(random.unit() * 280))))
             }
             guard fetchPeriodMinutes > 0 else { continue }
-            let published = publications(app.content, random: &random)
-            let period = Milliseconds(fetchPeriodMinutes) * 60_000
-            let begin = instant(dayIndex: 0, minute: 0) + Milliseconds(random.unit() * Double(period))
-            let end = instant(dayIndex: days, minute: 0)
-            var lastRefresh = begin - period
-            var launchIndex = 0
-            var fetch = begin
-            while fetch < end {
-                while launchIndex < launches.count, launches[launchIndex] <= fetch {
-                    lastRefresh = max(lastRefresh, launches[launchIndex])
-                    launchIndex += 1
-                }
-                let result: FetchResult
-                if random.unit() < app.failureRate {
-                    result = .failed
-                } else {
-                    result = Self.anyPublished(published, after: lastRefresh, upTo: fetch) ? .newData : .noData
-                    lastRefresh = fetch
-                }
-                events.append(
-                    Event(
-                        kind: .fetch, app: app.name, time: fetch, result: result,
-                        duration: 1 + (random.unit() * 90).rounded() / 10))
-                fetch += period
-            }
+            events += fetches(of: app, launches: launches, random: &random)
         }
         events.sort { ($0.time, $0.kind.rawValue, $0.app) < ($1.time, $1.kind.rawValue, $1.app) }
         for index in events.indices {
             events[index].utcOffset = timeZone.secondsFromGMT(for: Date(milliseconds: events[index].time))
+        }
+        return events
+    }
+
+    /// An app's launches over the log, sorted: its habits on the days they hold, now and then a
+    /// second look, and its launches at random through the waking hours.
+    func launchTimes(of app: Persona.App, random: inout SeededGenerator) -> [Milliseconds] {
+        let firstDay = CivilDate.daysSince1970(year: start.year, month: start.month, day: start.day)
+        var launches: [Milliseconds] = []
+        for day in 0..<days {
+            let weekday = CivilDate.weekday(days: firstDay + day)
+            let isWeekend = weekday == 1 || weekday == 7
+            for habit in app.habits where day >= habit.fromDay && day < habit.untilDay {
+                switch habit.days {
+                case .weekdays where isWeekend, .weekends where !isWeekend: continue
+                default: break
+                }
+                guard random.unit() < habit.probability else { continue }
+                let minute = random.normal(mean: habit.minute, deviation: habit.spread)
+                launches.append(instant(dayIndex: day, minute: minute))
+                // Now and then a second look a few minutes later, as people do.
+                if random.unit() < 0.2 {
+                    launches.append(launches.last! + Milliseconds(60_000 + random.unit() * 600_000))
+                }
+            }
+            var extra = random.exponential(rate: 1)
+            while extra < app.randomLaunchesPerDay {
+                launches.append(instant(dayIndex: day, minute: 8 * 60 + random.unit() * 15 * 60))
+                extra += random.exponential(rate: 1)
+            }
+        }
+        return launches.sorted()
+    }
+
+    /// The fetches of a plain periodic scheduler for an app, each with the result its content
+    /// gives: new data when something was published since the app's last refresh (a launch or
+    /// a fetch that did not fail).
+    func fetches(of app: Persona.App, launches: [Milliseconds], random: inout SeededGenerator) -> [Event] {
+        let published = publications(app.content, random: &random)
+        let period = Milliseconds(fetchPeriodMinutes) * 60_000
+        let begin = instant(dayIndex: 0, minute: 0) + Milliseconds(random.unit() * Double(period))
+        let end = instant(dayIndex: days, minute: 0)
+        var lastRefresh = begin - period
+        var launchIndex = 0
+        var fetch = begin
+        var events: [Event] = []
+        while fetch < end {
+            while launchIndex < launches.count, launches[launchIndex] <= fetch {
+                lastRefresh = max(lastRefresh, launches[launchIndex])
+                launchIndex += 1
+            }
+            let result: FetchResult
+            if random.unit() < app.failureRate {
+                result = .failed
+            } else {
+                result = Self.anyPublished(published, after: lastRefresh, upTo: fetch) ? .newData : .noData
+                lastRefresh = fetch
+            }
+            events.append(
+                Event(
+                    kind: .fetch, app: app.name, time: fetch, result: result,
+                    duration: 1 + (random.unit() * 90).rounded() / 10))
+            fetch += period
         }
         return events
     }

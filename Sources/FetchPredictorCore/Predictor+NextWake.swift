@@ -1,0 +1,178 @@
+import Foundation
+
+/// The search for a device's next wake, which runs after every event: each app's plan is cached,
+/// made at first only a few hours ahead, made through the whole horizon only when it must, and
+/// only the first wakes are coalesced.
+extension Predictor {
+    struct CachedPlan {
+        var version: Int
+        var policy: AppPolicy
+        var plan: AppPlan?
+        /// The minute of the horizon the plan was made from: where it goes on from.
+        var startIndex: Int
+    }
+
+    struct CachedProfiles {
+        var version: Int
+        var profiles: (weekday: DailyProfile, weekend: DailyProfile)
+    }
+
+    /// A device's planning horizon, and the plans and profiles of its apps made on it.
+    struct DeviceCache {
+        var clock: HorizonClock
+        var plans: [String: CachedPlan] = [:]
+        var profiles: [String: CachedProfiles] = [:]
+
+        /// An app's planning profiles, learned again only when its profile's version changed.
+        mutating func planningProfiles(
+            app: String, version: Int, model: DeviceModel, _ configuration: PredictorConfiguration
+        ) -> (weekday: DailyProfile, weekend: DailyProfile) {
+            if let cached = profiles[app], cached.version == version { return cached.profiles }
+            let made = model.planningProfiles(app: app, configuration)
+            profiles[app] = CachedProfiles(version: version, profiles: made)
+            return made
+        }
+    }
+
+    /// An app's plan, and its first wake after the time asked about.
+    typealias Candidate = (app: String, plan: AppPlan, first: AppWake?)
+
+    /// The first device wake after `time`, and the forecasts' correction it was planned with.
+    mutating func firstWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
+        -> (DeviceWake, Double)?
+    {
+        let start = (time.milliseconds / 60_000 + 1) * 60_000
+        guard let model = try planningModel(device) else { return nil }
+        // Taken out of the dictionary while it changes, so that its plans are not copied.
+        var cache = takeCache(device, from: start, zone: model.timeZone)
+        let startIndex = Int((start - cache.clock.start) / 60_000)
+        var plans = stagedPlans(device, model: model, cache: &cache, startIndex: startIndex, after: time)
+        let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
+        let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
+        let earliest = extend(&plans, model: model, cache: &cache, asked: asked, end: end.milliseconds, after: time)
+        caches[device] = cache
+        guard
+            let wake = firstDeviceWake(
+                plans, earliest: earliest, device: device, clock: cache.clock, after: time, asked: asked, end: end)
+        else { return nil }
+        return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
+    }
+
+    /// The device's cache, taken out of ``caches``: the one laid before while its horizon still
+    /// reaches far enough past `start`, else a new one from `start`.
+    private mutating func takeCache(_ device: String, from start: Milliseconds, zone: TimeZone) -> DeviceCache {
+        if let existing = caches.removeValue(forKey: device), existing.clock.start <= start,
+            start - existing.clock.start <= Self.horizonReuse
+        {
+            return existing
+        }
+        let minutes = Int((Self.lookAhead + Double(Self.horizonReuse) / 1000) / 60)
+        return DeviceCache(clock: .forPlanning(from: start, minutes: minutes, configuration: configuration, zone: zone))
+    }
+
+    /// The apps of a device that may be woken: every app seen or given a policy; when the
+    /// default interval is never, only apps with a policy of their own.
+    private func candidates(_ model: DeviceModel, _ devicePolicies: [String: AppPolicy]?) -> [String] {
+        if defaultInterval == .never { return devicePolicies.map { Array($0.keys) } ?? [] }
+        return Array(model.apps.keys)
+            + (devicePolicies.map { $0.keys.filter { model.apps.index(forKey: $0) == nil } } ?? [])
+    }
+
+    /// Each app's plan with its first wake after `time`: the cached one when neither the app's
+    /// model nor its policy changed, else one made from `startIndex` up to the first stage.
+    ///
+    /// An array, as this runs after every event and a dictionary would hash every name again.
+    private func stagedPlans(
+        _ device: String, model: DeviceModel, cache: inout DeviceCache, startIndex: Int, after time: Date
+    ) -> [Candidate] {
+        var plans: [Candidate] = []
+        let planMinutes = cache.clock.planMinutes(configuration)
+        // Read once, and app models read in place: this runs after every event.
+        let devicePolicies = policies[device]
+        for app in candidates(model, devicePolicies) {
+            let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
+            // An app that is never woken has no plan: nothing more to look up.
+            guard policy.enabled, policy.interval != .never else { continue }
+            let position = model.apps.index(forKey: app)
+            let version = position.map { model.apps.values[$0].version } ?? -1
+            if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
+                if let plan = cached.plan { plans.append((app, plan, plan.firstWake(after: time))) }
+                continue
+            }
+            let profiles = cache.planningProfiles(
+                app: app, version: position.map { model.apps.values[$0].profileVersion } ?? -1, model: model,
+                configuration)
+            let plan = Planner.planApp(
+                app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
+                planMinutes: planMinutes, looksAhead: planningStage, profiles: profiles, configuration)
+            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
+            if let plan { plans.append((app, plan, plan.firstWake(after: time))) }
+        }
+        return plans
+    }
+
+    /// Makes through the whole horizon, from the minute it was made from, each plan made only so
+    /// far ahead with no wake after `time` when a wake of it could come before `asked` or join
+    /// the first device wake: so the wake is the one whole plans give. Returns the earliest
+    /// first wake of all plans.
+    private func extend(
+        _ plans: inout [Candidate], model: DeviceModel, cache: inout DeviceCache, asked: Milliseconds,
+        end: Milliseconds, after time: Date
+    ) -> Milliseconds? {
+        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
+        let planMinutes = cache.clock.planMinutes(configuration)
+        var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
+        var extended = false
+        repeat {
+            extended = false
+            let needed = earliest.flatMap { $0 < asked ? min(end, $0 + coalescing) : nil } ?? asked
+            for index in plans.indices {
+                let (app, plan, firstWake) = plans[index]
+                guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
+                    let cached = cache.plans[app]
+                else { continue }
+                let whole = Planner.planApp(
+                    app, device: model, policy: cached.policy, clock: cache.clock, startIndex: cached.startIndex,
+                    planMinutes: planMinutes, profiles: cache.profiles[app]?.profiles, correction: plan.correction,
+                    configuration)
+                cache.plans[app]?.plan = whole
+                // Whole, the plan has no stage left to extend: an app with no wake stays without.
+                var made = whole ?? plan
+                made.plannedThrough = nil
+                plans[index] = (app, made, made.firstWake(after: time))
+                if let wake = plans[index].first?.plannedTime.milliseconds { earliest = min(earliest ?? wake, wake) }
+                extended = true
+            }
+        } while extended
+        return earliest
+    }
+
+    /// The first device wake before `asked`, coalesced from the first wakes within the
+    /// coalescing window of the earliest: coalescing needs no others.
+    private func firstDeviceWake(
+        _ plans: [Candidate], earliest: Milliseconds?, device: String, clock: HorizonClock, after time: Date,
+        asked: Milliseconds, end: Date
+    ) -> DeviceWake? {
+        guard let earliest, earliest < asked else { return nil }
+        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
+        var near: [String: AppPlan] = [:]
+        for (app, plan, firstWake) in plans {
+            guard let firstWake, firstWake.plannedTime.milliseconds <= earliest + coalescing else { continue }
+            var trimmed = plan
+            trimmed.wakes = [firstWake]
+            near[app] = trimmed
+        }
+        guard
+            let wake = Planner.coalesce(near, device: device, clock: clock, from: time, to: end, configuration).first,
+            wake.time.milliseconds < asked
+        else { return nil }
+        return wake
+    }
+}
+
+extension AppPlan {
+    /// The plan's first wake strictly after `time`.
+    func firstWake(after time: Date) -> AppWake? {
+        Planner.firstIndex(wakes, after: time).map { wakes[$0] }
+    }
+}
