@@ -275,11 +275,16 @@ public final class FetchScheduler: @unchecked Sendable {
     /// anyway (at its next event), and the same wake when one comes before it.
     ///
     /// Every answer is as of its time: learned from the events up to it, never from later ones.
+    /// The wake is the one the caller carries out, as the loop in the type's overview does: it
+    /// is committed to (``Predictor/commit(to:device:)``), so that the fetches recorded at its
+    /// time teach the forecasts' correction while the device's model stays loaded.
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
         -> DeviceWake?
     {
         try withDevice(device, asOf: time) {
-            try predictor.nextWake(after: time, before: limit, device: device)
+            let wake = try predictor.nextWake(after: time, before: limit, device: device)
+            if let wake { predictor.commit(to: wake, device: device) }
+            return wake
         }
     }
 

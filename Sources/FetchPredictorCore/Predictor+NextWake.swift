@@ -37,9 +37,9 @@ extension Predictor {
     /// An app's plan, and its first wake after the time asked about.
     typealias Candidate = (app: String, plan: AppPlan, first: AppWake?)
 
-    /// The first device wake after `time`, and the forecasts' correction it was planned with.
+    /// The first device wake after `time` and before `limit`.
     mutating func firstWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
-        -> (DeviceWake, Double)?
+        -> DeviceWake?
     {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         guard let model = try planningModel(device) else { return nil }
@@ -51,11 +51,8 @@ extension Predictor {
         let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
         let earliest = extend(&plans, model: model, cache: &cache, asked: asked, end: end.milliseconds, after: time)
         caches[device] = cache
-        guard
-            let wake = firstDeviceWake(
-                plans, earliest: earliest, device: device, clock: cache.clock, after: time, asked: asked, end: end)
-        else { return nil }
-        return (wake, configuration.calibratesForecasts ? model.calibration.correction : 1)
+        return firstDeviceWake(
+            plans, earliest: earliest, device: device, clock: cache.clock, after: time, asked: asked, end: end)
     }
 
     /// The device's cache, taken out of ``caches``: the one laid before while its horizon still

@@ -14,12 +14,19 @@ import Foundation
 /// predictor.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
 /// predictor.setPolicy(AppPolicy(interval: .minimum), app: "com.example.news", device: "phone")
 /// for event in history { try predictor.observe(event, device: "phone") }
-/// if let wake = try predictor.nextWake(after: now, device: "phone") { sleep(until: wake.time) }
+/// if let wake = try predictor.nextWake(after: now, device: "phone") {
+///     predictor.commit(to: wake, device: "phone")
+///     sleep(until: wake.time)  // then fetch, and observe each fetch's result
+/// }
 /// ```
+///
+/// Queries never write what is learned: only ``observe(_:device:)`` and
+/// ``commit(to:device:)`` do.
 ///
 /// ## Topics
 /// - ``observe(_:device:)``
 /// - ``nextWake(after:device:)``
+/// - ``commit(to:device:)``
 /// - ``schedule(from:to:device:)``
 /// - ``profile(app:device:days:)``
 public struct Predictor: Sendable {
@@ -122,7 +129,8 @@ public struct Predictor: Sendable {
     /// The next device wake strictly after `time`, within a day, or `nil` when none is planned.
     ///
     /// Plans are cached per app and made again only for apps whose model or policy changed, so
-    /// that a scheduler can ask after every event. The device's daily cap, which
+    /// that a scheduler can ask after every event; the cache is all a query writes. A scheduler
+    /// that carries the wake out says so with ``commit(to:device:)``. The device's daily cap, which
     /// ``schedule(from:to:device:)`` applies over whole days, is not checked here. A device the
     /// predictor knows nothing of (no model, no policy) has no wake.
     ///
@@ -144,17 +152,28 @@ public struct Predictor: Sendable {
     public mutating func nextWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
         -> DeviceWake?
     {
-        guard let (wake, correction) = try firstWake(after: time, before: limit, device: device) else { return nil }
-        // The forecasts of the wake before their correction, bound to its fetches when they are
-        // recorded at its time: the correction is learned from what the model itself forecasts.
-        // Recorded here, with no copy of the model alive, so that nothing of it is copied.
-        if devices[device] != nil {
-            for app in wake.apps {
-                devices[device]!.calibration.plan(
-                    app.app, at: wake.time.milliseconds, forecast: app.expectedLaunches / correction)
-            }
+        try firstWake(after: time, before: limit, device: device)
+    }
+
+    /// Records that a scheduler will carry out a wake that ``nextWake(after:before:device:)``
+    /// gave: the forecasts of its apps, so that the fetches observed at its time are bound to
+    /// them, and the forecasts' correction (``ForecastCalibration``) learns from the cold
+    /// launches those fetches serve.
+    ///
+    /// Call it after the query that gave the wake and before observing anything more: the
+    /// forecasts are recorded before their correction, the device's current one. A scheduler
+    /// that asks again before the wake comes (at a launch, say) commits only to the wake it
+    /// carries out. A device with no model records nothing.
+    ///
+    /// - Complexity: O(apps of the wake).
+    public mutating func commit(to wake: DeviceWake, device: String) {
+        guard devices[device] != nil else { return }
+        let correction = configuration.calibratesForecasts ? devices[device]!.calibration.correction : 1
+        // In place, with no copy of the model alive, so that nothing of it is copied.
+        for app in wake.apps {
+            devices[device]!.calibration.plan(
+                app.app, at: wake.time.milliseconds, forecast: app.expectedLaunches / correction)
         }
-        return wake
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing

@@ -47,6 +47,10 @@ struct PlanningStageTests {
             answers += 1
             if let wake = stagedWake, wake.time.milliseconds - now > 4 * 3_600_000 { farAnswers += 1 }
             if let wake = stagedWake, wake.time.milliseconds < launches[index].time {
+                // Each carries out the wake it gave (the same one), so that its forecasts are learned.
+                staged.commit(to: wake, device: "phone")
+                if let wholeWake { whole.commit(to: wholeWake, device: "phone") }
+                if let limitedWake { limited.commit(to: limitedWake, device: "phone") }
                 now = wake.time.milliseconds
                 for app in wake.apps {
                     let draw = random.unit()

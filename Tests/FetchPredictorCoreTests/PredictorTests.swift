@@ -221,6 +221,7 @@ struct PlanningInvariantTests {
         var executed: [String: Date] = lastFetch
         for _ in 0..<60 {
             guard let wake = try predictor.nextWake(after: now, device: "phone") else { break }
+            predictor.commit(to: wake, device: "phone")
             #expect(wake.time > now)
             let single = Schedule(
                 device: "phone", from: now, to: wake.time.addingTimeInterval(1), wakes: [wake], coldStartApps: [])

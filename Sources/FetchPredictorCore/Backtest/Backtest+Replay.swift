@@ -139,16 +139,7 @@ struct PreparedDevice: Sendable {
     ///
     /// - Throws: never in practice: the device is given its zone before anything is asked.
     func replay(budget: Double, _ settings: BacktestSettings) throws(PredictorError) -> [SimulatedFetch] {
-        var configuration = settings.configuration
-        configuration.budget = budget
-        configuration.freshnessWindow = settings.window
-        configuration.lead = settings.lead
-        // Nothing reads the reasons of a replay's wakes.
-        configuration.explainsWakes = false
-        var predictor = Predictor(configuration: configuration)
-        predictor.setTimeZone(zone, device: name)
-        predictor.defaultInterval = .never
-        for (app, interval) in scope { predictor.setPolicy(AppPolicy(interval: interval), app: app, device: name) }
+        var predictor = replayPredictor(budget: budget, settings)
         var timelines: [String: ContentTimeline] = [:]
         for app in scope.keys { timelines[app] = timeline(app, settings) }
         var lastRefresh: [String: Milliseconds] = [:]
@@ -183,6 +174,7 @@ struct PreparedDevice: Sendable {
                 continue
             }
             guard let wake, let wakeTime else { break }
+            predictor.commit(to: wake, device: name)
             now = wakeTime
             for app in wake.apps {
                 guard var timeline = timelines[app.app] else { continue }
@@ -197,6 +189,22 @@ struct PreparedDevice: Sendable {
             }
         }
         return fetches
+    }
+
+    /// The predictor a replay asks: the settings' configuration at a budget level, the device's
+    /// zone, and only the apps in scope woken, at their intervals.
+    func replayPredictor(budget: Double, _ settings: BacktestSettings) -> Predictor {
+        var configuration = settings.configuration
+        configuration.budget = budget
+        configuration.freshnessWindow = settings.window
+        configuration.lead = settings.lead
+        // Nothing reads the reasons of a replay's wakes.
+        configuration.explainsWakes = false
+        var predictor = Predictor(configuration: configuration)
+        predictor.setTimeZone(zone, device: name)
+        predictor.defaultInterval = .never
+        for (app, interval) in scope { predictor.setPolicy(AppPolicy(interval: interval), app: app, device: name) }
+        return predictor
     }
 
     /// Scores fetches against the cold launches of the apps in scope, as the protocol defines.
