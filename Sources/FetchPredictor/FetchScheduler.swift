@@ -46,18 +46,16 @@ public final class FetchScheduler: @unchecked Sendable {
         var limit: Milliseconds?
         /// The one app read, for a query about it; `nil` when every app was read.
         var onlyApp: String?
-        /// The zone the model's daily profiles are in.
-        var zone: String
-        /// The device's version in the store when the model was loaded: a write by another
-        /// process bumps it, and the model is then learned again.
+        /// The device's version in the store when the model was loaded: a write of its events
+        /// or of its zone, by any process, bumps it, and the model is then learned again.
         var version: Int64
         /// When the model was last used, on the scheduler's counter of uses.
         var lastUse: UInt64 = 0
 
         /// Whether the model is the one of the events up to `time`, with `app` (every app when
-        /// `nil`), in `zone`: a device whose zone changed is learned again.
-        func answers(asOf time: Milliseconds, app: String?, zone: String, version: Int64) -> Bool {
-            if zone != self.zone || version != self.version { return false }
+        /// `nil`), of the device as it is at `version`.
+        func answers(asOf time: Milliseconds, app: String?, version: Int64) -> Bool {
+            if version != self.version { return false }
             if let onlyApp, app != onlyApp { return false }
             if let limit { return limit == time }
             return asOf <= time
@@ -119,21 +117,20 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
         if let current = loaded[device],
-            !current.answers(asOf: limit, app: app, zone: zone.identifier, version: settings.version)
+            !current.answers(asOf: limit, app: app, version: settings.version)
         {
             loaded[device] = nil
             predictor.forget(device: device)
         }
         if loaded[device] == nil {
             let later = try store.hasEvents(device: device, after: limit)
-            if let app, var cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+            if let app, let cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
                 cached.asOf <= limit, try !store.hasEvents(device: device, after: cached.asOf, through: limit)
             {
-                cached.model.timeZone = zone
+                // The cache holds a model in the device's zone: it is dropped when the zone changes.
                 predictor.setModel(cached.model, device: device)
                 loaded[device] = Loaded(
-                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, zone: zone.identifier,
-                    version: settings.version)
+                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, version: settings.version)
             } else {
                 // Only events up to the limit are read, even when there were none after it: one
                 // that another process stores meanwhile is not learned into this answer.
@@ -147,7 +144,6 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         uses += 1
         loaded[device]?.lastUse = uses
-        predictor.setTimeZone(zone, device: device)
         let policies = settings.policies
         for app in predictor.apps(device: device) where policies[app] == nil {
             predictor.setPolicy(nil, app: app, device: device)
@@ -164,10 +160,11 @@ public final class FetchScheduler: @unchecked Sendable {
     private func learn(_ device: String, zone: TimeZone, through end: Milliseconds, caching: Bool) throws -> Loaded {
         var asOf = Milliseconds.min
         var model = DeviceModel(timeZone: zone)
-        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end {
+        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
+            cached.model.timeZone == zone
+        {
             (asOf, model) = cached
         }
-        model.timeZone = zone
         var learned = 0
         let configuration = predictor.configuration
         try store.forEachEvent(device: device, after: asOf, through: end) { event in
@@ -179,7 +176,7 @@ public final class FetchScheduler: @unchecked Sendable {
             try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey)
         }
         predictor.setModel(model, device: device)
-        return Loaded(asOf: asOf, limit: end, zone: zone.identifier, version: -1)
+        return Loaded(asOf: asOf, limit: end, version: -1)
     }
 
     /// Drops a device's model, if one is loaded.

@@ -116,7 +116,7 @@ extension Predictor {
         _ plans: inout [Candidate], model: DeviceModel, cache: inout DeviceCache, asked: Milliseconds,
         end: Milliseconds, after time: Date
     ) -> Milliseconds? {
-        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
+        let coalescing = configuration.coalescingMilliseconds
         let planMinutes = cache.clock.planMinutes(configuration)
         var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
         var extended = false
@@ -151,7 +151,7 @@ extension Predictor {
         asked: Milliseconds, end: Date
     ) -> DeviceWake? {
         guard let earliest, earliest < asked else { return nil }
-        let coalescing = Milliseconds(configuration.coalescingWindow * 1000)
+        let coalescing = configuration.coalescingMilliseconds
         var near: [String: AppPlan] = [:]
         for (app, plan, firstWake) in plans {
             guard let firstWake, firstWake.plannedTime.milliseconds <= earliest + coalescing else { continue }

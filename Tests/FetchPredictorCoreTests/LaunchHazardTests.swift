@@ -107,7 +107,8 @@ struct LaunchHazardTests {
     @Test func whatWasLearnedSurvivesTheCache() throws {
         let device = try learned(seed: 1)
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
-        let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps))
+        let read = try #require(
+            DeviceModel(encodedHeader: device.encodedHeader(), apps: apps, timeZone: device.timeZone))
         #expect(read.hazard == device.hazard)
         for (name, model) in device.apps {
             #expect(apps[name]!.hazardBins == model.hazardBins)

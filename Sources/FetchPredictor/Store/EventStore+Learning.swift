@@ -13,11 +13,13 @@ extension EventStore {
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT modelCache.deviceId, modelCache.asOf, modelCache.model FROM modelCache
+                        SELECT modelCache.deviceId, modelCache.asOf, modelCache.model, device.timeZone FROM modelCache
                         JOIN device ON device.id = modelCache.deviceId
                         WHERE device.name = ? AND modelCache.configuration = ?
                         """, arguments: [device, key])
             else { return nil }
+            // The model was learned in the device's zone: a change of zone drops the cache.
+            guard let zoneName: String = row[3], let zone = TimeZone(identifier: zoneName) else { return nil }
             let deviceID: Int64 = row[0]
             var apps: [String: AppModel] = [:]
             let rows: [Row]
@@ -35,18 +37,19 @@ extension EventStore {
                 guard let model = AppModel(encoded: [UInt8](appRow[1] as Data)) else { return nil }
                 apps[appRow[0]] = model
             }
-            guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps) else { return nil }
+            guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps, timeZone: zone) else {
+                return nil
+            }
             return (row[1], model)
         }
     }
 
-    /// Caches a device's learned model.
+    /// Caches a device's learned model, unless the device is gone or in another zone by now.
     func cacheModel(_ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String) throws {
         try write { db in
-            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
-            else {
-                return
-            }
+            guard let record = try DeviceRecord.named(device, db), let id = record.id,
+                record.timeZone == model.timeZone.identifier
+            else { return }
             try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
             try db.execute(
                 sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",

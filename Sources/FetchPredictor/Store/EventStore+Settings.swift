@@ -108,8 +108,12 @@ extension EventStore {
                 }
             }
             let id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
-            try db.execute(sql: "UPDATE device SET timeZone = ? WHERE id = ?", arguments: [zone.identifier, id])
-            try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id])
+            // A new zone is a new device to learn: its models go, and its version moves on, so
+            // that every process's scheduler learns it again.
+            try db.execute(
+                sql: "UPDATE device SET timeZone = ?, version = version + 1 WHERE id = ? AND timeZone IS NOT ?",
+                arguments: [zone.identifier, id, zone.identifier])
+            if db.changesCount > 0 { try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id]) }
         }
     }
 

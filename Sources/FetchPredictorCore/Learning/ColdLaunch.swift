@@ -11,6 +11,6 @@ public enum ColdLaunch {
 
     /// The cold-launch gap of a configuration, in milliseconds.
     public static func gap(_ configuration: PredictorConfiguration) -> Milliseconds {
-        Milliseconds(configuration.coldLaunchGap * 1000)
+        configuration.coldLaunchGapMilliseconds
     }
 }

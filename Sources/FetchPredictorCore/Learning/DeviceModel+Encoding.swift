@@ -3,15 +3,16 @@ import Foundation
 /// A compact binary form of a device's model, for the store's cache: loading it costs a copy,
 /// not a parse, so that a query never has to learn from all events again. The device's own
 /// state and each app's model are encoded apart, so that a query about one app reads one app.
+/// The zone is not in the bytes: it is the device's, kept by whoever keeps the device, and given
+/// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 12
+    static let encodingVersion: UInt32 = 13
 
-    /// The device's own state, without its apps, as bytes.
+    /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {
         var writer = ByteWriter()
         writer.put(Self.encodingVersion)
-        writer.put(timeZone.identifier)
         writer.put(Int64(currentDay ?? Int.min))
         writer.put(Int64(firstDay ?? Int.min))
         writer.put(recentDays)
@@ -25,13 +26,11 @@ extension DeviceModel {
         return writer.bytes
     }
 
-    /// Reads a device written by ``encodedHeader()`` with the apps given, or returns `nil` when
-    /// the bytes are not one.
-    public init?(encodedHeader bytes: [UInt8], apps: [String: AppModel]) {
+    /// Reads a device written by ``encodedHeader()`` with the apps given, in the zone it was
+    /// learned in, or returns `nil` when the bytes are not one.
+    public init?(encodedHeader bytes: [UInt8], apps: [String: AppModel], timeZone zone: TimeZone) {
         var reader = ByteReader(bytes)
-        guard reader.uint32() == Self.encodingVersion, let zoneName = reader.string(),
-            let zone = TimeZone(identifier: zoneName)
-        else { return nil }
+        guard reader.uint32() == Self.encodingVersion else { return nil }
         self.init(timeZone: zone)
         currentDay = ByteReader.optional(reader.int64())
         firstDay = ByteReader.optional(reader.int64())

@@ -115,8 +115,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
                 at: event.time, minuteOfDay: minute, day: day, isWeekend: Self.isWeekend(day: day),
                 coldGap: ColdLaunch.gap(configuration), habitDecay: configuration.habitDecay)
             calibration.launched(
-                event.app, at: event.time, cold: cold, lead: Milliseconds(configuration.lead * 1000),
-                window: Milliseconds(configuration.freshnessWindow * 1000))
+                event.app, at: event.time, cold: cold, lead: configuration.leadMilliseconds,
+                window: configuration.windowMilliseconds)
         case .fetch:
             calibration.fetched(event.app, at: event.time)
             apps[event.app, default: AppModel()].observeFetch(

@@ -44,7 +44,7 @@ extension HorizonClock {
     /// The minutes a clock runs past the minutes planned on it: the freshness window that the
     /// last wakes' rates read, and two more.
     static func margin(_ configuration: PredictorConfiguration) -> Int {
-        Int(configuration.freshnessWindow / 60) + 2
+        configuration.windowMinutes + 2
     }
 
     /// The clock of a plan of `minutes` minutes from `start`, in a device's zone, with the

@@ -7,12 +7,12 @@ extension Planner {
         _ plans: [String: AppPlan], device: String, clock: HorizonClock, from: Date, to: Date,
         _ configuration: PredictorConfiguration
     ) -> [DeviceWake] {
-        let window = Int(configuration.freshnessWindow / 60), lead = Int((configuration.lead / 60).rounded(.up))
+        let window = configuration.windowMinutes, lead = configuration.leadMinutes
         var all = plans.values.flatMap(\.wakes).filter { $0.plannedTime > from && $0.plannedTime < to }
         all.sort { ($0.plannedTime, $0.app) < ($1.plannedTime, $1.app) }
         var lastTime: [String: Milliseconds] = [:]
         var deviceWakes: [DeviceWake] = []
-        let maximumShift = Milliseconds(configuration.coalescingWindow * 1000)
+        let maximumShift = configuration.coalescingMilliseconds
         func value(_ plan: AppPlan, at time: Milliseconds) -> Double {
             let index = Int((time - clock.start) / 60_000)
             guard index >= 0, index + window < plan.rates.count else { return 0 }
@@ -98,9 +98,9 @@ extension Planner {
         _ configuration: PredictorConfiguration
     ) -> [WakeReason] {
         let minutes = Int(shift / 60_000)
-        let window = Int(configuration.freshnessWindow / 60)
-        let lead = Int((configuration.lead / 60).rounded(.up))
-        let gap = Int(configuration.coldLaunchGap / 60)
+        let window = configuration.windowMinutes
+        let lead = configuration.leadMinutes
+        let gap = configuration.coldLaunchGapMinutes
         var kept = reasons.compactMap { reason -> WakeReason? in
             switch reason {
             case .peak(let minute, _, _):

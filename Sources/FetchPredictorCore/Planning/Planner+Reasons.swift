@@ -8,8 +8,8 @@ extension Planner {
         at index: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel, clock: HorizonClock,
         habits: (weekday: DailyProfile, weekend: DailyProfile), _ configuration: PredictorConfiguration
     ) -> [WakeReason] {
-        let window = Int(configuration.freshnessWindow / 60)
-        let lead = Int((configuration.lead / 60).rounded(.up))
+        let window = configuration.windowMinutes
+        let lead = configuration.leadMinutes
         let span = (index + lead)...min(index + window, expected.usual.count - 1)
         let usual = span.reduce(0) { $0 + expected.usual[$1] }
         let returning = span.reduce(0) { $0 + expected.returning[$1] }

@@ -16,8 +16,8 @@ extension Planner {
         var content: ContentOutlook
         var configuration: PredictorConfiguration
 
-        var window: Int { Int(configuration.freshnessWindow / 60) }
-        var lead: Int { Int((configuration.lead / 60).rounded(.up)) }
+        var window: Int { configuration.windowMinutes }
+        var lead: Int { configuration.leadMinutes }
 
         /// A chosen wake, before its reasons.
         struct Choice {

@@ -13,7 +13,7 @@ enum Planner {
     static func floor(_ interval: FetchInterval, _ configuration: PredictorConfiguration) -> Milliseconds? {
         switch interval {
         case .never: nil
-        case .minimum: Milliseconds(configuration.minimumIntervalFloor * 1000)
+        case .minimum: configuration.minimumIntervalMilliseconds
         case .seconds(let seconds): Milliseconds(max(Double(seconds), configuration.minimumIntervalFloor) * 1000)
         }
     }
@@ -33,7 +33,7 @@ enum Planner {
         correction: Double? = nil, _ configuration: PredictorConfiguration
     ) -> AppPlan? {
         guard policy.enabled, let floor = floor(policy.interval, configuration) else { return nil }
-        let window = Int(configuration.freshnessWindow / 60)
+        let window = configuration.windowMinutes
         let (planMinutes, plannedThrough) = stage(
             startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead, clock: clock, window: window)
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
@@ -53,7 +53,7 @@ enum Planner {
                 plannedThrough: plannedThrough)
         }
         let (weekday, weekend) = profiles ?? device.planningProfiles(app: name, configuration)
-        let notColdUntil = (model.lastLaunch ?? .min) + Milliseconds(configuration.coldLaunchGap * 1000)
+        let notColdUntil = (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds
         var expected = expectedLaunches(
             model: model, clock: clock, startIndex: startIndex, endIndex: rateEnd, weekday: weekday,
             weekend: weekend, notColdUntil: notColdUntil, device: device, configuration)
@@ -110,7 +110,7 @@ enum Planner {
         }
         // The first wake is the one the interval or a backoff held back, if it comes soon after.
         if let heldBy = earliest.heldBy, let first = wakes.first,
-            first.plannedTime.milliseconds - earliest.time <= Milliseconds(configuration.freshnessWindow * 1000)
+            first.plannedTime.milliseconds - earliest.time <= configuration.windowMilliseconds
         {
             wakes[0].reasons.append(heldBy)
         }
