@@ -52,7 +52,9 @@ extension Predictor {
         let earliest = extend(&plans, model: model, cache: &cache, asked: asked, end: end.milliseconds, after: time)
         caches[device] = cache
         return firstDeviceWake(
-            plans, earliest: earliest, device: device, clock: cache.clock, after: time, asked: asked, end: end)
+            plans, earliest: earliest, device: device,
+            planner: Planner(device: model, clock: cache.clock, configuration),
+            after: time, asked: asked, end: end)
     }
 
     /// The device's cache, taken out of ``caches``: the one laid before while its horizon still
@@ -86,6 +88,7 @@ extension Predictor {
         let planMinutes = cache.clock.planMinutes(configuration)
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
+        let planner = Planner(device: model, clock: cache.clock, configuration)
         for app in candidates(model, devicePolicies) {
             let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.
@@ -99,9 +102,9 @@ extension Predictor {
             let profiles = cache.planningProfiles(
                 app: app, version: position.map { model.apps.values[$0].profileVersion } ?? -1, model: model,
                 configuration)
-            let plan = Planner.planApp(
-                app, device: model, policy: policy, clock: cache.clock, startIndex: startIndex,
-                planMinutes: planMinutes, looksAhead: planningStage, profiles: profiles, configuration)
+            let plan = planner.planApp(
+                app, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: planningStage,
+                profiles: profiles)
             cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
             if let plan { plans.append((app, plan, plan.firstWake(after: time))) }
         }
@@ -119,6 +122,7 @@ extension Predictor {
         let coalescing = configuration.coalescingMilliseconds
         let planMinutes = cache.clock.planMinutes(configuration)
         var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
+        let planner = Planner(device: model, clock: cache.clock, configuration)
         var extended = false
         repeat {
             extended = false
@@ -128,10 +132,9 @@ extension Predictor {
                 guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
                     let cached = cache.plans[app]
                 else { continue }
-                let whole = Planner.planApp(
-                    app, device: model, policy: cached.policy, clock: cache.clock, startIndex: cached.startIndex,
-                    planMinutes: planMinutes, profiles: cache.profiles[app]?.profiles, correction: plan.correction,
-                    configuration)
+                let whole = planner.planApp(
+                    app, policy: cached.policy, startIndex: cached.startIndex, planMinutes: planMinutes,
+                    profiles: cache.profiles[app]?.profiles, correction: plan.correction)
                 cache.plans[app]?.plan = whole
                 // Whole, the plan has no stage left to extend: an app with no wake stays without.
                 var made = whole ?? plan
@@ -147,7 +150,7 @@ extension Predictor {
     /// The first device wake before `asked`, coalesced from the first wakes within the
     /// coalescing window of the earliest: coalescing needs no others.
     private func firstDeviceWake(
-        _ plans: [Candidate], earliest: Milliseconds?, device: String, clock: HorizonClock, after time: Date,
+        _ plans: [Candidate], earliest: Milliseconds?, device: String, planner: Planner, after time: Date,
         asked: Milliseconds, end: Date
     ) -> DeviceWake? {
         guard let earliest, earliest < asked else { return nil }
@@ -160,7 +163,7 @@ extension Predictor {
             near[app] = trimmed
         }
         guard
-            let wake = Planner.coalesce(near, device: device, clock: clock, from: time, to: end, configuration).first,
+            let wake = planner.coalesce(near, device: device, from: time, to: end).first,
             wake.time.milliseconds < asked
         else { return nil }
         return wake

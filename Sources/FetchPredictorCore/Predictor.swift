@@ -189,9 +189,8 @@ public struct Predictor: Sendable {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         let clock = HorizonClock.forPlanning(
             from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
-        let plan = Planner.planApp(
-            app, device: model, policy: policy(app: app, device: device), clock: clock, startIndex: 0,
-            planMinutes: clock.planMinutes(configuration), configuration)
+        let plan = Planner(device: model, clock: clock, configuration).planApp(
+            app, policy: policy(app: app, device: device), startIndex: 0, planMinutes: clock.planMinutes(configuration))
         return plan?.wakes.first { $0.plannedTime > time }
     }
 
@@ -211,20 +210,19 @@ public struct Predictor: Sendable {
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, Int((end.milliseconds - first) / 60_000)), configuration: configuration,
             zone: model.timeZone)
+        let planner = Planner(device: model, clock: clock, configuration)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
         for app in apps(device: device) {
             let policy = policy(app: app, device: device)
             guard
-                let plan = Planner.planApp(
-                    app, device: model, policy: policy, clock: clock, startIndex: 0,
-                    planMinutes: clock.planMinutes(configuration), configuration)
+                let plan = planner.planApp(
+                    app, policy: policy, startIndex: 0, planMinutes: clock.planMinutes(configuration))
             else { continue }
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan
         }
-        let wakes = Planner.coalesce(
-            plans, device: device, clock: clock, from: Date(milliseconds: first - 1), to: end, configuration)
+        let wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
         return Schedule(device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart)
     }
 

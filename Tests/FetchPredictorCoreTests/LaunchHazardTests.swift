@@ -93,10 +93,9 @@ struct LaunchHazardTests {
         let profiles = device.planningProfiles(app: "chat", configuration)
         let clock = HorizonClock(start: end + 4 * 86_400_000 + 60_000, minutes: 24 * 60, zone: zone)
         func expected(discounting: Bool) -> Double {
-            Planner.learnedLaunches(
-                model: device.apps["chat"]!, clock: clock, startIndex: 0, endIndex: clock.count,
-                weekday: profiles.weekday, weekend: profiles.weekend, notColdUntil: 0, device: device,
-                discountsQuietSpells: discounting
+            Planner(device: device, clock: clock, configuration).learnedLaunches(
+                model: device.apps["chat"]!, startIndex: 0, endIndex: clock.count, profiles: profiles,
+                notColdUntil: 0, discountsQuietSpells: discounting
             ).total.reduce(0, +)
         }
         #expect(device.hazard.isTrained)

@@ -84,8 +84,10 @@ extension DeviceModel {
         if let last = model.lastLaunch, now.milliseconds - last >= Milliseconds(Planner.recencyHorizon) * 60_000 {
             let missed = Planner.expectedLaunches(
                 from: last, to: now.milliseconds, device: self,
-                weekday: planningProfile(app: app, for: .weekday, configuration),
-                weekend: planningProfile(app: app, for: .weekend, configuration))
+                profiles: (
+                    weekday: planningProfile(app: app, for: .weekday, configuration),
+                    weekend: planningProfile(app: app, for: .weekend, configuration)
+                ))
             share = Planner.quietShare(missed: missed)
         }
         return AppState(

@@ -3,10 +3,7 @@ import Foundation
 extension Planner {
     /// Groups app wakes into device wakes: an app wake joins the device wake before it when that
     /// is at most the coalescing window earlier, keeps enough of its value, and breaks no interval.
-    static func coalesce(
-        _ plans: [String: AppPlan], device: String, clock: HorizonClock, from: Date, to: Date,
-        _ configuration: PredictorConfiguration
-    ) -> [DeviceWake] {
+    func coalesce(_ plans: [String: AppPlan], device name: String, from: Date, to: Date) -> [DeviceWake] {
         let window = configuration.windowMinutes, lead = configuration.leadMinutes
         var all = plans.values.flatMap(\.wakes).filter { $0.plannedTime > from && $0.plannedTime < to }
         all.sort { ($0.plannedTime, $0.app) < ($1.plannedTime, $1.app) }
@@ -37,7 +34,7 @@ extension Planner {
                         wake.reasons = movedReasons(
                             wake.reasons,
                             plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
-                            by: planned - anchor, value: value(plan, at: anchor), configuration)
+                            by: planned - anchor, value: value(plan, at: anchor))
                     }
                     current.apps.append(wake)
                     deviceWakes[deviceWakes.count - 1] = current
@@ -45,7 +42,7 @@ extension Planner {
                     continue
                 }
             }
-            deviceWakes.append(DeviceWake(device: device, time: wake.plannedTime, apps: [wake]))
+            deviceWakes.append(DeviceWake(device: name, time: wake.plannedTime, apps: [wake]))
             lastTime[wake.app] = planned
         }
         for index in deviceWakes.indices where deviceWakes[index].apps.count > 1 {
@@ -55,7 +52,7 @@ extension Planner {
                 deviceWakes[index].apps[appIndex].reasons.append(.coalesced(with: others))
             }
         }
-        return capPerDay(deviceWakes, clock: clock, configuration)
+        return capPerDay(deviceWakes)
     }
 
     /// The index of the first wake after a time, in wakes sorted by time.
@@ -69,9 +66,7 @@ extension Planner {
     }
 
     /// Drops the least valuable device wakes of any local day over the device's daily cap.
-    static func capPerDay(_ wakes: [DeviceWake], clock: HorizonClock, _ configuration: PredictorConfiguration)
-        -> [DeviceWake]
-    {
+    func capPerDay(_ wakes: [DeviceWake]) -> [DeviceWake] {
         var byDay: [Int32: [Int]] = [:]
         for (index, wake) in wakes.enumerated() {
             let minute = Int((wake.time.milliseconds - clock.start) / 60_000)
@@ -93,9 +88,8 @@ extension Planner {
     /// the new time's lead and window is no reason of it any more; a return counts its minutes
     /// since the last launch to the new time, and is no reason once its window no longer reaches
     /// past the cold-launch gap; if no reason of why is left, use at this time of day is.
-    static func movedReasons(
-        _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double,
-        _ configuration: PredictorConfiguration
+    func movedReasons(
+        _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double
     ) -> [WakeReason] {
         let minutes = Int(shift / 60_000)
         let window = configuration.windowMinutes

@@ -3,9 +3,8 @@ import Foundation
 extension Planner {
     /// The conservative plan of an app with too little history: a wake at each of the
     /// configuration's cold-start times, as the interval allows.
-    static func coldStartWakes(
-        _ name: String, clock: HorizonClock, from firstIndex: Int, to planMinutes: Int, floor: Milliseconds,
-        heldBy: WakeReason?, _ configuration: PredictorConfiguration
+    func coldStartWakes(
+        _ name: String, from firstIndex: Int, to planMinutes: Int, floor: Milliseconds, heldBy: WakeReason?
     ) -> [AppWake] {
         var wakes: [AppWake] = []
         var last = Milliseconds.min / 2

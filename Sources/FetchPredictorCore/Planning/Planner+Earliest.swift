@@ -9,10 +9,9 @@ extension Planner {
 
     /// The earliest fetch that the app's interval, counted from its last fetch, and a backoff
     /// after failed fetches allow, from `now` on.
-    static func earliestFetch(
-        _ model: AppModel, interval: FetchInterval, floor: Milliseconds, from now: Milliseconds,
-        _ configuration: PredictorConfiguration
-    ) -> Earliest {
+    func earliestFetch(_ model: AppModel, interval: FetchInterval, floor: Milliseconds, from now: Milliseconds)
+        -> Earliest
+    {
         var earliest = Earliest(time: now, heldBy: nil)
         if let last = model.lastFetch, last + floor > earliest.time {
             earliest.time = last + floor

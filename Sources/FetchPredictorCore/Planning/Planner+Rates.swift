@@ -14,24 +14,22 @@ extension Planner {
     /// expected it is likely in a quiet spell, and a peak of today that passed without a launch
     /// is not waited for any more. The arrays stop at `endIndex` (the whole horizon by default),
     /// for a plan that looks only so far.
-    static func expectedLaunches(
-        model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int? = nil, weekday: DailyProfile,
-        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel,
-        _ configuration: PredictorConfiguration
+    func expectedLaunches(
+        model: AppModel, startIndex: Int, endIndex: Int? = nil, profiles: DayProfiles, notColdUntil: Milliseconds
     ) -> ExpectedLaunches {
         let endIndex = min(endIndex ?? clock.count, clock.count)
         if configuration.learnsLaunchHazard, device.hazard.isTrained, model.lastLaunch != nil {
             return learnedLaunches(
-                model: model, clock: clock, startIndex: startIndex, endIndex: endIndex, weekday: weekday,
-                weekend: weekend, notColdUntil: notColdUntil, device: device)
+                model: model, startIndex: startIndex, endIndex: endIndex, profiles: profiles,
+                notColdUntil: notColdUntil)
         }
+        let (weekday, weekend) = profiles
         var expected = ExpectedLaunches(minutes: endIndex)
         let now = clock.time(startIndex)
         let densities =
             configuration.usesRecency
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
-        var missed = launchesMissed(
-            model: model, clock: clock, startIndex: startIndex, device: device, weekday: weekday, weekend: weekend)
+        var missed = launchesMissed(model: model, startIndex: startIndex, profiles: profiles)
         for index in startIndex..<max(startIndex, endIndex) {
             let time = clock.time(index)
             let profile = clock.weekend[index] ? weekend : weekday
@@ -41,32 +39,27 @@ extension Planner {
             expected.usual[index] = profileRate
             guard let last = model.lastLaunch else { continue }
             let since = Int((time - last) / 60_000)
-            if let densities, since >= AppModel.gapStartMinutes, since < recencyHorizon {
+            if let densities, since >= AppModel.gapStartMinutes, since < Self.recencyHorizon {
                 // Both signals add: the profile's launches at this hour, and the chance of
                 // coming back so soon after the last launch.
                 expected.returning[index] = densities[AppModel.gapBin(minutes: since)]
-            } else if since >= recencyHorizon {
+            } else if since >= Self.recencyHorizon {
                 // The profile remembers the days when the app was in use.
-                expected.usual[index] *= quietShare(missed: missed)
+                expected.usual[index] *= Self.quietShare(missed: missed)
             }
         }
-        forgetPassedPeaks(
-            &expected, model: model, clock: clock, startIndex: startIndex, weekday: weekday, weekend: weekend)
+        forgetPassedPeaks(&expected, model: model, startIndex: startIndex, profiles: profiles)
         return expected
     }
 
     /// The launches the profiles expected from the app's last launch to the minute planning
     /// starts from: counted to the horizon's start, then on to that minute.
-    static func launchesMissed(
-        model: AppModel, clock: HorizonClock, startIndex: Int, device: DeviceModel, weekday: DailyProfile,
-        weekend: DailyProfile
-    ) -> Double {
+    func launchesMissed(model: AppModel, startIndex: Int, profiles: DayProfiles) -> Double {
         guard let last = model.lastLaunch else { return 0 }
-        var missed = expectedLaunches(from: last, to: clock.start, device: device, weekday: weekday, weekend: weekend)
+        var missed = Self.expectedLaunches(from: last, to: clock.start, device: device, profiles: profiles)
         if startIndex > 0, last < clock.time(startIndex) {
-            missed += expectedLaunches(
-                from: max(last, clock.start), to: clock.time(startIndex), device: device, weekday: weekday,
-                weekend: weekend)
+            missed += Self.expectedLaunches(
+                from: max(last, clock.start), to: clock.time(startIndex), device: device, profiles: profiles)
         }
         return missed
     }
@@ -79,12 +72,13 @@ extension Planner {
     /// part the time of day explains is ``ExpectedLaunches/usual``, the rest, within
     /// ``recencyHorizon`` of the last launch, ``ExpectedLaunches/returning``.
     /// `discountsQuietSpells: false` leaves the discount out, to measure it.
-    static func learnedLaunches(
-        model: AppModel, clock: HorizonClock, startIndex: Int, endIndex: Int, weekday: DailyProfile,
-        weekend: DailyProfile, notColdUntil: Milliseconds, device: DeviceModel, discountsQuietSpells: Bool = true
+    func learnedLaunches(
+        model: AppModel, startIndex: Int, endIndex: Int, profiles: DayProfiles, notColdUntil: Milliseconds,
+        discountsQuietSpells: Bool = true
     ) -> ExpectedLaunches {
         var expected = ExpectedLaunches(minutes: endIndex)
         guard let last = model.lastLaunch else { return expected }
+        let (weekday, weekend) = profiles
         let hazard = device.hazard
         // The usual chance of each 5-minute bin of the day (weekdays, then weekends), worked out
         // when the plan first reaches the bin, and the factor of each bin of time since the last
@@ -94,8 +88,7 @@ extension Planner {
         let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
         var since = Int((clock.time(startIndex) - last) / 60_000)
         var sinceBin = LaunchHazard.sinceBin(minutes: since)
-        var missed = launchesMissed(
-            model: model, clock: clock, startIndex: startIndex, device: device, weekday: weekday, weekend: weekend)
+        var missed = launchesMissed(model: model, startIndex: startIndex, profiles: profiles)
         for index in startIndex..<max(startIndex, endIndex) {
             defer {
                 if clock.time(index) > last {
@@ -113,11 +106,11 @@ extension Planner {
                 usual = hazard.usualRate(profileRate: rate / Double(AppModel.binMinutes))
                 usualByBin[cell] = usual
             }
-            let quiet = discountsQuietSpells && since >= recencyHorizon ? quietShare(missed: missed) : 1
+            let quiet = discountsQuietSpells && since >= Self.recencyHorizon ? Self.quietShare(missed: missed) : 1
             let total = usual * factors[sinceBin] * quiet
             // What the time since the last launch adds is a return only within the hours after
             // it; a day later, it is how the app is used at this time of day.
-            let returns = since < recencyHorizon
+            let returns = since < Self.recencyHorizon
             expected.usual[index] = returns ? min(usual, total) : total
             expected.returning[index] = returns ? max(0, total - usual) : 0
         }
@@ -126,14 +119,12 @@ extension Planner {
 
     /// Today's peaks whose time has passed with no launch since they began are not waited for:
     /// their remaining launches are taken out of the rest of today.
-    static func forgetPassedPeaks(
-        _ expected: inout ExpectedLaunches, model: AppModel, clock: HorizonClock, startIndex: Int,
-        weekday: DailyProfile, weekend: DailyProfile
-    ) {
+    func forgetPassedPeaks(_ expected: inout ExpectedLaunches, model: AppModel, startIndex: Int, profiles: DayProfiles)
+    {
         guard startIndex < expected.usual.count else { return }
         let today = clock.localDay[startIndex]
         let nowMinute = Int(clock.minuteOfDay[startIndex])
-        let profile = clock.weekend[startIndex] ? weekend : weekday
+        let profile = clock.weekend[startIndex] ? profiles.weekend : profiles.weekday
         let dayStart = clock.time(startIndex) - Milliseconds(nowMinute) * 60_000
         for peak in profile.peaks where peak.minute < nowMinute {
             let spread = max(10, peak.spreadMinutes)
@@ -151,15 +142,14 @@ extension Planner {
     /// The launches the profiles expected from `start` to `end`, counted bin by bin over at most
     /// a week.
     static func expectedLaunches(
-        from start: Milliseconds, to end: Milliseconds, device: DeviceModel, weekday: DailyProfile,
-        weekend: DailyProfile
+        from start: Milliseconds, to end: Milliseconds, device: DeviceModel, profiles: DayProfiles
     ) -> Double {
         guard start < end else { return 0 }
         var expected = 0.0
         var (day, minute) = device.local(start, utcOffset: nil)
         var left = min(7 * 1440, Int((end - start) / 60_000))
         while left > 0 {
-            let profile = DeviceModel.isWeekend(day: day) ? weekend : weekday
+            let profile = DeviceModel.isWeekend(day: day) ? profiles.weekend : profiles.weekday
             if minute == 0, left >= 1440 {
                 expected += profile.launchesPerDay
                 left -= 1440

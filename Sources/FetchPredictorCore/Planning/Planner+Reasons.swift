@@ -4,9 +4,8 @@ extension Planner {
     /// Why a wake at a minute of the horizon was chosen, each reason true of it: the habits that
     /// peak between its lead and the end of its window; use at this time of day; the app's return
     /// after its last launch; what fetch results say of new content and of failures.
-    static func reasons(
-        at index: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel, clock: HorizonClock,
-        habits: (weekday: DailyProfile, weekend: DailyProfile), _ configuration: PredictorConfiguration
+    func reasons(
+        at index: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel, habits: DayProfiles
     ) -> [WakeReason] {
         let window = configuration.windowMinutes
         let lead = configuration.leadMinutes

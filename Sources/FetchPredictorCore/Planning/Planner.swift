@@ -8,7 +8,27 @@ import Foundation
 /// the chance that new content waits (`ContentOutlook`), the choice of wakes in time order
 /// (`Planner+Sweep`) and their reasons (`Planner+Reasons`). Coalescing into device wakes is
 /// `Planner+Coalescing`.
-enum Planner {
+///
+/// A planner is the context of one device's planning over one horizon: the device's learned
+/// model, the horizon's clock and the settings; its steps are its methods.
+struct Planner {
+    /// The device planned: its apps' models, habits, launch hazard and calibration.
+    let device: DeviceModel
+    /// The horizon's minutes: their instants, local minutes and kinds of day.
+    let clock: HorizonClock
+    /// The settings of planning.
+    let configuration: PredictorConfiguration
+
+    /// A weekday profile and a weekend one, of one app.
+    typealias DayProfiles = (weekday: DailyProfile, weekend: DailyProfile)
+
+    /// Creates a value with every field given.
+    init(device: DeviceModel, clock: HorizonClock, _ configuration: PredictorConfiguration) {
+        self.device = device
+        self.clock = clock
+        self.configuration = configuration
+    }
+
     /// The floor between two fetches of an app with this interval.
     static func floor(_ interval: FetchInterval, _ configuration: PredictorConfiguration) -> Milliseconds? {
         switch interval {
@@ -27,36 +47,32 @@ enum Planner {
     /// window before the last minute swept are those of the whole sweep. `correction` is the
     /// forecasts' correction (the device's current one by default), kept in the plan so that
     /// the plan can be made further ahead as it was begun.
-    static func planApp(
-        _ name: String, device: DeviceModel, policy: AppPolicy, clock: HorizonClock, startIndex: Int,
-        planMinutes: Int, looksAhead: Int? = nil, profiles: (weekday: DailyProfile, weekend: DailyProfile)? = nil,
-        correction: Double? = nil, _ configuration: PredictorConfiguration
+    func planApp(
+        _ name: String, policy: AppPolicy, startIndex: Int, planMinutes: Int, looksAhead: Int? = nil,
+        profiles: DayProfiles? = nil, correction: Double? = nil
     ) -> AppPlan? {
-        guard policy.enabled, let floor = floor(policy.interval, configuration) else { return nil }
+        guard policy.enabled, let floor = Self.floor(policy.interval, configuration) else { return nil }
         let window = configuration.windowMinutes
         let (planMinutes, plannedThrough) = stage(
-            startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead, clock: clock, window: window)
+            startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead)
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
         let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()
-        let earliest = earliestFetch(
-            model, interval: policy.interval, floor: floor, from: clock.time(startIndex), configuration)
+        let earliest = earliestFetch(model, interval: policy.interval, floor: floor, from: clock.time(startIndex))
         let firstIndex = max(0, Int((earliest.time - clock.start + 59_999) / 60_000))
-        let factors = valueFactors(model, configuration)
+        let factors = valueFactors(model)
         if device.plansColdStart(app: name, configuration) {
             var wakes = coldStartWakes(
-                name, clock: clock, from: firstIndex, to: planMinutes, floor: floor, heldBy: earliest.heldBy,
-                configuration)
+                name, from: firstIndex, to: planMinutes, floor: floor, heldBy: earliest.heldBy)
             if let plannedThrough { wakes.removeAll { $0.plannedTime.milliseconds > clock.time(plannedThrough) } }
             return AppPlan(
                 wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true,
                 plannedThrough: plannedThrough)
         }
-        let (weekday, weekend) = profiles ?? device.planningProfiles(app: name, configuration)
+        let profiles = profiles ?? device.planningProfiles(app: name, configuration)
         let notColdUntil = (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds
         var expected = expectedLaunches(
-            model: model, clock: clock, startIndex: startIndex, endIndex: rateEnd, weekday: weekday,
-            weekend: weekend, notColdUntil: notColdUntil, device: device, configuration)
+            model: model, startIndex: startIndex, endIndex: rateEnd, profiles: profiles, notColdUntil: notColdUntil)
         // Forecasts as their fetches came true.
         let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
@@ -68,9 +84,7 @@ enum Planner {
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
-        let wakes = appWakes(
-            name, choices: choices, device: device, model: model, expected: expected, earliest: earliest,
-            clock: clock, configuration)
+        let wakes = appWakes(name, choices: choices, model: model, expected: expected, earliest: earliest)
         return AppPlan(
             wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
             plannedThrough: plannedThrough, correction: correction)
@@ -79,9 +93,8 @@ enum Planner {
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
     /// whole plan (`nil` when it is made whole): about `looksAhead` minutes after `startIndex`,
     /// when the horizon goes further than that.
-    static func stage(
-        startIndex: Int, planMinutes: Int, looksAhead: Int?, clock: HorizonClock, window: Int
-    ) -> (planMinutes: Int, plannedThrough: Int?) {
+    func stage(startIndex: Int, planMinutes: Int, looksAhead: Int?) -> (planMinutes: Int, plannedThrough: Int?) {
+        let window = configuration.windowMinutes
         guard let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) else {
             return (planMinutes, nil)
         }
@@ -91,10 +104,8 @@ enum Planner {
 
     /// The wakes of an app's chosen minutes, with their reasons when the configuration explains
     /// wakes; the first also held back by the interval or a backoff when it comes soon after.
-    static func appWakes(
-        _ name: String, choices: [Sweep.Choice], device: DeviceModel, model: AppModel, expected: ExpectedLaunches,
-        earliest: Earliest, clock: HorizonClock,
-        _ configuration: PredictorConfiguration
+    func appWakes(
+        _ name: String, choices: [Sweep.Choice], model: AppModel, expected: ExpectedLaunches, earliest: Earliest
     ) -> [AppWake] {
         // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
@@ -105,7 +116,7 @@ enum Planner {
                 reasons: habits.map {
                     reasons(
                         at: choice.index, newContentChance: choice.newContentChance, expected: expected, model: model,
-                        clock: clock, habits: $0, configuration)
+                        habits: $0)
                 } ?? [])
         }
         // The first wake is the one the interval or a backoff held back, if it comes soon after.
@@ -118,7 +129,7 @@ enum Planner {
     }
 
     /// The value factor of a fetch at each local hour: how likely it is to work, and how cheap.
-    static func valueFactors(_ model: AppModel, _ configuration: PredictorConfiguration) -> [Double] {
+    func valueFactors(_ model: AppModel) -> [Double] {
         let costFactor = 1 / (1 + max(0, (model.meanFetchDuration ?? 0) - 5) / 25)
         return (0..<24).map { hour -> Double in
             guard configuration.usesFetchResults else { return costFactor }
