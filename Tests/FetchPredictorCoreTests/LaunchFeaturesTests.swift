@@ -161,6 +161,20 @@ struct LaunchFeaturesTests {
         #expect(unknown.minutesSinceLaunch == LaunchFeatures.capMinutes)
     }
 
+    /// What the log cannot tell is unknown: a time since an unlock, or a notification, before the
+    /// device has reported any.
+    @Test func whatTheLogCannotTellIsUnknown() {
+        var tracker = FeatureTracker(timeZone: Self.utc)
+        tracker.observe(.launch("news", at: Self.at(1, 8, 0)))
+        let before = tracker.features(of: "news", at: Self.at(1, 9, 0))
+        #expect(before.minutesSinceUnlock.isNaN && before.minutesSinceNotification.isNaN)
+        #expect(before == before)
+        tracker.observe(Event(kind: .notification, app: "chat", time: Self.at(1, 9, 30)))
+        let after = tracker.features(of: "news", at: Self.at(1, 10, 0))
+        #expect(after.minutesSinceUnlock.isNaN)
+        #expect(after.minutesSinceNotification == LaunchFeatures.capMinutes)
+    }
+
     /// A session begins at an unlock, or at a launch 10 minutes or more after the one before.
     @Test func sessionsBeginAtAnUnlockOrAfterAQuietSpell() {
         var tracker = FeatureTracker(timeZone: Self.utc)

@@ -50,6 +50,8 @@ public struct FeatureTracker: Sendable {
     var lastAnyLaunch: Milliseconds?
     var sessionStart: Milliseconds?
     var lastUnlock: Milliseconds?
+    /// Whether the device has reported a notification of any app.
+    var notifies = false
     /// The profiles of each app at a version of its model, for a kind of day.
     var profiles: [String: CachedProfiles] = [:]
 
@@ -93,6 +95,7 @@ public struct FeatureTracker: Sendable {
             sessionStart = time
         case .notification:
             apps[event.app, default: AppTrace()].lastNotification = time
+            notifies = true
         case .fetch, .screenOff:
             break
         }
@@ -188,8 +191,9 @@ public struct FeatureTracker: Sendable {
         features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
 
         // Device context.
-        features.minutesSinceUnlock = Self.minutes(since: lastUnlock, until: time)
-        features.minutesSinceNotification = Self.minutes(since: trace?.lastNotification, until: time)
+        features.minutesSinceUnlock = lastUnlock == nil ? .nan : Self.minutes(since: lastUnlock, until: time)
+        features.minutesSinceNotification =
+            notifies ? Self.minutes(since: trace?.lastNotification, until: time) : .nan
         return features
     }
 

@@ -4,7 +4,9 @@
 /// A ``FeatureTracker`` computes them from the events up to T alone. Every field is a number;
 /// ``names`` and ``values`` give them in one fixed order, the columns of the `features` command's
 /// CSV. Times are minutes; a time since something that never happened, or happened more than a
-/// week ago, is ``capMinutes``.
+/// week ago, is ``capMinutes``. A feature the log cannot tell (a time since an unlock, in a log
+/// without unlocks) is NaN, unknown, rather than a value it would be confused with; two values
+/// are equal when their values have the same bits, so that an unknown equals an unknown.
 ///
 /// Three families, as issue 28 lists them:
 /// - time of day: ``profileRate``, ``profileSlope``, ``profileNext30``, ``habitRate``,
@@ -78,11 +80,13 @@ public struct LaunchFeatures: Sendable, Hashable {
 
     // MARK: Device context
 
-    /// Minutes since the device was last unlocked or its screen turned on (``capMinutes`` in a
-    /// log without such events).
-    public var minutesSinceUnlock = LaunchFeatures.capMinutes
-    /// Minutes since the app last posted a notification (``capMinutes`` in a log without them).
-    public var minutesSinceNotification = LaunchFeatures.capMinutes
+    /// Minutes since the device was last unlocked or its screen turned on; unknown (NaN) while
+    /// the device has reported no such event, as in a log that has none.
+    public var minutesSinceUnlock = Double.nan
+    /// Minutes since the app last posted a notification (``capMinutes`` when it has posted none
+    /// in the last week); unknown (NaN) while the device has reported no notification of any app,
+    /// as in a log that has none.
+    public var minutesSinceNotification = Double.nan
 
     /// The value of a time since something that never happened or happened over a week ago.
     public static let capMinutes = 7.0 * 1440
@@ -108,5 +112,14 @@ public struct LaunchFeatures: Sendable, Hashable {
             sameWindowLastWeek, followsLastApp, minutesSinceAnyLaunch, minutesSinceSessionStart, wasLastApp,
             launchesLast30Min, minutesSinceUnlock, minutesSinceNotification,
         ]
+    }
+
+    /// Whether every value has the same bits: an unknown (NaN) equals an unknown.
+    public static func == (left: LaunchFeatures, right: LaunchFeatures) -> Bool {
+        left.values.map(\.bitPattern) == right.values.map(\.bitPattern)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(values.map(\.bitPattern))
     }
 }
