@@ -62,6 +62,9 @@ struct FeaturesCommandTests {
             if expected { positives += 1 }
         }
         #expect(positives > 5)
+        // A generated log has no unlocks and no notifications: those features are unknown.
+        let unlock = Self.featureNames.firstIndex(of: "minutesSinceUnlock")! + 3
+        #expect(rows.allSatisfy { $0[unlock] == "nan" && $0[unlock + 1] == "nan" })
         // The first decision time is local midnight of the 8th day: 2024-01-08 00:00 in Warsaw.
         #expect(rows.first?[2] == "2024-01-07T23:00:00Z")
     }

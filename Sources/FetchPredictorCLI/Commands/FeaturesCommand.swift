@@ -11,7 +11,9 @@ struct FeaturesCommand: ParsableCommand {
             scored day (the 8th after the first event), writes a row for each app with at least \
             20 cold launches in the log: device, app, time, the features known at that time \
             (from the events up to it alone), and the label, 1 when a cold launch of the app \
-            starts between 1 and 30 minutes later, else 0. The columns are named in the header.
+            starts between 1 and 30 minutes later, else 0. The columns are named in the header; \
+            a feature the log cannot tell (the time since an unlock, in a log without unlocks) is \
+            written nan.
 
             Example:
               fetchpredict features export.json --time-zone Europe/Warsaw --out rows.csv
