@@ -6,7 +6,8 @@ import Testing
 struct HelpTests {
     static let commands = [
         "", "import", "record", "record launch", "record fetch", "config", "apps", "peaks", "next", "schedule",
-        "evaluate", "generate", "prune", "imports", "export", "report", "serve", "keys", "keys create", "keys list",
+        "evaluate", "features", "generate", "prune", "imports", "export", "report", "serve", "keys", "keys create",
+        "keys list",
         "keys revoke",
     ]
 

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// `fetchpredict features`: the training rows of the launch model (issue 28), checked against
+/// the log they come from.
+struct FeaturesCommandTests {
+    static let featureNames = [
+        "profileRate", "profileSlope", "profileNext30", "habitRate", "weekend", "minuteOfDay",
+        "coldLaunchesPerDay", "minutesSinceLaunch", "minutesSinceColdLaunch", "coldLaunchesToday",
+        "usualColdLaunchesByNow", "coldLaunchesLast24h", "coldLaunchesLast3h", "sameWindowYesterday",
+        "sameWindowLastWeek", "followsLastApp", "minutesSinceAnyLaunch", "minutesSinceSessionStart", "wasLastApp",
+        "launchesLast30Min", "minutesSinceUnlock", "minutesSinceNotification",
+    ]
+
+    /// An ISO 8601 instant with Z or an offset, as Unix seconds.
+    static func seconds(_ text: Substring) -> Double {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions =
+            text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter.date(from: String(text))!.timeIntervalSince1970
+    }
+
+    @Test func rowsHaveTheHeaderAndLabelsTheLogBearsOut() throws {
+        // Given ten days of a synthetic commuter
+        let folder = Tool.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("commuter.csv").path
+        let generated = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "10", "--time-zone", "Europe/Warsaw",
+        ])
+        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        // When its features are written every 30 minutes
+        let out = folder.appendingPathComponent("rows.csv").path
+        let result = try Tool.run(["features", log, "--time-zone", "Europe/Warsaw", "--every", "30", "--out", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        // Then the header names the device, app, time, each feature and the label
+        #expect(
+            lines.first
+                == Substring((["device", "app", "time"] + Self.featureNames + ["label"]).joined(separator: ",")))
+        // And each label says whether the log has a cold launch of the app 1 to 30 minutes later
+        var launches: [String: [Double]] = [:]
+        for line in generated.stdout.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if fields[2] == "launch" { launches[String(fields[1]), default: []].append(Self.seconds(fields[0])) }
+        }
+        var colds: [String: [Double]] = [:]
+        for (app, times) in launches {
+            let sorted = times.sorted()
+            colds[app] = sorted.enumerated().filter { $0.offset == 0 || $0.element - sorted[$0.offset - 1] >= 1800 }
+                .map(\.element)
+        }
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rows.count > 100)
+        var positives = 0
+        for row in rows {
+            #expect(row.count == Self.featureNames.count + 4)
+            let app = String(row[1]), time = Self.seconds(row[2])
+            #expect(colds[app]!.count >= 20, "\(app) is not in scope")
+            let expected = colds[app]!.contains { $0 > time + 60 && $0 <= time + 1800 }
+            #expect(row.last == (expected ? "1" : "0"), "\(app) at \(row[2])")
+            if expected { positives += 1 }
+        }
+        #expect(positives > 5)
+        // A generated log has no unlocks and no notifications: those features are unknown.
+        let unlock = Self.featureNames.firstIndex(of: "minutesSinceUnlock")! + 3
+        #expect(rows.allSatisfy { $0[unlock] == "nan" && $0[unlock + 1] == "nan" })
+        // The first decision time is local midnight of the 8th day: 2024-01-08 00:00 in Warsaw.
+        #expect(rows.first?[2] == "2024-01-07T23:00:00Z")
+    }
+
+    @Test func aDecisionStepBelowAMinuteIsRefused() throws {
+        let result = try Tool.run(["features", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC", "--every", "0"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--every must be 1 minute or more."))
+    }
+}

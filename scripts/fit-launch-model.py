@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""The offline fit of the launch model (issue 28): P(a cold launch of app A in (T+1, T+30] min | features at T).
+
+Reads the rows that `fetchpredict features` writes for each log, fits a logistic regression with a
+few interactions and gradient-boosted trees, and reports, per log, leave-one-log-out figures (fitted
+on the other logs, scored on this one) beside in-sample ones (fitted on all logs), and a baseline:
+a logistic fit of the app's profile alone (log of profileNext30).
+
+    fetchpredict features LOG --time-zone ZONE --out /tmp/rows-NAME.csv     # for each log
+    scripts/fit-launch-model.py NAME=/tmp/rows-NAME.csv ... [--model trees|logistic] [--out model.json]
+
+Writes the model fitted on all the logs, as JSON, to --out: the logistic model's transforms, fills
+of unknown values, means, scales and coefficients; or the trees (feature, threshold, left, right,
+missingLeft, value per node: a row goes left when its value is <= the threshold, and when it is
+unknown (NaN) where missingLeft; the score is the baseline plus the leaves' values, through the
+logistic function).
+
+Needs numpy and scikit-learn (pip install scikit-learn).
+"""
+
+import argparse
+import csv
+import json
+import math
+import sys
+import time
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import log_loss, roc_auc_score
+
+# Features read through log1p in the logistic model: times, counts and rates with long tails.
+LOG_FEATURES = {
+    "profileRate", "profileNext30", "habitRate", "coldLaunchesPerDay", "minutesSinceLaunch",
+    "minutesSinceColdLaunch", "coldLaunchesToday", "usualColdLaunchesByNow", "coldLaunchesLast24h",
+    "coldLaunchesLast3h", "sameWindowYesterday", "sameWindowLastWeek", "minutesSinceAnyLaunch",
+    "minutesSinceSessionStart", "launchesLast30Min", "minutesSinceUnlock", "minutesSinceNotification",
+}
+# Products of two transformed features that the logistic model adds: the profile against recency
+# and the session, recency against the session.
+INTERACTIONS = [
+    ("profileNext30", "minutesSinceLaunch"),
+    ("profileNext30", "minutesSinceAnyLaunch"),
+    ("profileNext30", "followsLastApp"),
+    ("profileNext30", "weekend"),
+    ("minutesSinceLaunch", "minutesSinceAnyLaunch"),
+    ("followsLastApp", "minutesSinceAnyLaunch"),
+    ("coldLaunchesLast3h", "minutesSinceLaunch"),
+]
+TREE_SETTINGS = dict(
+    max_iter=150, learning_rate=0.06, max_leaf_nodes=15, min_samples_leaf=200, l2_regularization=1.0,
+    early_stopping=False, random_state=0)
+
+
+def read_rows(path):
+    """The feature names, the features (NaN where unknown) and the labels of a rows file."""
+    with open(path, newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        names = header[3:-1]
+        data = [row for row in reader]
+    x = np.array([[float(v) for v in row[3:-1]] for row in data], dtype=np.float64)
+    y = np.array([int(row[-1]) for row in data], dtype=np.int64)
+    return names, x, y
+
+
+class Logistic:
+    """Logistic regression on transformed, standardised features with a few interactions."""
+
+    def __init__(self, names, only=None):
+        self.names = names
+        self.only = only
+
+    def transform(self, x):
+        index = {name: i for i, name in enumerate(self.names)}
+        transformed = {}
+        for name in self.names:
+            v = x[:, index[name]]
+            if name in LOG_FEATURES:
+                v = np.log1p(np.maximum(v, 0))
+            transformed[name] = v
+        return transformed
+
+    def design(self, x):
+        columns, labels = [], []
+        index = {name: i for i, name in enumerate(self.names)}
+        transformed = self.transform(x)
+        # An unknown value (NaN: a log without unlocks or notifications) is the training rows' mean.
+        for name, v in transformed.items():
+            transformed[name] = np.where(np.isnan(v), self.fill[name], v)
+        if self.only:
+            return np.column_stack([transformed[name] for name in self.only]), list(self.only)
+        for name in self.names:
+            if name == "minuteOfDay":
+                angle = x[:, index[name]] * 2 * math.pi / 1440
+                columns += [np.sin(angle), np.cos(angle)]
+                labels += ["sin(minuteOfDay)", "cos(minuteOfDay)"]
+            else:
+                columns.append(transformed[name])
+                labels.append(("log1p(%s)" % name) if name in LOG_FEATURES else name)
+        for a, b in INTERACTIONS:
+            if a not in transformed or b not in transformed:
+                continue
+            columns.append(transformed[a] * transformed[b])
+            labels.append("%s*%s" % (a, b))
+        return np.column_stack(columns), labels
+
+    def fit(self, x, y):
+        self.fill = {}
+        for name, v in self.transform(x).items():
+            known = v[~np.isnan(v)]
+            self.fill[name] = float(known.mean()) if len(known) else 0.0
+        d, self.labels = self.design(x)
+        self.mean = d.mean(axis=0)
+        self.scale = d.std(axis=0)
+        # A column that does not vary in the training rows (all unknown, filled) is left out:
+        # its coefficient is 0.
+        self.used = self.scale > 1e-6 * np.maximum(1, np.abs(self.mean))
+        self.scale[~self.used] = 1
+        self.model = LogisticRegression(C=1.0, max_iter=2000)
+        self.model.fit(((d - self.mean) / self.scale)[:, self.used], y)
+        self.coefficients = np.zeros(d.shape[1])
+        self.coefficients[self.used] = self.model.coef_[0]
+        return self
+
+    def predict(self, x):
+        d, _ = self.design(x)
+        z = ((d - self.mean) / self.scale) @ self.coefficients + self.model.intercept_[0]
+        return 1 / (1 + np.exp(-z))
+
+    def to_json(self):
+        return {
+            "kind": "logistic", "features": self.names, "logFeatures": sorted(LOG_FEATURES & set(self.names)),
+            "fill": self.fill, "interactions": [pair for pair in INTERACTIONS if set(pair) <= set(self.names)], "columns": self.labels, "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(), "coefficients": self.coefficients.tolist(),
+            "intercept": float(self.model.intercept_[0]),
+        }
+
+
+class Trees:
+    """Gradient-boosted trees on the raw features."""
+
+    def __init__(self, names):
+        self.names = names
+
+    def fit(self, x, y):
+        # A feature unknown in every training row (notifications, without the one log that has
+        # them) is a constant 0 there: no tree splits on it.
+        x = x.copy()
+        x[:, np.isnan(x).all(axis=0)] = 0
+        self.model = HistGradientBoostingClassifier(**TREE_SETTINGS)
+        self.model.fit(x, y)
+        return self
+
+    def predict(self, x):
+        return self.model.predict_proba(x)[:, 1]
+
+    def to_json(self):
+        trees = []
+        for (predictor,) in self.model._predictors:
+            nodes = predictor.nodes
+            trees.append({
+                "feature": [int(n["feature_idx"]) if not n["is_leaf"] else -1 for n in nodes],
+                "threshold": [float(n["num_threshold"]) if not n["is_leaf"] else 0.0 for n in nodes],
+                "left": [int(n["left"]) if not n["is_leaf"] else -1 for n in nodes],
+                "right": [int(n["right"]) if not n["is_leaf"] else -1 for n in nodes],
+                "missingLeft": [bool(n["missing_go_to_left"]) for n in nodes],
+                "value": [float(n["value"]) if n["is_leaf"] else 0.0 for n in nodes],
+            })
+        return {
+            "kind": "trees", "features": self.names, "settings": TREE_SETTINGS,
+            "baseline": float(np.ravel(self.model._baseline_prediction)[0]), "trees": trees,
+        }
+
+
+def predict_json(model, x):
+    """The chance of each row from the model as written in JSON, with numpy alone: the reference
+    that an inference in another language is held to."""
+    if model["kind"] == "trees":
+        raw = np.full(len(x), model["baseline"])
+        for tree in model["trees"]:
+            feature, threshold = np.array(tree["feature"]), np.array(tree["threshold"])
+            left, right, missing = np.array(tree["left"]), np.array(tree["right"]), np.array(tree["missingLeft"])
+            node = np.zeros(len(x), dtype=np.int64)
+            while True:
+                inner = feature[node] >= 0
+                if not inner.any():
+                    break
+                rows = np.nonzero(inner)[0]
+                value = x[rows, feature[node[rows]]]
+                goes_left = np.where(np.isnan(value), missing[node[rows]], value <= threshold[node[rows]])
+                node[rows] = np.where(goes_left, left[node[rows]], right[node[rows]])
+            raw += np.array(tree["value"])[node]
+        return 1 / (1 + np.exp(-raw))
+    logistic = Logistic(model["features"])
+    logistic.fill = model["fill"]
+    d, _ = logistic.design(x)
+    z = ((d - np.array(model["mean"])) / np.array(model["scale"])) @ np.array(model["coefficients"])
+    return 1 / (1 + np.exp(-(z + model["intercept"])))
+
+
+def scores(y, p):
+    p = np.clip(p, 1e-7, 1 - 1e-7)
+    auc = roc_auc_score(y, p) if 0 < y.sum() < len(y) else float("nan")
+    return log_loss(y, p, labels=[0, 1]), auc
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("logs", nargs="+", help="NAME=PATH of each log's rows")
+    parser.add_argument("--model", choices=["trees", "logistic"], default="trees", help="the model written out")
+    parser.add_argument("--out", help="write the model fitted on all logs as JSON here")
+    parser.add_argument("--only", help="fit the logistic model and the trees on these features alone (comma-separated)")
+    args = parser.parse_args()
+
+    logs = []
+    for item in args.logs:
+        name, _, path = item.partition("=")
+        names, x, y = read_rows(path)
+        logs.append((name, x, y))
+        print("%s: %d rows, %.4f positive" % (name, len(y), y.mean()), file=sys.stderr)
+    if any(n != names for n in [read_rows_header(p) for p in [i.partition("=")[2] for i in args.logs]]):
+        sys.exit("the logs' rows have different columns")
+
+    if args.only:
+        keep = args.only.split(",")
+        unknown = [name for name in keep if name not in names]
+        if unknown:
+            sys.exit("no such feature: %s" % ", ".join(unknown))
+        columns = [names.index(name) for name in keep]
+        logs = [(name, x[:, columns], y) for name, x, y in logs]
+        names = keep
+    makers = {
+        "baseline": lambda: Logistic(names, only=["profileNext30"]),
+        "logistic": lambda: Logistic(names),
+        "trees": lambda: Trees(names),
+    }
+    results = {}
+    for kind, make in makers.items():
+        started = time.time()
+        x_all = np.vstack([x for _, x, _ in logs])
+        y_all = np.concatenate([y for _, _, y in logs])
+        full = make().fit(x_all, y_all)
+        inside, held_out = [], []
+        for name, x, y in logs:
+            p = full.predict(x)
+            inside.append(p)
+            results[(kind, name, "in")] = scores(y, p)
+        for held, (name, x, y) in enumerate(logs):
+            others = [i for i in range(len(logs)) if i != held]
+            model = make().fit(np.vstack([logs[i][1] for i in others]), np.concatenate([logs[i][2] for i in others]))
+            p = model.predict(x)
+            held_out.append(p)
+            results[(kind, name, "lolo")] = scores(y, p)
+        # Pooled: every log's rows, each scored by the model fitted without its log (LOLO) or with all.
+        results[(kind, "pooled", "in")] = scores(y_all, np.concatenate(inside))
+        results[(kind, "pooled", "lolo")] = scores(y_all, np.concatenate(held_out))
+        print("%s fitted in %.0f s" % (kind, time.time() - started), file=sys.stderr)
+        if kind == args.model and args.out:
+            written = full.to_json()
+            with open(args.out, "w") as handle:
+                json.dump(written, handle, separators=(",", ":"))
+            with open(args.out) as handle:
+                difference = np.abs(predict_json(json.load(handle), x_all) - full.predict(x_all)).max()
+            print("wrote %s: read back, its chances differ from the fit's by %.2g at most" % (args.out, difference),
+                  file=sys.stderr)
+
+    print("| log | rows | positive | baseline LOLO loss / AUC | logistic LOLO loss / AUC | logistic in-sample | trees LOLO loss / AUC | trees in-sample |")
+    print("| --- | ---: | ---: | --- | --- | --- | --- | --- |")
+    y_all = np.concatenate([y for _, _, y in logs])
+    for name, x, y in logs + [("pooled", None, y_all)]:
+        cell = lambda kind, where: "%.4f / %.3f" % results[(kind, name, where)]
+        print("| %s | %d | %.4f | %s | %s | %s | %s | %s |" % (
+            name, len(y), y.mean(), cell("baseline", "lolo"), cell("logistic", "lolo"), cell("logistic", "in"),
+            cell("trees", "lolo"), cell("trees", "in")))
+
+
+def read_rows_header(path):
+    with open(path, newline="") as handle:
+        return next(csv.reader(handle))[3:-1]
+
+
+if __name__ == "__main__":
+    main()
