@@ -161,7 +161,9 @@ public struct Predictor: Sendable {
     /// launches those fetches serve.
     ///
     /// Call it after the query that gave the wake and before observing anything more: the
-    /// forecasts are recorded before their correction, the device's current one. A scheduler
+    /// forecasts are recorded divided by the device's current correction. (A plan cached from
+    /// before the correction last moved was scaled by the one of its time, so its forecast is
+    /// recorded slightly off; a known approximation, kept so that figures stay as they were.) A scheduler
     /// that asks again before the wake comes (at a launch, say) commits only to the wake it
     /// carries out. A device with no model records nothing.
     ///

@@ -87,6 +87,10 @@ struct TrustTests {
         }
         #expect(
             try Tool.run(["imports", "--db", db], environment: ["COLUMNS": "100"]).stdout.contains("commuter-28d.csv"))
+        // Into a pipe, with no COLUMNS, nothing is left out: every column, whole paths.
+        let piped = try Tool.run(["imports", "--db", db], environment: ["COLUMNS": ""]).stdout
+        #expect(piped.contains("SHA-256") && piped.contains(Tool.fixture("app-usage-dmy.csv")), "\(piped)")
+        #expect(!piped.contains("Left out"))
         // The columns line up: each row's time starts under WHEN, its id ends under ID.
         let lines = text.stdout.split(separator: "\n").map(String.init)
         let when = try #require(lines.first?.range(of: "WHEN")).lowerBound.utf16Offset(in: lines[0])

@@ -182,5 +182,15 @@ struct HabitTests {
         #expect(daily.launchSpanDays == 21)
         let usual = try #require(daily.usualLastWeek)
         #expect(abs(usual - 7) < 0.5, "\(usual)")
+        // An app fetched for ten days and opened on the last: its use spans one day, not eleven.
+        predictor.setTimeZone(zone, device: "tablet")
+        for offset in 0..<10 {
+            try predictor.observe(
+                .fetch("fetched", at: start + Milliseconds(offset) * day, result: .newData), device: "tablet")
+        }
+        try predictor.observe(.launch("fetched", at: start + 10 * day), device: "tablet")
+        let fetched = predictor.state(app: "fetched", device: "tablet", now: Date(milliseconds: start + 10 * day))
+        #expect(fetched.launchSpanDays == 1)
+        #expect(fetched.usualLastWeek == nil)
     }
 }

@@ -66,6 +66,9 @@ struct EventStoreTests {
         do { _ = try EventStore(path: path) }
         #expect(EventStore.removeIfEmpty(at: path, madeFolders: made))
         #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
+        // A store holding a device's settings and no event stays.
+        do { try EventStore(path: path).setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone") }
+        #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
         // A store holding an event stays, and so do its folders.
         do { try EventStore(path: path).record(.launch("com.example.news", at: 0), device: "phone") }
         #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))

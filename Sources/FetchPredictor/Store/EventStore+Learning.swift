@@ -48,7 +48,7 @@ extension EventStore {
     func cacheModel(_ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String) throws {
         try write { db in
             guard let record = try DeviceRecord.named(device, db), let id = record.id,
-                record.timeZone == model.timeZone.identifier
+                record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
             else { return }
             try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
             try db.execute(

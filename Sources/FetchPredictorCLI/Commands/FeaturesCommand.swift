@@ -59,14 +59,9 @@ struct FeaturesCommand: ParsableCommand {
     /// A row as CSV: names quoted when they hold a comma or a quote, times in ISO 8601 UTC,
     /// features to six significant digits.
     static func line(_ row: LaunchFeatureRow) -> String {
-        var fields = [csvField(row.device), csvField(row.app), TimestampFormatter.iso(row.time)]
+        var fields = [CSVText.field(row.device), CSVText.field(row.app), TimestampFormatter.iso(row.time)]
         fields += row.features.values.map { String(format: "%.6g", $0) }
         fields.append(row.label ? "1" : "0")
         return fields.joined(separator: ",")
-    }
-
-    static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -27,7 +27,8 @@ struct ImportsCommand: ParsableCommand {
             try KnownNames.requireDevice(device, in: eventStore)
             imports = imports.filter { $0.device == device }
         }
-        try output.print(imports) { Self.describe($0) }
+        // A table for a terminal fits it; one for a file or a pipe keeps every column.
+        try output.print(imports) { Self.describe($0, width: Output.terminalColumns ?? .max) }
     }
 
     /// The columns of the table, in order, and those printed right-aligned.

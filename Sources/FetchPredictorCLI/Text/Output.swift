@@ -48,9 +48,15 @@ enum Output {
 
     /// The width text is wrapped to: `$COLUMNS`, else the terminal's, else 100.
     static var columns: Int {
+        terminalColumns ?? 100
+    }
+
+    /// The width of the terminal standard output goes to, from `COLUMNS` or the terminal itself;
+    /// `nil` when it goes to a file or a pipe and `COLUMNS` says nothing.
+    static var terminalColumns: Int? {
         if let text = ProcessInfo.processInfo.environment["COLUMNS"], let value = Int(text), value > 0 { return value }
         var size = winsize()
         if isatty(1) != 0, ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 100
+        return nil
     }
 }

@@ -26,7 +26,9 @@ public struct LaunchFeatureRow: Sendable, Hashable {
 }
 
 extension BacktestDevice {
-    /// The device's cold launches by app, each app's in time order, by the protocol's rule.
+    /// The device's cold launches by app, each app's in time order, by ``ColdLaunch``'s rule (the
+    /// planner's: at least the gap after the previous launch; the backtest's scoring counts the
+    /// protocol's, more than the window after it, which differs only at exactly 30 minutes).
     public func coldLaunches(gap: Milliseconds) -> [String: [Milliseconds]] {
         var last: [String: Milliseconds] = [:], cold: [String: [Milliseconds]] = [:]
         for launch in launches.sorted(by: { $0.time < $1.time }) {
@@ -68,8 +70,8 @@ extension BacktestDevice {
         let dayStart = Milliseconds(firstDay) * 86_400_000
         var time = dayStart - Milliseconds(timeZone.secondsFromGMT(for: Date(milliseconds: dayStart))) * 1000
         let step = Milliseconds(everyMinutes) * 60_000
-        let lead = Milliseconds(configuration.lead * 1000)
-        let window = Milliseconds(configuration.freshnessWindow * 1000)
+        let lead = configuration.leadMilliseconds
+        let window = configuration.windowMilliseconds
         var tracker = FeatureTracker(timeZone: timeZone, configuration: configuration)
         var next = 0
         // For each app, the first of its cold launches not yet at or before T + lead.

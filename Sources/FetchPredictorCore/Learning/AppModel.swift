@@ -71,6 +71,8 @@ public struct AppModel: Sendable, Hashable, Codable {
     public internal(set) var launchDays = 0
     /// The local day of the latest launch.
     public internal(set) var lastLaunchDay: Int?
+    /// The local day of the first launch (``firstDay`` may be an earlier fetch's).
+    public internal(set) var firstLaunchDay: Int?
     /// The latest fetch.
     public internal(set) var lastFetch: Milliseconds?
     /// Failed fetches since the last fetch that worked or the last launch.
@@ -119,6 +121,7 @@ public struct AppModel: Sendable, Hashable, Codable {
         if firstDay == nil { firstDay = day }
         let cold = ColdLaunch.isCold(at: time, previous: lastLaunch, gap: coldGap)
         launches += 1
+        if firstLaunchDay == nil { firstLaunchDay = day }
         if lastLaunchDay.map({ day > $0 }) ?? true {
             launchDays += 1
             lastLaunchDay = day

@@ -70,7 +70,7 @@ extension DeviceModel {
         guard let model = apps[app] else { return .noHistory }
         let today = local(now.milliseconds, utcOffset: nil).day
         let recent = model.habits.coldLaunches(from: today - 6, through: today)
-        let span = model.lastLaunch.map { local($0, utcOffset: nil).day - (model.firstDay ?? today) + 1 } ?? 0
+        let span = model.lastLaunch.map { local($0, utcOffset: nil).day - (model.firstLaunchDay ?? today) + 1 } ?? 0
         var usual: Double?
         if span >= AppState.usualWeekDays {
             var sum = 0.0

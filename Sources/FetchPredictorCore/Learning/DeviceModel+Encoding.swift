@@ -7,7 +7,7 @@ import Foundation
 /// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 13
+    static let encodingVersion: UInt32 = 14
 
     /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -86,6 +86,7 @@ extension AppModel {
         writer.put(exposureCountedUntil ?? .min)
         writer.put(Int64(launchDays))
         writer.put(Int64(lastLaunchDay ?? Int.min))
+        writer.put(Int64(firstLaunchDay ?? Int.min))
         return writer.bytes
     }
 
@@ -133,6 +134,7 @@ extension AppModel {
         guard let launchDays = reader.int64() else { return nil }
         self.launchDays = Int(launchDays)
         lastLaunchDay = ByteReader.optional(reader.int64())
+        firstLaunchDay = ByteReader.optional(reader.int64())
         guard reader.atEnd else { return nil }
     }
 }

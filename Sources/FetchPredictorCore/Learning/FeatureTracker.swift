@@ -175,7 +175,7 @@ public struct FeatureTracker: Sendable {
         features.coldLaunchesToday = count(after: midnight - 1, through: time)
         features.coldLaunchesLast24h = count(after: time - day24, through: time)
         features.coldLaunchesLast3h = count(after: time - 3 * hour, through: time)
-        let lead = Milliseconds(configuration.lead * 1000), window = Milliseconds(configuration.freshnessWindow * 1000)
+        let lead = configuration.leadMilliseconds, window = configuration.windowMilliseconds
         features.sameWindowYesterday = count(after: time + lead - day24, through: time + window - day24)
         features.sameWindowLastWeek = count(after: time + lead - 7 * day24, through: time + window - 7 * day24)
 

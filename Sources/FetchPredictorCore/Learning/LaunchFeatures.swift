@@ -71,7 +71,7 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// Minutes since the last launch of any app: how long the phone has been idle.
     public var minutesSinceAnyLaunch = LaunchFeatures.capMinutes
     /// Minutes since the session began: at an unlock or the screen turned on, or at a launch
-    /// more than ``FeatureTracker/sessionGapMinutes`` after the previous launch of any app.
+    /// ``FeatureTracker/sessionGapMinutes`` or more after the previous launch of any app.
     public var minutesSinceSessionStart = LaunchFeatures.capMinutes
     /// 1 when the app is the last one opened on the device, else 0.
     public var wasLastApp = 0.0
