@@ -12,19 +12,12 @@ struct ReadLog {
 
     /// Reads a file; without `skipInvalid`, a file with an invalid row throws, as an import does.
     init(_ path: String, options: ImportOptions = ImportOptions()) throws {
-        struct Key: Hashable {
-            var device: String
-            var kind: EventKind
-            var app: String
-            var time: Milliseconds
-        }
-        var seen = Set<Key>()
+        var seen = Set<Event.Identity>()
         var read: [Event] = []
         report = try LogReader(options: options).read(path) { event in
             var event = event
             event.device = event.device ?? options.device
-            guard seen.insert(Key(device: event.device!, kind: event.kind, app: event.app, time: event.time)).inserted
-            else { return false }
+            guard seen.insert(event.identity(device: event.device!)).inserted else { return false }
             read.append(event)
             return true
         }

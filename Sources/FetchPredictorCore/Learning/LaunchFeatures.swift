@@ -94,25 +94,38 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// Creates the features of an app with no history: no launch, nothing expected.
     public init() {}
 
-    /// The features' names in their fixed order: the CSV header's columns.
-    public static let names = [
-        "profileRate", "profileSlope", "profileNext30", "habitRate", "weekend", "minuteOfDay",
-        "coldLaunchesPerDay", "minutesSinceLaunch", "minutesSinceColdLaunch", "coldLaunchesToday",
-        "usualColdLaunchesByNow", "coldLaunchesLast24h", "coldLaunchesLast3h", "sameWindowYesterday",
-        "sameWindowLastWeek", "followsLastApp", "minutesSinceAnyLaunch", "minutesSinceSessionStart", "wasLastApp",
-        "launchesLast30Min", "minutesSinceUnlock", "minutesSinceNotification",
+    /// Each feature's name and field, in the fixed order of the CSV's columns: the one list that
+    /// ``names`` and ``values`` read.
+    static let fields: [(name: String, value: KeyPath<LaunchFeatures, Double> & Sendable)] = [
+        ("profileRate", \.profileRate),
+        ("profileSlope", \.profileSlope),
+        ("profileNext30", \.profileNext30),
+        ("habitRate", \.habitRate),
+        ("weekend", \.weekend),
+        ("minuteOfDay", \.minuteOfDay),
+        ("coldLaunchesPerDay", \.coldLaunchesPerDay),
+        ("minutesSinceLaunch", \.minutesSinceLaunch),
+        ("minutesSinceColdLaunch", \.minutesSinceColdLaunch),
+        ("coldLaunchesToday", \.coldLaunchesToday),
+        ("usualColdLaunchesByNow", \.usualColdLaunchesByNow),
+        ("coldLaunchesLast24h", \.coldLaunchesLast24h),
+        ("coldLaunchesLast3h", \.coldLaunchesLast3h),
+        ("sameWindowYesterday", \.sameWindowYesterday),
+        ("sameWindowLastWeek", \.sameWindowLastWeek),
+        ("followsLastApp", \.followsLastApp),
+        ("minutesSinceAnyLaunch", \.minutesSinceAnyLaunch),
+        ("minutesSinceSessionStart", \.minutesSinceSessionStart),
+        ("wasLastApp", \.wasLastApp),
+        ("launchesLast30Min", \.launchesLast30Min),
+        ("minutesSinceUnlock", \.minutesSinceUnlock),
+        ("minutesSinceNotification", \.minutesSinceNotification),
     ]
 
+    /// The features' names in their fixed order: the CSV header's columns.
+    public static let names = fields.map(\.name)
+
     /// The features' values in the order of ``names``.
-    public var values: [Double] {
-        [
-            profileRate, profileSlope, profileNext30, habitRate, weekend, minuteOfDay,
-            coldLaunchesPerDay, minutesSinceLaunch, minutesSinceColdLaunch, coldLaunchesToday,
-            usualColdLaunchesByNow, coldLaunchesLast24h, coldLaunchesLast3h, sameWindowYesterday,
-            sameWindowLastWeek, followsLastApp, minutesSinceAnyLaunch, minutesSinceSessionStart, wasLastApp,
-            launchesLast30Min, minutesSinceUnlock, minutesSinceNotification,
-        ]
-    }
+    public var values: [Double] { Self.fields.map { self[keyPath: $0.value] } }
 
     /// Whether every value has the same bits: an unknown (NaN) equals an unknown.
     public static func == (left: LaunchFeatures, right: LaunchFeatures) -> Bool {

@@ -27,14 +27,8 @@ extension BacktestDevice {
         var deviceEvents: [String: [Event]] = [:]
         var names: [String] = []
         var named = Set<String>()
-        // Each launch and device event once, by device, kind, app and instant, as the store keeps it.
-        struct Key: Hashable {
-            var device: String
-            var kind: EventKind
-            var app: String
-            var time: Milliseconds
-        }
-        var seen = Set<Key>()
+        // Each launch and device event once, as the store keeps it.
+        var seen = Set<Event.Identity>()
         for (file, fileDevice) in zip(files, deviceNames(files: files)) {
             let options = ImportOptions(
                 format: format, device: fileDevice, timeZone: timeZone, dateOrder: dateOrder, skipInvalid: skipInvalid)
@@ -42,7 +36,7 @@ extension BacktestDevice {
                 let device = event.device ?? fileDevice
                 if named.insert(device).inserted { names.append(device) }
                 guard event.kind == .launch || event.kind.isDeviceEvent || event.kind == .notification,
-                    seen.insert(Key(device: device, kind: event.kind, app: event.app, time: event.time)).inserted
+                    seen.insert(event.identity(device: device)).inserted
                 else { return false }
                 if event.kind == .launch {
                     launches[device, default: []].append(event)
