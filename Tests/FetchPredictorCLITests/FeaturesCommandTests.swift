@@ -74,4 +74,18 @@ struct FeaturesCommandTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("--every must be 1 minute or more."))
     }
+
+    /// A log with a bad row is said by its file, line and field, as not read (nothing is
+    /// imported), and no row is written.
+    @Test func aLogWithABadRowIsNotReadAndNothingIsWritten() throws {
+        let folder = Tool.scratch()
+        let log = folder.appendingPathComponent("bad.csv").path
+        try "timestamp,app,event\n2024-01-01T08:00:00Z,a,lunch\n".write(toFile: log, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("rows.csv").path
+        let result = try Tool.run(["features", log, "--time-zone", "UTC", "--out", out])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(log) was not read: 1 invalid row, the first: \(log):2: field 'event'"))
+        #expect(result.stderr.contains("nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

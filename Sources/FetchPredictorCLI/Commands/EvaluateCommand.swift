@@ -168,12 +168,9 @@ struct EvaluateCommand: ParsableCommand {
             }
         } catch ImportError.invalidRows(let file, let rejected, let first) {
             // Said as evaluate does it: nothing is stored, and --skip-invalid replays the rest.
-            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
-            if rejected > first.count { Output.error("  ... and \(rejected - first.count) more.") }
             throw InvalidRows(
-                description:
-                    "\(file) was not evaluated: \(Output.count(rejected, "invalid row")), the first: \(first.first.map(\.description) ?? "?"). Fix the file, or give --skip-invalid to replay its valid rows."
-            )
+                file, rejected: rejected, first: first, not: "evaluated",
+                remedy: "Fix the file, or give --skip-invalid to replay its valid rows.")
         }
         if skipped > 5 { Output.error("... and \(skipped - 5) more invalid rows skipped.") }
         if let device = store.deviceOption {
@@ -190,8 +187,19 @@ struct EvaluateCommand: ParsableCommand {
 
     /// A log file with invalid rows, evaluated without --skip-invalid: an error in the data,
     /// not in how the command was called.
+    /// A log that a replay refused for its invalid rows, said in the command's terms (a replay
+    /// stores nothing, so "imported" is not the word).
     struct InvalidRows: Error, CustomStringConvertible {
         var description: String
+
+        /// Says the refused rows after the first on standard error, and why the file was `not` done.
+        init(_ file: String, rejected: Int, first: [Rejection], not done: String, remedy: String) {
+            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
+            if rejected > first.count { Output.error("  ... and \(rejected - first.count) more.") }
+            description =
+                "\(file) was not \(done): \(Output.count(rejected, "invalid row")), the first: "
+                + "\(first.first.map(\.description) ?? "?"). \(remedy)"
+        }
     }
 
     /// The backtest's settings from the options and the files they name.

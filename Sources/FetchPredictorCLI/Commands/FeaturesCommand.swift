@@ -45,7 +45,13 @@ struct FeaturesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let devices = try BacktestDevice.load(files: files, format: format, timeZone: timeZone, dateOrder: dateOrder)
+        let devices: [BacktestDevice]
+        do {
+            devices = try BacktestDevice.load(files: files, format: format, timeZone: timeZone, dateOrder: dateOrder)
+        } catch ImportError.invalidRows(let file, let rejected, let first) {
+            throw EvaluateCommand.InvalidRows(
+                file, rejected: rejected, first: first, not: "read", remedy: "Fix the file; nothing was written.")
+        }
         let file = try OutputFile(path: out, option: "--out")
         try file.line((["device", "app", "time"] + LaunchFeatures.names + ["label"]).joined(separator: ","))
         for device in devices {
