@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The fleet's store: PostgreSQL, through postgres-nio.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // The pure core: models, learning, planning. No GRDB, no files, no clock.
@@ -36,6 +38,17 @@ let package = Package(
                 "FetchPredictorImport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        // The PostgreSQL store of a fleet: the same store protocol as the SQLite one, on a server
+        // that several service instances share.
+        .target(
+            name: "FetchPredictorPostgres",
+            dependencies: [
+                "FetchPredictor",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The HTTP service over the store: routes, keys, limits, metrics. Handlers parse, call the
@@ -60,6 +73,7 @@ let package = Package(
             dependencies: [
                 "FetchPredictor",
                 "FetchPredictorService",
+                "FetchPredictorPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,7 +91,13 @@ let package = Package(
         .testTarget(
             name: "FetchPredictorImportTests", dependencies: ["FetchPredictorImport", "FetchPredictorTestSupport"]),
         .testTarget(name: "FetchPredictorTests", dependencies: ["FetchPredictor", "FetchPredictorTestSupport"]),
-        .testTarget(name: "FetchPredictorServiceTests", dependencies: ["FetchPredictorService", "fetchpredict"]),
+        // What every store must do, run against the SQLite store and a throwaway PostgreSQL cluster.
+        .testTarget(
+            name: "FetchPredictorStoreTests",
+            dependencies: ["FetchPredictor", "FetchPredictorPostgres", "FetchPredictorTestSupport"]),
+        .testTarget(
+            name: "FetchPredictorServiceTests",
+            dependencies: ["FetchPredictorService", "fetchpredict", "FetchPredictorTestSupport"]),
         .testTarget(
             name: "FetchPredictorCLITests",
             dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"],

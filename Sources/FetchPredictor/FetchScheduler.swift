@@ -23,8 +23,8 @@ import Foundation
 /// - ``nextWake(after:before:device:)``
 /// - ``schedule(from:to:device:)``
 public final class FetchScheduler: @unchecked Sendable {
-    /// The store the scheduler reads and writes.
-    public let store: EventStore
+    /// The store the scheduler reads and writes: the SQLite ``EventStore``, or any other.
+    public let store: any EventStoring
     private let lock = NSLock()
     private var predictor: Predictor
     /// What is loaded of each device: its model and settings.
@@ -70,7 +70,7 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - requiresKnownDevices: whether a query about a device the store does not have throws
     ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
     public init(
-        store: EventStore, configuration: PredictorConfiguration = PredictorConfiguration(),
+        store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
         maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false
     ) {
         self.store = store
@@ -102,7 +102,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// the cache has not seen; a model as of an earlier time is learned from the cache when the
     /// cache is older, else from the start, and is not cached. With `app`, and a cached model that
     /// has seen every event up to `time`, only that app's model is read.
-    private func prepare(_ device: String, settings: EventStore.PlanningSettings, app: String? = nil, asOf time: Date)
+    private func prepare(_ device: String, settings: PlanningSettings, app: String? = nil, asOf time: Date)
         throws
     {
         let limit = time.milliseconds
@@ -134,7 +134,8 @@ public final class FetchScheduler: @unchecked Sendable {
             } else {
                 // Only events up to the limit are read, even when there were none after it: one
                 // that another process stores meanwhile is not learned into this answer.
-                var learned = try learn(device, zone: zone, through: limit, caching: !later)
+                var learned = try learn(
+                    device, zone: zone, through: limit, caching: !later ? settings.version : nil)
                 if !later { learned.limit = nil }
                 learned.version = settings.version
                 loaded[device] = learned
@@ -156,14 +157,17 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// Learns a device's model from the cache and the events after it, up to `end` (from the
-    /// start when the cache is newer); caches the model when `caching`.
-    private func learn(_ device: String, zone: TimeZone, through end: Milliseconds, caching: Bool) throws -> Loaded {
+    /// start when the cache is newer); caches the model when `caching` gives the device's version
+    /// it was learned at, and no process wrote the device since.
+    private func learn(
+        _ device: String, zone: TimeZone, through end: Milliseconds, caching version: Int64?
+    ) throws -> Loaded {
         var asOf = Milliseconds.min
         var model = DeviceModel(timeZone: zone)
         if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
             cached.model.timeZone == zone
         {
-            (asOf, model) = cached
+            (asOf, model) = (cached.asOf, cached.model)
         }
         var learned = 0
         let configuration = predictor.configuration
@@ -172,8 +176,8 @@ public final class FetchScheduler: @unchecked Sendable {
             asOf = event.time
             learned += 1
         }
-        if learned > 0 && caching {
-            try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey)
+        if learned > 0, let version {
+            try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey, version: version)
         }
         predictor.setModel(model, device: device)
         return Loaded(asOf: asOf, limit: end, version: -1)

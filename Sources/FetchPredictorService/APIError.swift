@@ -63,6 +63,12 @@ struct APIError: HTTPResponseError {
                     .conflict,
                     "the device stays in \(stored): local times of its imports were read in it, and in \(given) each would mean another instant",
                     field: "timeZone")
+            case .unavailable:
+                // The database is down or restarting: the client tries again, and the pool
+                // connects anew once it is back.
+                var answer = APIError(.serviceUnavailable, "the database does not answer: try again shortly")
+                answer.headers[.retryAfter] = "1"
+                return answer
             case .busy:
                 var answer = APIError(.serviceUnavailable, "the store is busy with another writer: try again shortly")
                 answer.headers[.retryAfter] = "1"

@@ -47,7 +47,8 @@ public enum FetchPredictorService {
     ///   - clock: the time of requests that give none.
     ///   - onRunning: called with the port once the service listens.
     public static func application(
-        store: EventStore, settings: ServiceSettings, configuration: PredictorConfiguration = PredictorConfiguration(),
+        store: any EventStoring, settings: ServiceSettings,
+        configuration: PredictorConfiguration = PredictorConfiguration(),
         logger: Logger = Logger(label: "fetchpredict"), clock: @escaping @Sendable () -> Date = { Date() },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {

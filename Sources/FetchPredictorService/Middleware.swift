@@ -10,7 +10,7 @@ import NIOPosix
 /// is refused at once.
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
-    let store: EventStore
+    let store: any EventStoring
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response

@@ -7,7 +7,7 @@ import NIOCore
 /// The handlers of the `/v1` routes: each parses, calls the library on the thread pool, and
 /// encodes, as a command's `run()` does.
 struct Routes: Sendable {
-    let store: EventStore
+    let store: any EventStoring
     let scheduler: FetchScheduler
     let settings: ServiceSettings
     /// The clock of requests that give no time: the service reads the wall clock, the library never.

@@ -1,4 +1,5 @@
 import FetchPredictor
+import FetchPredictorTestSupport
 import Foundation
 import Testing
 
@@ -30,19 +31,29 @@ struct ServeProcessTests {
         var log: Pipe
 
         init(store: String) throws {
-            self.store = store
-            let create = Process()
-            create.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
-            create.arguments = ["keys", "create", "--tenant", "load", "--db", store]
-            let out = Pipe()
-            create.standardOutput = out
-            try create.run()
-            create.waitUntilExit()
-            key = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                .split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
+            try self.init(storeArguments: ["--db", store])
+        }
+
+        /// A server of the store the arguments name (`--db PATH` or `--postgres URL`), with a new
+        /// key, or with `key` when given (one made for another instance of the same store).
+        init(storeArguments: [String], key: String? = nil) throws {
+            store = storeArguments.last!
+            if let key {
+                self.key = key
+            } else {
+                let create = Process()
+                create.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
+                create.arguments = ["keys", "create", "--tenant", "load"] + storeArguments
+                let out = Pipe()
+                create.standardOutput = out
+                try create.run()
+                create.waitUntilExit()
+                self.key = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                    .split(separator: " ").last!.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             process = Process()
             process.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
-            process.arguments = ["serve", "--db", store, "--listen", "127.0.0.1:0"]
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + storeArguments
             log = Pipe()
             process.standardError = log
             process.standardOutput = FileHandle.nullDevice
@@ -173,6 +184,82 @@ struct ServeProcessTests {
         let missing = acknowledged.joined().filter { !stored.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) acknowledged events are missing")
         #expect(try reopened.eventCounts().launches == stored.count)
+    }
+
+    /// One request over a plain socket: the status and the body.
+    static func http(_ method: String, _ path: String, to server: Server, body: String = "") throws -> (
+        status: Int, body: String, head: String
+    ) {
+        let connection = try RawConnection(port: server.port)
+        defer { connection.close() }
+        try connection.send(
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(server.key)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+                + body)
+        let answer = connection.readAll(seconds: 30)
+        let status = Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let parts = answer.components(separatedBy: "\r\n\r\n")
+        return (status, parts.dropFirst().joined(separator: "\r\n\r\n"), parts.first ?? "")
+    }
+
+    /// Two `serve` instances on one PostgreSQL database answer as one: what is posted to one is
+    /// in the other's apps and next wake, and both give the same wake.
+    @Test(.enabled(if: TestCluster.shared.isAvailable)) func twoInstancesOnOnePostgresAnswerAsOne() throws {
+        let url = try TestCluster.shared.newDatabase()
+        let first = try Server(storeArguments: ["--postgres", url])
+        let second = try Server(storeArguments: ["--postgres", url], key: first.key)
+        defer {
+            for server in [first, second] {
+                server.process.terminate()
+                server.process.waitUntilExit()
+            }
+        }
+        #expect(first.port > 0 && second.port > 0)
+        let put = try Self.http(
+            "PUT", "/v1/devices/phone", to: first, body: #"{"timeZone":"Europe/Warsaw","defaultInterval":"minimum"}"#)
+        #expect(put.status == 200, "\(put.body)")
+        #expect(try Self.http("GET", "/v1/devices/phone", to: second).body.contains("Europe/Warsaw"))
+        // A week through the first, then a second week: the second instance, which learned the
+        // first week, learns the second before it answers.
+        let events = LiveService.weeksOfLaunches(days: 14)
+        for week in [events[..<21], events[21...]] {
+            let body = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["events": Array(week)]), as: UTF8.self)
+            let posted = try Self.http("POST", "/v1/devices/phone/events", to: first, body: body)
+            #expect(posted.status == 200, "\(posted.body)")
+            let apps = try Self.http("GET", "/v1/devices/phone/apps", to: second)
+            let compact = apps.body.filter { !$0.isWhitespace }
+            #expect(compact.contains("\"launches\":\(week.endIndex / 3 * 2)"), "\(apps.body)")
+        }
+        let now = "2024-01-15T00:00:00Z"
+        let fromSecond = try Self.http("GET", "/v1/devices/phone/next-wake?now=\(now)", to: second)
+        let fromFirst = try Self.http("GET", "/v1/devices/phone/next-wake?now=\(now)", to: first)
+        #expect(fromSecond.status == 200 && fromSecond.body == fromFirst.body, "\(fromSecond.body)")
+    }
+
+    /// PostgreSQL stopped under the service: requests answer 503 with Retry-After while it is
+    /// down, and succeed again once it is back, with no restart of the service.
+    @Test(.enabled(if: LocalCluster.canStart)) func aDatabaseRestartIsRiddenOutWith503s() throws {
+        let cluster = try LocalCluster()
+        let server = try Server(storeArguments: ["--postgres", try cluster.newDatabase("restarted")])
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+        }
+        let put = try Self.http("PUT", "/v1/devices/phone", to: server, body: #"{"timeZone":"Europe/Warsaw"}"#)
+        #expect(put.status == 200, "\(put.body)")
+        try cluster.stop()
+        for path in ["/v1/devices/phone", "/readyz"] {
+            let down = try Self.http("GET", path, to: server)
+            #expect(down.status == 503, "\(path): \(down.head)")
+            #expect(down.head.lowercased().contains("retry-after: 1"), "\(down.head)")
+        }
+        let events = #"{"events": [{"timestamp": "2024-01-29T07:58:00Z", "app": "news", "event": "launch"}]}"#
+        #expect(try Self.http("POST", "/v1/devices/phone/events", to: server, body: events).status == 503)
+        try cluster.start()
+        let back = try Self.http("POST", "/v1/devices/phone/events", to: server, body: events)
+        #expect(back.status == 200, "\(back.body)")
+        #expect(try Self.http("GET", "/v1/devices/phone", to: server).body.contains("Europe/Warsaw"))
     }
 
     /// The Python client of examples/python replays a log through the API and prints the next

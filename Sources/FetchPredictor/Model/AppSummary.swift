@@ -26,4 +26,24 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public var firstSeen: Date?
     /// The last event of the app, launch or fetch.
     public var lastSeen: Date?
+
+    /// Creates a value with every field given.
+    public init(
+        device: String, app: String, interval: FetchInterval, intervalIsDefault: Bool, enabled: Bool, launches: Int,
+        fetchesNewData: Int, fetchesNoData: Int, fetchesFailed: Int, notifications: Int, firstSeen: Date?,
+        lastSeen: Date?
+    ) {
+        self.device = device
+        self.app = app
+        self.interval = interval
+        self.intervalIsDefault = intervalIsDefault
+        self.enabled = enabled
+        self.launches = launches
+        self.fetchesNewData = fetchesNewData
+        self.fetchesNoData = fetchesNoData
+        self.fetchesFailed = fetchesFailed
+        self.notifications = notifications
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
 }

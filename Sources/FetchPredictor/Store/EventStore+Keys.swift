@@ -12,6 +12,14 @@ public struct APIKeyInfo: Sendable, Hashable, Codable {
     public var createdAt: Date
     /// When the key was revoked, or `nil` while it is valid.
     public var revokedAt: Date?
+
+    /// Creates a value with every field given.
+    public init(id: Int64, tenant: String, createdAt: Date, revokedAt: Date?) {
+        self.id = id
+        self.tenant = tenant
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
 }
 
 extension EventStore {
@@ -35,14 +43,12 @@ extension EventStore {
         if let problem = Self.problem(withTenantName: tenant) {
             throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let key = "fpk_" + bytes.map { String(format: "%02x", $0) }.joined()
+        let key = APIKeyText.generate()
         let created = now.milliseconds
         let id = try write { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO apiKey (tenant, sha256, createdAt) VALUES (?, ?, ?)",
-                arguments: [tenant, Self.digest(key), created])
+                arguments: [tenant, APIKeyText.digest(key), created])
             return db.lastInsertedRowID
         }
         return (key, APIKeyInfo(id: id, tenant: tenant, createdAt: Date(milliseconds: created), revokedAt: nil))
@@ -82,12 +88,7 @@ extension EventStore {
         try read { db in
             try String.fetchOne(
                 db, sql: "SELECT tenant FROM apiKey WHERE sha256 = ? AND revokedAt IS NULL",
-                arguments: [Self.digest(key)])
+                arguments: [APIKeyText.digest(key)])
         }
-    }
-
-    /// The hex SHA-256 of a key.
-    private static func digest(_ key: String) -> String {
-        Digest.sha256Hex(Array(key.utf8))
     }
 }

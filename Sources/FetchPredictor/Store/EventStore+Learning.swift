@@ -5,9 +5,9 @@ extension EventStore {
     /// The learned model of a device cached in the store, with all its apps or only those named,
     /// and the time of the last event it learned from; `nil` when there is none for this
     /// configuration.
-    func cachedModel(
-        device: String, configuration key: String, apps only: [String]? = nil
-    ) throws -> (asOf: Milliseconds, model: DeviceModel)? {
+    public func cachedModel(
+        device: String, configuration key: String, apps only: [String]?
+    ) throws -> CachedModel? {
         try read { db in
             guard
                 let row = try Row.fetchOne(
@@ -40,14 +40,15 @@ extension EventStore {
             guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps, timeZone: zone) else {
                 return nil
             }
-            return (row[1], model)
+            return CachedModel(asOf: row[1], model: model)
         }
     }
 
-    /// Caches a device's learned model, unless the device is gone or in another zone by now.
-    func cacheModel(_ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String) throws {
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) throws {
         try write { db in
-            guard let record = try DeviceRecord.named(device, db), let id = record.id,
+            guard let record = try DeviceRecord.named(device, db), let id = record.id, record.version == version,
                 record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
             else { return }
             try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
@@ -62,7 +63,7 @@ extension EventStore {
     }
 
     /// Whether a device has a launch or fetch after `time`, up to `end` (included).
-    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds = .max) throws -> Bool {
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
         try read { db in
             try Bool.fetchOne(
                 db,
@@ -82,8 +83,8 @@ extension EventStore {
     /// ``FetchScheduler`` learns a batch in.
     ///
     /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.
-    func forEachEvent(
-        device: String, after time: Milliseconds, through end: Milliseconds = .max, _ body: (Event) throws -> Void
+    public func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
     ) throws {
         try read { db in
             let cursor = try Row.fetchCursor(
@@ -119,17 +120,7 @@ extension EventStore {
 
 extension EventStore {
     /// What planning needs to know of a device's settings, read in one transaction.
-    struct PlanningSettings {
-        var defaultInterval: FetchInterval
-        var timeZone: TimeZone?
-        /// Whether the device is in the store at all.
-        var exists: Bool
-        var policies: [String: AppSettings]
-        /// The device's version: bumped by every write of its events, by any process.
-        var version: Int64
-    }
-
-    func planningSettings(device: String) throws -> PlanningSettings {
+    public func planningSettings(device: String) throws -> PlanningSettings {
         try read { db in
             let record = try DeviceRecord.named(device, db)
             // The device's own default, read with its row, else the store's.

@@ -53,7 +53,8 @@ extension EventStore {
 
     /// The field of an event that cannot be stored and why, or `nil` when it can; the time is
     /// named `timeField`.
-    static func problem(with event: Event, timeField: String = "timestamp") -> (field: String, reason: String)? {
+    package static func problem(with event: Event, timeField: String = "timestamp") -> (field: String, reason: String)?
+    {
         if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
             return ("app", problem)
         }
@@ -74,4 +75,11 @@ public struct RecordedBatch: Sendable, Hashable, Codable {
     public var duplicates: Int
     /// The device's version after the write.
     public var version: Int64
+
+    /// Creates a value with every field given.
+    public init(stored: Int, duplicates: Int, version: Int64) {
+        self.stored = stored
+        self.duplicates = duplicates
+        self.version = version
+    }
 }

@@ -18,11 +18,13 @@ import GRDB
 /// - ``inMemory()``
 /// - ``record(_:device:)``
 /// - ``apps(device:)``
-public final class EventStore: Sendable {
+public final class EventStore: EventStoring {
     /// The database, shared by every task that uses the store.
     let writer: any DatabaseWriter
     /// The path of the database file, or `:memory:`.
     public let path: String
+    /// The path of the database file: where the store is.
+    public var location: String { path }
     /// How long a write waits for another process's write, in seconds.
     let busyTimeout: TimeInterval
 

@@ -30,6 +30,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unknownKey(Int64)
     /// Imports of the device read local times in its zone: moving it would shift every one.
     case localTimesReadInZone(device: String, stored: String, given: String, imports: [Int64])
+    /// A database server does not answer (down, restarting, unreachable, or every connection
+    /// busy): the call may be repeated once it is back, and a repeated event is stored once.
+    case unavailable(location: String, detail: String)
 
     /// A sentence for people, in the library's terms: what went wrong and what was left as it
     /// was. How to mend it is for the program that shows it to say, in its own terms (a flag, a
@@ -64,6 +67,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "Device \(device) stays in \(stored): its imports \(imports.map(String.init).joined(separator: ", ")) read local times in \(stored), and in \(given) every one of them would mean another instant; nothing was changed."
         case .unknownKey(let id):
             "There is no API key \(id) in the store."
+        case .unavailable(let location, let detail):
+            "The database \(location) does not answer (\(detail)); a write in flight may or may not have been stored, and repeating it stores nothing twice."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
         }

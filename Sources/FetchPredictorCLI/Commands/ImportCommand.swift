@@ -91,7 +91,7 @@ struct ImportCommand: ParsableCommand {
     /// Imports the files, each in its own transaction; the store is closed on return. Also
     /// returns the store's devices that have no time zone, when a file was imported.
     func importFiles() throws -> (ImportText.Summary, zoneless: [String]) {
-        let eventStore = try store.openStore()
+        let eventStore = try store.openSQLiteStore(command: "import")
         let before = Set(try eventStore.devices())
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(

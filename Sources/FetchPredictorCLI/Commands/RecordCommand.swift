@@ -53,7 +53,7 @@ struct RecordCommand: ParsableCommand {
             }
         }
 
-        func time(_ eventStore: EventStore, device: String, now: Date) throws -> Date {
+        func time(_ eventStore: any EventStoring, device: String, now: Date) throws -> Date {
             let zone = try eventStore.timeZone(device: device)
             return try TimeArgument.parse(at, option: "--at", zone: zone, now: now)
         }

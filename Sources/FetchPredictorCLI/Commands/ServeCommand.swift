@@ -79,7 +79,7 @@ struct ServeCommand: ParsableCommand {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fetchpredict")
         logger.logLevel = Logger.Level(rawValue: logLevel)!
-        logger[metadataKey: "store"] = "\(eventStore.path)"
+        logger[metadataKey: "store"] = "\(eventStore.location)"
         // When it is ready, on which port, and when it stopped are always said, whatever the
         // level: scripts wait for the ready line and read the port of --listen HOST:0 from it.
         var lifecycle = logger

@@ -1,8 +1,10 @@
 import ArgumentParser
 import FetchPredictor
+import FetchPredictorPostgres
 import Foundation
 
-/// The option of every command that uses the store: which file.
+/// The options of every command that uses the store: which SQLite file, or which PostgreSQL
+/// database.
 struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .long,
@@ -11,6 +13,29 @@ struct DatabaseOptions: ParsableArguments {
             discussion: "Defaults to $FETCHPREDICT_DB, else $XDG_DATA_HOME/fetchpredict/events.sqlite.",
             valueName: "path"))
     var db: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL database to use instead of a file (default: $FETCHPREDICT_DATABASE_URL).",
+            discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]",
+            valueName: "url"))
+    var postgres: String?
+
+    /// The PostgreSQL URL the options and the environment choose; `nil` for the SQLite file. A
+    /// `--db` given on the command line wins over the environment's URL.
+    func postgresURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let postgres { return postgres }
+        if db != nil { return nil }
+        if let url = environment["FETCHPREDICT_DATABASE_URL"], !url.isEmpty { return url }
+        return nil
+    }
+
+    func validate() throws {
+        if postgres != nil, db != nil {
+            throw ValidationError("Give --db or --postgres, not both: they name two stores.")
+        }
+    }
 
     /// The database path the options and the environment choose.
     func databasePath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -25,10 +50,29 @@ struct DatabaseOptions: ParsableArguments {
         return dataHome + "/fetchpredict/events.sqlite"
     }
 
-    /// Opens the store; a command that only reads passes `creating: false`, so that it never
-    /// makes a folder or an empty store. A long-running process that reads beside its writes
-    /// passes `concurrentReads: true`, and a service that acknowledges writes `durable: true`.
-    func openStore(creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false) throws -> EventStore {
+    /// Opens the store the options name: the PostgreSQL database of `--postgres` (or of
+    /// `$FETCHPREDICT_DATABASE_URL`), else the SQLite file (see ``openSQLiteStore(creating:concurrentReads:durable:)``).
+    func openStore(
+        creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false
+    ) throws -> any EventStoring {
+        if let url = postgresURL() { return try PostgresEventStore(url: url) }
+        return try openSQLiteStore(creating: creating, concurrentReads: concurrentReads, durable: durable)
+    }
+
+    /// Opens the SQLite store, for a command that works on the file itself (imports and their
+    /// log, pruning, export, evaluation); with `--postgres` it is refused, naming the command.
+    ///
+    /// A command that only reads passes `creating: false`, so that it never makes a folder or
+    /// an empty store. A long-running process that reads beside its writes passes
+    /// `concurrentReads: true`, and a service that acknowledges writes `durable: true`.
+    func openSQLiteStore(
+        creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false, command: String = ""
+    ) throws -> EventStore {
+        if postgresURL() != nil {
+            throw ValidationError(
+                "\(command.isEmpty ? "This command" : "fetchpredict \(command)") works on an SQLite store only, for now: give --db, or unset $FETCHPREDICT_DATABASE_URL."
+            )
+        }
         let path = databasePath()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -58,20 +102,26 @@ struct StoreOptions: ParsableArguments {
         database.databasePath(environment: environment)
     }
 
-    /// Opens the store; see ``DatabaseOptions/openStore(creating:concurrentReads:)``.
-    func openStore(creating: Bool = true, concurrentReads: Bool = false) throws -> EventStore {
+    /// Opens the store; see ``DatabaseOptions/openStore(creating:concurrentReads:durable:)``.
+    func openStore(creating: Bool = true, concurrentReads: Bool = false) throws -> any EventStoring {
         try database.openStore(creating: creating, concurrentReads: concurrentReads)
+    }
+
+    /// Opens the SQLite store; see ``DatabaseOptions/openSQLiteStore(creating:concurrentReads:durable:command:)``.
+    func openSQLiteStore(creating: Bool = true, concurrentReads: Bool = false, command: String) throws -> EventStore {
+        try database.openSQLiteStore(creating: creating, concurrentReads: concurrentReads, command: command)
     }
 
     /// The device's zone, for a command that reads or shows its local time.
     ///
     /// - Throws: ``StoreError/noTimeZone(device:)`` when it has none: no zone is assumed.
-    func zone(in eventStore: EventStore) throws -> TimeZone {
+    func zone(in eventStore: any EventStoring) throws -> TimeZone {
         guard let zone = try eventStore.timeZone(device: device) else { throw StoreError.noTimeZone(device: device) }
         return zone
     }
 
     func validate() throws {
+        try database.validate()
         if let problem = EventLimits.problem(withAppName: device) {
             throw ValidationError(
                 "The device name was refused: \(problem.replacingOccurrences(of: "app name", with: "device name")).")

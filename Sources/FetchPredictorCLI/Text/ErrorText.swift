@@ -69,6 +69,8 @@ enum ErrorText {
                 sentence,
                 ". To read them in \(given), remove those imports (fetchpredict prune --import \(first)) and import the files again with --time-zone \(given)."
             )
+        case .unavailable:
+            return amend(sentence, ". Check that the server of --postgres (or $FETCHPREDICT_DATABASE_URL) is up.")
         case .cannotCreate, .unknownTimeZone, .busy, .unknownKey, .sqlite:
             return sentence
         }

@@ -80,7 +80,7 @@ enum WakeText {
         + "ask again as events come."
 
     /// Why a schedule may be empty, when the settings explain it.
-    static func emptyHint(_ store: EventStore, device: String, asOf time: Date) throws -> String? {
+    static func emptyHint(_ store: any EventStoring, device: String, asOf time: Date) throws -> String? {
         let apps = try store.apps(device: device, asOf: time)
         if apps.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
         if apps.allSatisfy({ $0.interval == .never || !$0.enabled }) {

@@ -1,0 +1,212 @@
+import FetchPredictorImport
+import Foundation
+
+/// What the predictor, the HTTP service and the commands need of an event store: the embedded
+/// SQLite ``EventStore`` and the PostgreSQL store of a fleet both are one, and the same events
+/// give the same answers from either.
+///
+/// The calls are synchronous, as SQLite's are: a store that talks to a server over the network
+/// waits for it on the calling thread, so an async caller runs them off the cooperative pool
+/// (the service runs them on NIO's thread pool).
+///
+/// ## Topics
+/// - ``record(_:device:)``
+/// - ``planningSettings(device:)``
+/// - ``forEachEvent(device:after:through:_:)``
+public protocol EventStoring: AnyObject, Sendable {
+    /// Where the store is, for logs and messages: a file's path, or a server's address without
+    /// its password.
+    var location: String { get }
+
+    // MARK: Events
+
+    /// Records a batch of events of one device, all or none: when one breaks ``EventLimits``,
+    /// nothing is stored and the error names its position in the batch. The device is created
+    /// (with no time zone) when new; an event's own `device` is ignored. A stored event bumps the
+    /// device's version; an event older than a cached model drops that model.
+    ///
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
+    @discardableResult
+    func record(_ events: [Event], device: String) throws -> RecordedBatch
+
+    /// Whether a device has a launch or fetch after `time`, up to `end` (included).
+    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool
+
+    /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
+    /// in time order, a launch before a fetch at the same instant, then by app (in byte order):
+    /// the order ``FetchScheduler`` learns in.
+    func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void) throws
+
+    /// Every app of a device (or of all devices), with its settings and event counts, sorted by
+    /// device, then by launches (most first), then by name, names in byte order.
+    ///
+    /// As of a time, only the events up to it (included) are counted, and apps with none of them
+    /// and no setting of their own are left out: the answer of a store holding only those events.
+    func apps(device: String?, asOf time: Date?) throws -> [AppSummary]
+
+    // MARK: Devices and settings
+
+    /// The names of the devices in the store, in byte order.
+    func devices() throws -> [String]
+    /// Whether the store has a device of that name.
+    func hasDevice(_ device: String) throws -> Bool
+    /// Creates a device with no time zone when there is none of that name.
+    func createDevice(_ device: String) throws
+    /// A device's time zone, or `nil` when the device is unknown or has none.
+    func timeZone(device: String) throws -> TimeZone?
+    /// Sets a device's IANA time zone, creating the device when new; a new zone drops the
+    /// device's learned models and bumps its version.
+    ///
+    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
+    ///   of the device read local times in its present zone. Nothing is changed then.
+    func setTimeZone(_ zone: TimeZone, device: String) throws
+    /// The interval of apps that set none: ``FetchInterval/never`` until changed, as on iOS.
+    func defaultInterval() throws -> FetchInterval
+    /// Changes the interval of apps that set none.
+    func setDefaultInterval(_ interval: FetchInterval) throws
+    /// The interval of a device's apps that set none: the device's own default, else the store's.
+    func defaultInterval(device: String) throws -> FetchInterval
+    /// Sets the interval of one device's apps that set none, creating the device when new;
+    /// `nil` returns the device to the store's default.
+    func setDefaultInterval(_ interval: FetchInterval?, device: String) throws
+    /// Creates an app (and its device) with the default settings when there is none of that
+    /// name; an app that is there keeps its settings.
+    func createApp(_ app: String, device: String) throws
+    /// Sets an app's fetch interval, creating the device and the app when new; `nil` returns it
+    /// to the default.
+    func setInterval(_ interval: FetchInterval?, app: String, device: String) throws
+    /// Enables or disables background fetch for an app, creating the device and the app when new.
+    func setEnabled(_ enabled: Bool, app: String, device: String) throws
+    /// The settings of one app; an app the store has never seen has the defaults.
+    func settings(app: String, device: String) throws -> AppSettings
+    /// The settings of every app of a device, without counting its events, by name.
+    func appSettings(device: String) throws -> [AppSettings]
+
+    // MARK: Learning
+
+    /// What planning needs to know of a device's settings, read at one moment.
+    func planningSettings(device: String) throws -> PlanningSettings
+    /// The learned model of a device cached in the store, with all its apps or only those named,
+    /// and the time of the last event it learned from; `nil` when there is none for this
+    /// configuration key, or the device's zone changed since.
+    func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel?
+    /// Caches a device's learned model, unless the device is gone, in another zone, or written
+    /// since `version` (the version it was learned at): a model that may have missed an event
+    /// stored meanwhile, by any process, is not kept.
+    func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64) throws
+    /// Forgets every cached learned model: the next scheduler learns from all events again.
+    func dropLearnedModels() throws
+
+    // MARK: Keys of the HTTP service
+
+    /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
+    /// the store keeps only its SHA-256.
+    ///
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
+    func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo)
+    /// Every key made, valid or revoked, in the order made.
+    func keys() throws -> [APIKeyInfo]
+    /// Revokes a key: from now on it is refused.
+    ///
+    /// - Returns: `false` when it was revoked already.
+    /// - Throws: ``StoreError/unknownKey(_:)`` when there is no key of that number.
+    @discardableResult
+    func revokeKey(id: Int64, now: Date) throws -> Bool
+    /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
+    func tenant(forKey key: String) throws -> String?
+
+    /// Reads the store once: for a service's readiness check.
+    func check() throws
+}
+
+/// What planning needs to know of a device's settings.
+public struct PlanningSettings: Sendable, Hashable {
+    /// The interval of the device's apps that set none.
+    public var defaultInterval: FetchInterval
+    /// The device's zone; `nil` when it has none (or is not there).
+    public var timeZone: TimeZone?
+    /// Whether the device is in the store at all.
+    public var exists: Bool
+    /// The settings of the apps that set their own interval or were disabled, by name.
+    public var policies: [String: AppSettings]
+    /// The device's version: bumped by every write of its events or its zone, by any process.
+    public var version: Int64
+
+    /// Creates a value with every field given.
+    public init(
+        defaultInterval: FetchInterval, timeZone: TimeZone?, exists: Bool, policies: [String: AppSettings],
+        version: Int64
+    ) {
+        self.defaultInterval = defaultInterval
+        self.timeZone = timeZone
+        self.exists = exists
+        self.policies = policies
+        self.version = version
+    }
+}
+
+/// A learned model as a store caches it: the model, and the time of the last event it learned.
+public struct CachedModel: Sendable {
+    /// The time of the last event the model learned from.
+    public var asOf: Milliseconds
+    /// The model, in the device's zone.
+    public var model: DeviceModel
+
+    /// Creates a value with every field given.
+    public init(asOf: Milliseconds, model: DeviceModel) {
+        self.asOf = asOf
+        self.model = model
+    }
+}
+
+extension EventStoring {
+    /// Whether a device has a launch or fetch after `time`.
+    public func hasEvents(device: String, after time: Milliseconds) throws -> Bool {
+        try hasEvents(device: device, after: time, through: .max)
+    }
+
+    /// Every launch and fetch of a device after `time`, in learning order.
+    public func forEachEvent(device: String, after time: Milliseconds, _ body: (Event) throws -> Void) throws {
+        try forEachEvent(device: device, after: time, through: .max, body)
+    }
+
+    /// The learned model of a device cached in the store, with all its apps.
+    public func cachedModel(device: String, configuration key: String) throws -> CachedModel? {
+        try cachedModel(device: device, configuration: key, apps: nil)
+    }
+
+    /// Every app of every device, counting every event.
+    public func apps() throws -> [AppSummary] { try apps(device: nil, asOf: nil) }
+
+    /// Every app of a device, counting every event.
+    public func apps(device: String) throws -> [AppSummary] { try apps(device: device, asOf: nil) }
+
+    /// Records one event of a device, created when new.
+    ///
+    /// - Returns: `true` when it was stored, `false` when the same event was there already.
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks ``EventLimits``.
+    @discardableResult
+    public func record(_ event: Event, device: String) throws -> Bool {
+        if let (field, reason) = EventStore.problem(with: event, timeField: "time") {
+            throw InvalidFieldError.invalid(field: field, reason: reason)
+        }
+        return try record([event], device: device).stored == 1
+    }
+}
+
+/// The API keys of the HTTP service: what every store makes and checks the same way.
+package enum APIKeyText {
+    /// A new key: `fpk_` and 64 hex digits of the system's random generator.
+    package static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "fpk_" + bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The hex SHA-256 of a key: what a store keeps.
+    package static func digest(_ key: String) -> String {
+        Digest.sha256Hex(Array(key.utf8))
+    }
+}

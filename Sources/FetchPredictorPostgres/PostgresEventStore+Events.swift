@@ -1,0 +1,194 @@
+import FetchPredictor
+import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// An event kind's code in the `event` table.
+    static func code(of kind: EventKind) -> Int16 {
+        switch kind {
+        case .launch: 0
+        case .fetch: 1
+        case .notification: 2
+        case .unlock: 3
+        case .screenOn: 4
+        case .screenOff: 5
+        }
+    }
+
+    /// A fetch result's code in the `event` table.
+    static func code(of result: FetchResult) -> Int16 {
+        switch result {
+        case .newData: 0
+        case .noData: 1
+        case .failed: 2
+        }
+    }
+
+    /// What stands for NULL in the arrays of a batch, which carry no NULLs.
+    private enum Absent {
+        static let offset = Int32.min
+        static let bytes = Int64.min
+        static let result: Int16 = -1
+    }
+
+    @discardableResult
+    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+        for (index, event) in events.enumerated() {
+            if let (field, reason) = EventStore.problem(with: event) {
+                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
+            }
+        }
+        return try transaction { db in
+            let deviceID = try Self.deviceID(device, db)
+            let names = Array(Set(events.filter { !$0.kind.isDeviceEvent }.map(\.app)))
+            let appIDs = try Self.appIDs(names, device: deviceID, db)
+            var times: [Int64] = []
+            var kinds: [Int16] = []
+            var apps: [Int64] = []
+            var results: [Int16] = []
+            var offsets: [Int32] = []
+            var durations: [Double] = []
+            var bytes: [Int64] = []
+            for event in events {
+                times.append(event.time)
+                kinds.append(Self.code(of: event.kind))
+                apps.append(event.kind.isDeviceEvent ? 0 : appIDs[event.app]!)
+                results.append(event.result.map(Self.code(of:)) ?? Absent.result)
+                offsets.append(event.utcOffset.map(Int32.init) ?? Absent.offset)
+                durations.append(event.duration ?? .nan)
+                bytes.append(event.bytes ?? Absent.bytes)
+            }
+            // Stored rows come back: how many, and the earliest launch or fetch among them.
+            let stored = try db.rows(
+                """
+                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes)
+                SELECT \(deviceID), t, k, a, NULLIF(r, -1), NULLIF(o, -2147483648), NULLIF(d, 'NaN'),
+                    NULLIF(b, -9223372036854775808)
+                FROM unnest(\(times)::BIGINT[], \(kinds)::SMALLINT[], \(apps)::BIGINT[], \(results)::SMALLINT[],
+                    \(offsets)::INTEGER[], \(durations)::DOUBLE PRECISION[], \(bytes)::BIGINT[]) AS x(t, k, a, r, o, d, b)
+                ON CONFLICT DO NOTHING
+                RETURNING time, kind
+                """
+            ).map { try $0.decode((Int64, Int16).self) }
+            let version: Int64
+            if stored.isEmpty {
+                version = try db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0
+            } else {
+                version =
+                    try db.value("UPDATE device SET version = version + 1 WHERE id = \(deviceID) RETURNING version")
+                    ?? 0
+                // A cached model that did not see a stored launch or fetch is dropped.
+                if let earliest = stored.filter({ $0.1 <= 1 }).map(\.0).min() {
+                    try db.changes("DELETE FROM model_cache WHERE device_id = \(deviceID) AND as_of >= \(earliest)")
+                }
+            }
+            return RecordedBatch(stored: stored.count, duplicates: events.count - stored.count, version: version)
+        }
+    }
+
+    /// The id of a device, created (with no zone) when new.
+    static func deviceID(_ name: String, _ db: Transaction) throws -> Int64 {
+        if let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) { return id }
+        _ = try db.changes("INSERT INTO device (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
+        guard let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) else {
+            throw StoreError.unknownDevice(name)
+        }
+        return id
+    }
+
+    /// The ids of a device's apps by name, each created with the default settings when new.
+    static func appIDs(_ names: [String], device: Int64, _ db: Transaction) throws -> [String: Int64] {
+        guard !names.isEmpty else { return [:] }
+        try db.changes(
+            """
+            INSERT INTO app (device_id, name) SELECT \(device), unnest(\(names)::TEXT[])
+            ON CONFLICT (device_id, name) DO NOTHING
+            """)
+        var ids: [String: Int64] = [:]
+        for row in try db.rows("SELECT name, id FROM app WHERE device_id = \(device) AND name = ANY(\(names)::TEXT[])")
+        {
+            let (name, id) = try row.decode((String, Int64).self)
+            ids[name] = id
+        }
+        return ids
+    }
+
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
+        try read { db in
+            try db.value(
+                """
+                SELECT EXISTS (SELECT 1 FROM event JOIN device ON device.id = event.device_id
+                    WHERE device.name = \(device) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1)
+                """) ?? false
+        }
+    }
+
+    public func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
+    ) throws {
+        // The rows of one device after a cached model are few: read them, then call `body`.
+        let rows = try read { db in
+            try db.rows(
+                """
+                SELECT event.kind, app.name, event.time, event.utc_offset, event.result, event.duration
+                FROM event JOIN device ON device.id = event.device_id JOIN app ON app.id = event.app_id
+                WHERE device.name = \(device) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1
+                ORDER BY event.time, event.kind, app.name COLLATE "C"
+                """)
+        }
+        for row in rows {
+            let (kind, app, time, offset, result, duration) = try row.decode(
+                (Int16, String, Int64, Int32?, Int16?, Double?).self)
+            try body(
+                Event(
+                    kind: kind == 1 ? .fetch : .launch, app: app, time: time, utcOffset: offset.map(Int.init),
+                    result: try result.map(Self.result(code:)), duration: duration))
+        }
+    }
+
+    /// The fetch result of a stored code.
+    static func result(code: Int16) throws -> FetchResult {
+        switch code {
+        case 0: .newData
+        case 1: .noData
+        case 2: .failed
+        default: throw StoreError.damaged(path: "event", detail: "the fetch result \(code) is none of 0, 1, 2")
+        }
+    }
+
+    public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
+        let limit = time?.milliseconds ?? Milliseconds.max
+        return try read { db in
+            let storeDefault = try Self.storeDefaultInterval(db, location: location)
+            let rows = try db.rows(
+                """
+                SELECT device.name, app.name, app.interval, app.enabled, device.default_interval,
+                    count(*) FILTER (WHERE event.kind = 0),
+                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 0),
+                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 1),
+                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 2),
+                    count(*) FILTER (WHERE event.kind = 2),
+                    min(event.time) FILTER (WHERE event.kind <= 1),
+                    max(event.time) FILTER (WHERE event.kind <= 1)
+                FROM app JOIN device ON device.id = app.device_id
+                LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
+                WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
+                GROUP BY device.name, app.id, app.name, app.interval, app.enabled, device.default_interval
+                HAVING count(event.time) > 0 OR app.interval IS NOT NULL OR NOT app.enabled
+                ORDER BY device.name COLLATE "C", 6 DESC, app.name COLLATE "C"
+                """)
+            return try rows.map { row in
+                let c = try row.decode(
+                    (String, String, String?, Bool, String?, Int, Int, Int, Int, Int, Int64?, Int64?).self)
+                let own = try c.2.map { try Self.interval($0, location: location) }
+                let deviceDefault = try c.4.map { try Self.interval($0, location: location) }
+                return AppSummary(
+                    device: c.0, app: c.1, interval: own ?? deviceDefault ?? storeDefault,
+                    intervalIsDefault: own == nil,
+                    enabled: c.3, launches: c.5, fetchesNewData: c.6, fetchesNoData: c.7, fetchesFailed: c.8,
+                    notifications: c.9, firstSeen: c.10.map { Date(milliseconds: $0) },
+                    lastSeen: c.11.map { Date(milliseconds: $0) })
+            }
+        }
+    }
+}

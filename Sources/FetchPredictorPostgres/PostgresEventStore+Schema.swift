@@ -1,0 +1,161 @@
+import FetchPredictor
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// The store's migrations, applied in order, each once. Only ever append to this list: a
+    /// migration that has shipped is history, and a database migrated by a newer version is
+    /// refused rather than misread.
+    ///
+    /// The SQL is plain PostgreSQL that engines speaking its protocol also take (Citus,
+    /// YugabyteDB, CockroachDB), but for the hash partitions, which are this server's way of
+    /// spreading the events: see docs/scaling.md.
+    static let migrations: [(name: String, statements: [String])] = [
+        (
+            "v1: devices, apps, events partitioned by device, settings, keys, learned models",
+            [
+                """
+                CREATE TABLE device (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    time_zone TEXT,
+                    -- Bumped by every write of the device's events or zone, by any instance: one that
+                    -- keeps a learned model in memory learns the new events before it answers.
+                    version BIGINT NOT NULL DEFAULT 0,
+                    -- The interval of the device's apps that set none; NULL for the store's default.
+                    default_interval TEXT
+                )
+                """,
+                """
+                CREATE TABLE app (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    device_id BIGINT NOT NULL REFERENCES device (id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    interval TEXT,
+                    enabled BOOLEAN NOT NULL DEFAULT TRUE,
+                    UNIQUE (device_id, name)
+                )
+                """,
+                // Every event: kind 0 launch, 1 fetch, 2 notification, 3 unlock, 4 screen on, 5 screen
+                // off; app_id 0 for the device's own events; result 0 newData, 1 noData, 2 failed.
+                // The same event recorded twice is stored once: the key is (device, instant, kind, app).
+                // Partitioned by a hash of the device, so that one device's events are together and
+                // the table grows across partitions; no foreign key, for the speed of bulk loads.
+                """
+                CREATE TABLE event (
+                    device_id BIGINT NOT NULL,
+                    time BIGINT NOT NULL,
+                    kind SMALLINT NOT NULL CHECK (kind BETWEEN 0 AND 5),
+                    app_id BIGINT NOT NULL,
+                    result SMALLINT CHECK (result BETWEEN 0 AND 2),
+                    utc_offset INTEGER,
+                    duration DOUBLE PRECISION,
+                    bytes BIGINT,
+                    import_id BIGINT,
+                    PRIMARY KEY (device_id, time, kind, app_id)
+                ) PARTITION BY HASH (device_id)
+                """,
+                """
+                DO $$
+                BEGIN
+                    FOR i IN 0..15 LOOP
+                        EXECUTE format(
+                            'CREATE TABLE event_%s PARTITION OF event FOR VALUES WITH (MODULUS 16, REMAINDER %s)',
+                            i, i);
+                    END LOOP;
+                END $$
+                """,
+                """
+                CREATE TABLE store_setting (
+                    key TEXT PRIMARY KEY,
+                    value TEXT NOT NULL
+                )
+                """,
+                // What the predictor learned of a device from its events up to as_of, so that a
+                // query learns only from newer events; each app's model is a row of its own.
+                """
+                CREATE TABLE model_cache (
+                    device_id BIGINT PRIMARY KEY REFERENCES device (id) ON DELETE CASCADE,
+                    as_of BIGINT NOT NULL,
+                    configuration TEXT NOT NULL,
+                    model BYTEA NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE app_model_cache (
+                    device_id BIGINT NOT NULL REFERENCES model_cache (device_id) ON DELETE CASCADE,
+                    app TEXT NOT NULL,
+                    model BYTEA NOT NULL,
+                    PRIMARY KEY (device_id, app)
+                )
+                """,
+                // The HTTP service's API keys: only a SHA-256 of each key is kept, with its tenant.
+                """
+                CREATE TABLE api_key (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    tenant TEXT NOT NULL,
+                    sha256 TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                )
+                """,
+                // Imports' provenance: what each import read and stored (filled by imports).
+                """
+                CREATE TABLE import_log (
+                    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    sha256 TEXT NOT NULL,
+                    format TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    rows_read BIGINT NOT NULL,
+                    stored BIGINT NOT NULL,
+                    duplicates BIGINT NOT NULL,
+                    rejected BIGINT NOT NULL,
+                    imported_at BIGINT NOT NULL,
+                    time_zone TEXT,
+                    date_order TEXT,
+                    options TEXT
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// How many migrations this version knows: a database with more was migrated by a newer one.
+    public static var migrationCount: Int { migrations.count }
+
+    /// The key of the advisory lock that instances take in turn to migrate.
+    private static let migrationLock: Int64 = 0x4650_5245_4449_4354  // "FPREDICT"
+
+    /// Creates or upgrades the schema: read first, and only a store that needs it takes the
+    /// migration lock, so that many instances starting at once migrate once.
+    func migrate() throws {
+        let applied = try read { try Self.appliedMigrations($0) }
+        if applied > Self.migrations.count { throw StoreError.newerSchema(path: location) }
+        if applied == Self.migrations.count { return }
+        try transaction { db in
+            _ = try db.rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+            try db.execute(
+                """
+                CREATE TABLE IF NOT EXISTS fetchpredict_migration (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """)
+            let done = try Self.appliedMigrations(db)
+            if done > Self.migrations.count { throw StoreError.newerSchema(path: location) }
+            for (index, migration) in Self.migrations.enumerated().dropFirst(done) {
+                for statement in migration.statements { try db.execute(statement) }
+                try db.changes(
+                    "INSERT INTO fetchpredict_migration (version, name) VALUES (\(index + 1), \(migration.name))")
+            }
+        }
+    }
+
+    /// How many migrations the database has had; 0 for a new one.
+    private static func appliedMigrations(_ db: Transaction) throws -> Int {
+        let exists = try db.value("SELECT to_regclass('fetchpredict_migration') IS NOT NULL", as: Bool.self) ?? false
+        guard exists else { return 0 }
+        return try db.value("SELECT coalesce(max(version), 0) FROM fetchpredict_migration", as: Int.self) ?? 0
+    }
+}

@@ -1,0 +1,314 @@
+import FetchPredictor
+import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// A stored interval's text as an interval.
+    ///
+    /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
+    static func interval(_ text: String, location: String) throws -> FetchInterval {
+        do {
+            return try FetchInterval(parsing: text)
+        } catch {
+            throw StoreError.damaged(path: location, detail: "the interval '\(text)' is not an interval")
+        }
+    }
+
+    /// The store's default interval: ``FetchInterval/never`` until changed.
+    static func storeDefaultInterval(_ db: Transaction, location: String) throws -> FetchInterval {
+        guard let text = try db.value("SELECT value FROM store_setting WHERE key = 'defaultInterval'", as: String.self)
+        else { return .never }
+        return try interval(text, location: location)
+    }
+
+    /// A stored zone name as a zone.
+    static func zone(_ name: String?, location: String) throws -> TimeZone? {
+        guard let name else { return nil }
+        guard let zone = TimeZone(identifier: name) else {
+            throw StoreError.damaged(path: location, detail: "the time zone '\(name)' is not a known zone")
+        }
+        return zone
+    }
+
+    public func devices() throws -> [String] {
+        try read { db in
+            try db.rows("SELECT name FROM device ORDER BY name COLLATE \"C\"").map { try $0.decode(String.self) }
+        }
+    }
+
+    public func hasDevice(_ device: String) throws -> Bool {
+        try read { db in try db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false }
+    }
+
+    public func createDevice(_ device: String) throws {
+        _ = try transaction { db in try Self.deviceID(device, db) }
+    }
+
+    public func timeZone(device: String) throws -> TimeZone? {
+        try read { db in
+            try Self.zone(
+                db.value("SELECT time_zone FROM device WHERE name = \(device)", as: String?.self) ?? nil,
+                location: location)
+        }
+    }
+
+    public func setTimeZone(_ zone: TimeZone, device: String) throws {
+        try transaction { db in
+            let id = try Self.deviceID(device, db)
+            let stored =
+                try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
+            if let stored, stored != zone.identifier {
+                let imports = try db.rows(
+                    """
+                    SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
+                        AND time_zone != \(zone.identifier) ORDER BY id
+                    """
+                ).map { try $0.decode(Int64.self) }
+                if !imports.isEmpty {
+                    throw StoreError.localTimesReadInZone(
+                        device: device, stored: stored, given: zone.identifier, imports: imports)
+                }
+            }
+            // A new zone is a new device to learn: its models go, and its version moves on.
+            let changed = try db.changes(
+                """
+                UPDATE device SET time_zone = \(zone.identifier), version = version + 1
+                WHERE id = \(id) AND time_zone IS DISTINCT FROM \(zone.identifier)
+                """)
+            if changed > 0 { try db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
+        }
+    }
+
+    public func defaultInterval() throws -> FetchInterval {
+        try read { db in try Self.storeDefaultInterval(db, location: location) }
+    }
+
+    public func setDefaultInterval(_ interval: FetchInterval) throws {
+        try transaction { db in
+            try db.changes(
+                """
+                INSERT INTO store_setting (key, value) VALUES ('defaultInterval', \(interval.text))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """)
+        }
+    }
+
+    public func defaultInterval(device: String) throws -> FetchInterval {
+        try read { db in
+            if let text = try db.value("SELECT default_interval FROM device WHERE name = \(device)", as: String?.self),
+                let text
+            {
+                return try Self.interval(text, location: location)
+            }
+            return try Self.storeDefaultInterval(db, location: location)
+        }
+    }
+
+    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
+        try transaction { db in
+            let id = try Self.deviceID(device, db)
+            try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(id)")
+        }
+    }
+
+    public func createApp(_ app: String, device: String) throws {
+        try checkAppName(app)
+        try transaction { db in _ = try Self.appIDs([app], device: Self.deviceID(device, db), db) }
+    }
+
+    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
+        try checkAppName(app)
+        try transaction { db in
+            let id = try Self.appIDs([app], device: Self.deviceID(device, db), db)[app]!
+            try db.changes("UPDATE app SET interval = \(interval?.text) WHERE id = \(id)")
+        }
+    }
+
+    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
+        try checkAppName(app)
+        try transaction { db in
+            let id = try Self.appIDs([app], device: Self.deviceID(device, db), db)[app]!
+            try db.changes("UPDATE app SET enabled = \(enabled) WHERE id = \(id)")
+        }
+    }
+
+    private func checkAppName(_ app: String) throws {
+        if let problem = EventLimits.problem(withAppName: app) {
+            throw InvalidFieldError.invalid(field: "app", reason: problem)
+        }
+    }
+
+    public func settings(app: String, device: String) throws -> AppSettings {
+        try read { db in
+            let row = try db.rows(
+                """
+                SELECT app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
+                WHERE device.name = \(device) AND app.name = \(app)
+                """
+            ).first
+            let (interval, enabled) = try row?.decode((String?, Bool).self) ?? (nil, true)
+            return AppSettings(
+                device: device, app: app, interval: try interval.map { try Self.interval($0, location: location) },
+                enabled: enabled)
+        }
+    }
+
+    public func appSettings(device: String) throws -> [AppSettings] {
+        try read { db in try appSettings(device: device, ownOnly: false, db) }
+    }
+
+    /// A device's apps by name; with `ownOnly`, only those that set an interval or were disabled.
+    private func appSettings(device: String, ownOnly: Bool, _ db: Transaction) throws -> [AppSettings] {
+        try db.rows(
+            """
+            SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
+            WHERE device.name = \(device) AND (NOT \(ownOnly) OR app.interval IS NOT NULL OR NOT app.enabled)
+            ORDER BY app.name COLLATE "C"
+            """
+        ).map { row in
+            let (name, interval, enabled) = try row.decode((String, String?, Bool).self)
+            return AppSettings(
+                device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
+                enabled: enabled)
+        }
+    }
+
+    public func planningSettings(device: String) throws -> PlanningSettings {
+        // One transaction, as the SQLite store reads them: settings of one moment.
+        try transaction { db in
+            let row = try db.rows(
+                "SELECT time_zone, default_interval, version FROM device WHERE name = \(device)"
+            ).first
+            guard let row else {
+                return PlanningSettings(
+                    defaultInterval: try Self.storeDefaultInterval(db, location: location), timeZone: nil,
+                    exists: false, policies: [:], version: 0)
+            }
+            let (zone, ownDefault, version) = try row.decode((String?, String?, Int64).self)
+            let defaultInterval =
+                try ownDefault.map { try Self.interval($0, location: location) }
+                ?? Self.storeDefaultInterval(db, location: location)
+            let policies = Dictionary(
+                uniqueKeysWithValues: try appSettings(device: device, ownOnly: true, db).map { ($0.app, $0) })
+            return PlanningSettings(
+                defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location), exists: true,
+                policies: policies, version: version)
+        }
+    }
+}
+
+extension PostgresEventStore {
+    public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
+        try read { db in
+            guard
+                let row = try db.rows(
+                    """
+                    SELECT model_cache.device_id, model_cache.as_of, model_cache.model, device.time_zone
+                    FROM model_cache JOIN device ON device.id = model_cache.device_id
+                    WHERE device.name = \(device) AND model_cache.configuration = \(key)
+                    """
+                ).first
+            else { return nil }
+            let (deviceID, asOf, header, zoneName) = try row.decode((Int64, Int64, ByteBuffer, String?).self)
+            // The model was learned in the device's zone: a change of zone drops the cache.
+            guard let zoneName, let zone = TimeZone(identifier: zoneName) else { return nil }
+            let rows: [PostgresRow]
+            if let only {
+                rows = try db.rows(
+                    "SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID) AND app = ANY(\(only)::TEXT[])"
+                )
+            } else {
+                rows = try db.rows("SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID)")
+            }
+            var apps: [String: AppModel] = [:]
+            for appRow in rows {
+                let (app, bytes) = try appRow.decode((String, ByteBuffer).self)
+                guard let model = AppModel(encoded: Array(bytes.readableBytesView)) else { return nil }
+                apps[app] = model
+            }
+            guard let model = DeviceModel(encodedHeader: Array(header.readableBytesView), apps: apps, timeZone: zone)
+            else { return nil }
+            return CachedModel(asOf: asOf, model: model)
+        }
+    }
+
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) throws {
+        try transaction { db in
+            guard
+                let row = try db.rows("SELECT id, time_zone, version FROM device WHERE name = \(device) FOR UPDATE")
+                    .first
+            else { return }
+            let (id, zone, stored) = try row.decode((Int64, String?, Int64).self)
+            guard stored == version, zone.flatMap(TimeZone.init(identifier:)) == model.timeZone else { return }
+            try db.changes("DELETE FROM app_model_cache WHERE device_id = \(id)")
+            try db.changes(
+                """
+                INSERT INTO model_cache (device_id, as_of, configuration, model)
+                VALUES (\(id), \(asOf), \(key), \(ByteBuffer(bytes: model.encodedHeader())))
+                ON CONFLICT (device_id) DO UPDATE
+                SET as_of = excluded.as_of, configuration = excluded.configuration, model = excluded.model
+                """)
+            let names = Array(model.apps.keys)
+            let blobs = names.map { ByteBuffer(bytes: model.apps[$0]!.encoded()) }
+            try db.changes(
+                """
+                INSERT INTO app_model_cache (device_id, app, model)
+                SELECT \(id), a, m FROM unnest(\(names)::TEXT[], \(blobs)::BYTEA[]) AS x(a, m)
+                """)
+        }
+    }
+
+    public func dropLearnedModels() throws {
+        try transaction { db in try db.changes("DELETE FROM model_cache") }
+    }
+}
+
+extension PostgresEventStore {
+    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+        if let problem = EventStore.problem(withTenantName: tenant) {
+            throw InvalidFieldError.invalid(field: "tenant", reason: problem)
+        }
+        let key = APIKeyText.generate()
+        let created = now.milliseconds
+        let id = try transaction { db in
+            try db.value(
+                """
+                INSERT INTO api_key (tenant, sha256, created_at) VALUES (\(tenant), \(APIKeyText.digest(key)), \(created))
+                RETURNING id
+                """, as: Int64.self) ?? 0
+        }
+        return (key, APIKeyInfo(id: id, tenant: tenant, createdAt: Date(milliseconds: created), revokedAt: nil))
+    }
+
+    public func keys() throws -> [APIKeyInfo] {
+        try read { db in
+            try db.rows("SELECT id, tenant, created_at, revoked_at FROM api_key ORDER BY id").map { row in
+                let (id, tenant, created, revoked) = try row.decode((Int64, String, Int64, Int64?).self)
+                return APIKeyInfo(
+                    id: id, tenant: tenant, createdAt: Date(milliseconds: created),
+                    revokedAt: revoked.map { Date(milliseconds: $0) })
+            }
+        }
+    }
+
+    @discardableResult
+    public func revokeKey(id: Int64, now: Date) throws -> Bool {
+        try transaction { db in
+            guard try db.value("SELECT EXISTS (SELECT 1 FROM api_key WHERE id = \(id))", as: Bool.self) == true else {
+                throw StoreError.unknownKey(id)
+            }
+            return try db.changes(
+                "UPDATE api_key SET revoked_at = \(now.milliseconds) WHERE id = \(id) AND revoked_at IS NULL") > 0
+        }
+    }
+
+    public func tenant(forKey key: String) throws -> String? {
+        try read { db in
+            try db.value(
+                "SELECT tenant FROM api_key WHERE sha256 = \(APIKeyText.digest(key)) AND revoked_at IS NULL",
+                as: String.self)
+        }
+    }
+}

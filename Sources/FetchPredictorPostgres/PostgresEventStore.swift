@@ -1,0 +1,264 @@
+import FetchPredictor
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The PostgreSQL event store: what a fleet of devices, served by several instances of the HTTP
+/// service, keeps on one database server.
+///
+/// It is the same store as the SQLite ``EventStore``, behind the same ``EventStoring`` protocol:
+/// the same events give the same apps, peaks, next wakes and schedules. Events live in one table
+/// partitioned by a hash of the device; a repeated event is stored once; every write bumps the
+/// device's version, so that an instance keeping a learned model in memory learns what another
+/// instance stored before it answers.
+///
+/// ```swift
+/// let store = try PostgresEventStore(url: "postgres://fetchpredict@db.internal/fetchpredict")
+/// let scheduler = FetchScheduler(store: store)
+/// ```
+///
+/// Calls wait on the calling thread for the server; run them off Swift's cooperative pool (the
+/// service runs them on NIO's thread pool). When the server does not answer, a call throws
+/// ``StoreError/unavailable(location:detail:)`` and the next one connects anew.
+public final class PostgresEventStore: EventStoring {
+    /// The server and database, without the password.
+    public let location: String
+    let pool: ConnectionPool
+    let logger: Logger
+
+    /// The settings of the connections: how many, how long to wait, how long a statement may run.
+    public struct Limits: Sendable {
+        /// The most connections this process opens to the server.
+        public var connections: Int = 8
+        /// How long a call waits for a connection when all are busy, in seconds.
+        public var connectionWait: TimeInterval = 10
+        /// How long the server lets one statement run before it cancels it, in seconds.
+        public var statementTimeout: TimeInterval = 30
+        /// How long connecting may take, in seconds.
+        public var connectTimeout: TimeInterval = 10
+
+        /// The defaults: 8 connections, 10 s to get one, 30 s a statement, 10 s to connect.
+        public init() {}
+    }
+
+    /// Connects to the database of `url` and creates or upgrades its schema.
+    ///
+    /// - Parameters:
+    ///   - url: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
+    ///     (`postgresql://` too); a `host=/path` query parameter names a Unix socket's folder.
+    ///   - limits: the connections' limits.
+    /// - Throws: ``StoreError/unavailable(location:detail:)`` when the server does not answer,
+    ///   ``StoreError/newerSchema(path:)`` when a newer FetchPredictor migrated the database.
+    public init(url: String, limits: Limits = Limits(), logger: Logger = Logger(label: "fetchpredict.postgres"))
+        throws
+    {
+        let parsed = try DatabaseURL(url)
+        location = parsed.location
+        self.logger = logger
+        var configuration = try parsed.configuration()
+        configuration.options.connectTimeout = .milliseconds(Int64(limits.connectTimeout * 1000))
+        configuration.options.additionalStartupParameters = [
+            ("statement_timeout", "\(Int(limits.statementTimeout * 1000))"),
+            ("application_name", "fetchpredict"),
+        ]
+        pool = ConnectionPool(
+            configuration: configuration, group: MultiThreadedEventLoopGroup.singleton,
+            maximum: limits.connections, waitTimeout: limits.connectionWait, location: location, logger: logger)
+        try migrate()
+    }
+
+    deinit {
+        pool.close()
+    }
+
+    /// Runs `body` in one transaction, committed when it returns and rolled back when it throws;
+    /// a serialization failure or deadlock runs it again, up to 3 times.
+    @discardableResult
+    func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try pool.withConnection { connection in
+                    let transaction = Transaction(connection: connection, logger: logger, location: location)
+                    try transaction.execute("BEGIN")
+                    do {
+                        let result = try body(transaction)
+                        try transaction.execute("COMMIT")
+                        return result
+                    } catch {
+                        if !connection.isClosed {
+                            do {
+                                try transaction.execute("ROLLBACK")
+                            } catch {
+                                // A connection that cannot roll back is not given to anyone else.
+                                try? connection.close().wait()
+                            }
+                        }
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where attempt < 3 && Self.isRetryable(error) {
+                continue
+            } catch let error as PSQLError {
+                throw Self.storeError(error, location: location)
+            }
+        }
+    }
+
+    /// Runs `body` with one statement or a few that need no transaction of their own.
+    func read<T>(_ body: (Transaction) throws -> T) throws -> T {
+        do {
+            return try pool.withConnection { connection in
+                try body(Transaction(connection: connection, logger: logger, location: location))
+            }
+        } catch let error as PSQLError {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    private static func isRetryable(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    /// The store's error for an error of the driver: the server down, closed or unreachable is
+    /// ``StoreError/unavailable(location:detail:)``; anything else names the server's message.
+    static func storeError(_ error: any Error, location: String) -> any Error {
+        if error is StoreError { return error }
+        guard let error = error as? PSQLError else {
+            return StoreError.unavailable(location: location, detail: "\(error)")
+        }
+        if let info = error.serverInfo {
+            let state = info[.sqlState] ?? ""
+            let message = info[.message] ?? "error \(state)"
+            // 08: connection exceptions; 57P01-57P03: the server shutting down or starting.
+            if state.hasPrefix("08") || state.hasPrefix("57P") {
+                return StoreError.unavailable(location: location, detail: message)
+            }
+            if state == "57014" {
+                return StoreError.unavailable(location: location, detail: "a statement ran past the statement timeout")
+            }
+            return StoreError.sqlite(path: location, detail: message)
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+            return StoreError.unavailable(location: location, detail: "the connection failed or was closed")
+        default:
+            return StoreError.unavailable(location: location, detail: "\(error.code)")
+        }
+    }
+
+    public func check() throws {
+        _ = try read { try $0.rows("SELECT 1") }
+    }
+}
+
+/// One connection, inside a transaction or not: statements run and waited for.
+struct Transaction {
+    let connection: PostgresConnection
+    let logger: Logger
+    let location: String
+
+    /// Runs statements with no binds, through the simple query protocol: several may be given
+    /// at once, separated by semicolons.
+    func execute(_ sql: String) throws {
+        _ = try connection.simpleQuery(sql).wait()
+    }
+
+    /// Runs a query and returns its rows.
+    func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try connection.query(query, logger: logger).wait().rows
+    }
+
+    /// Runs a statement and returns how many rows it changed.
+    @discardableResult
+    func changes(_ query: PostgresQuery) throws -> Int {
+        try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
+        guard let row = try rows(query).first else { return nil }
+        return try row.decode(T.self)
+    }
+
+    /// Runs a query and calls `body` with each row as it arrives.
+    func forEachRow(_ query: PostgresQuery, _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
+        _ = try connection.query(query, logger: logger, body).wait()
+    }
+}
+
+/// A `postgres://` URL, read into a connection's configuration.
+struct DatabaseURL {
+    var host: String?
+    var socketFolder: String?
+    var port: Int
+    var user: String
+    var password: String?
+    var database: String?
+    var sslMode: String
+
+    init(_ text: String) throws {
+        guard let components = URLComponents(string: text),
+            components.scheme == "postgres" || components.scheme == "postgresql"
+        else {
+            throw InvalidFieldError.invalid(
+                field: "url", reason: "'\(Self.redacted(text))' is not a postgres:// or postgresql:// URL")
+        }
+        let query = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
+        host = components.host.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
+        socketFolder = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        port = components.port ?? Int(query["port"] ?? "") ?? 5432
+        user =
+            components.user?.removingPercentEncoding ?? query["user"]
+            ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+        password = components.password?.removingPercentEncoding ?? query["password"]
+        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        database = path.isEmpty ? nil : path.removingPercentEncoding
+        sslMode = query["sslmode"] ?? "prefer"
+        guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(sslMode) else {
+            throw InvalidFieldError.invalid(
+                field: "sslmode", reason: "'\(sslMode)' is none of disable, prefer, require, verify-full")
+        }
+        if host == nil && socketFolder == nil { host = "localhost" }
+    }
+
+    /// Where it points, for logs and messages: never the password.
+    var location: String {
+        let server = socketFolder.map { "\($0)/.s.PGSQL.\(port)" } ?? "\(host ?? "localhost"):\(port)"
+        return "postgres://\(user)@\(server)/\(database ?? user)"
+    }
+
+    func configuration() throws -> PostgresConnection.Configuration {
+        if let socketFolder {
+            return PostgresConnection.Configuration(
+                unixSocketPath: "\(socketFolder)/.s.PGSQL.\(port)", username: user, password: password,
+                database: database)
+        }
+        let tls: PostgresConnection.Configuration.TLS
+        switch sslMode {
+        case "disable", "allow":
+            tls = .disable
+        default:
+            // As libpq: prefer and require encrypt without checking the certificate; verify-ca
+            // and verify-full check it against the system's roots.
+            var settings = TLSConfiguration.makeClientConfiguration()
+            if sslMode == "prefer" || sslMode == "require" { settings.certificateVerification = .none }
+            let context = try NIOSSLContext(configuration: settings)
+            tls = sslMode == "prefer" ? .prefer(context) : .require(context)
+        }
+        return PostgresConnection.Configuration(
+            host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+    }
+
+    /// The URL with its password replaced, for an error message.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.password != nil else { return text }
+        components.password = "***"
+        return components.string ?? text
+    }
+}

@@ -1,0 +1,121 @@
+import FetchPredictor
+import FetchPredictorPostgres
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// The same events give the same answers from every store: apps, peaks, next wakes, schedules.
+@Suite struct BackendParityTests {
+    let zone = TimeZone(identifier: "America/New_York")!
+
+    /// Three weeks of a synthetic person, fetch results and device events included, recorded in
+    /// batches into a new store of the backend.
+    func store(_ backend: Backend, persona: Persona) throws -> any EventStoring {
+        let store = try backend.makeStore()
+        try store.setTimeZone(zone, device: "phone")
+        try store.setDefaultInterval(.minimum)
+        try store.setInterval(.seconds(3 * 3600), app: persona.apps[0].name, device: "phone")
+        let events = SyntheticLog(persona: persona, days: 21, timeZone: zone, seed: 11).events()
+        for start in stride(from: 0, to: events.count, by: 500) {
+            try store.record(Array(events[start..<min(start + 500, events.count)]), device: "phone")
+        }
+        return store
+    }
+
+    @Test(.enabled(if: Backend.available.contains(.postgres)), arguments: ["commuter", "night-owl"])
+    func bothBackendsGiveTheSameAnswers(personaName: String) throws {
+        let persona = try #require(Persona.named(personaName))
+        let stores = try [Backend.sqlite, .postgres].map { try store($0, persona: persona) }
+        #expect(try stores[0].apps() == stores[1].apps())
+        #expect(try stores[0].appSettings(device: "phone") == stores[1].appSettings(device: "phone"))
+        #expect(try stores[0].planningSettings(device: "phone").policies == stores[1].planningSettings(device: "phone").policies)
+        let schedulers = stores.map { FetchScheduler(store: $0) }
+        let start = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0)
+        for hours in stride(from: 0.0, to: 48, by: 7.5) {
+            let now = start.addingTimeInterval(hours * 3600)
+            let wakes = try schedulers.map { try $0.nextWake(after: now, device: "phone") }
+            #expect(wakes[0] == wakes[1], "at \(now)")
+            #expect(wakes[0] != nil)
+        }
+        let schedules = try schedulers.map { try $0.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone") }
+        #expect(schedules[0] == schedules[1])
+        #expect(schedules[0].wakes.count >= 3)
+        for app in try schedulers[0].apps(device: "phone") {
+            let profiles = try schedulers.map { try $0.profile(app: app, device: "phone") }
+            #expect(profiles[0] == profiles[1], "\(app)")
+        }
+    }
+}
+
+/// What only a server store does: its schema's versions, a server that is down, many writers.
+@Suite(.enabled(if: Backend.available.contains(.postgres)))
+struct PostgresStoreTests {
+    @Test func aDatabaseMigratedByANewerVersionIsRefused() throws {
+        let url = try TestCluster.shared.newDatabase()
+        _ = try PostgresEventStore(url: url)
+        try TestCluster.run(["psql", "-q", url, "-c", "INSERT INTO fetchpredict_migration (version, name) VALUES (99, 'v99')"])
+        #expect {
+            _ = try PostgresEventStore(url: url)
+        } throws: { error in
+            guard case StoreError.newerSchema = error else { return false }
+            return true
+        }
+    }
+
+    @Test func manyStoresOpeningANewDatabaseAtOnceMigrateItOnce() async throws {
+        let url = try TestCluster.shared.newDatabase()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<6 { group.addTask { _ = try PostgresEventStore(url: url) } }
+            try await group.waitForAll()
+        }
+        let count = try TestCluster.run(["psql", "-tA", url, "-c", "SELECT count(*) FROM fetchpredict_migration"])
+        #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "\(PostgresEventStore.migrationCount)")
+    }
+
+    @Test func aServerThatDoesNotAnswerIsUnavailableNotAnotherError() throws {
+        var limits = PostgresEventStore.Limits()
+        limits.connectTimeout = 2
+        #expect {
+            _ = try PostgresEventStore(url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable", limits: limits)
+        } throws: { error in
+            guard case StoreError.unavailable(let location, _) = error else { return false }
+            return location == "postgres://nobody@127.0.0.1:1/none"
+        }
+    }
+
+    @Test func aPasswordNeverReachesAMessage() throws {
+        #expect {
+            _ = try PostgresEventStore(url: "mysql://user:secret@host/db")
+        } throws: { error in
+            "\(error)".contains("***") && !"\(error)".contains("secret")
+        }
+    }
+
+    /// Writers on many threads, each through its own store, into one device: every event is
+    /// stored once, and the version counts every write that stored something.
+    @Test func concurrentWritersLoseNothing() async throws {
+        let url = try TestCluster.shared.newDatabase()
+        let stores = try (0..<4).map { _ in try PostgresEventStore(url: url) }
+        let base: Milliseconds = 1_800_000_000_000
+        let batches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (writer, store) in stores.enumerated() {
+                group.addTask {
+                    var written = 0
+                    for batch in 0..<25 {
+                        // Half of each batch every writer sends too: duplicates race as well.
+                        let events = (0..<20).map { index -> Event in
+                            .launch(index < 10 ? "shared" : "app\(writer)", at: base + Milliseconds(batch * 1_000 + index))
+                        }
+                        if try store.record(events, device: "phone").stored > 0 { written += 1 }
+                    }
+                    return written
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        let apps = try stores[0].apps(device: "phone")
+        #expect(apps.count == 5)
+        #expect(apps.allSatisfy { $0.launches == 25 * 10 })
+        #expect(try stores[0].planningSettings(device: "phone").version == Int64(batches))
+    }
+}

@@ -1,0 +1,182 @@
+import FetchPredictor
+import FetchPredictorPostgres
+import Foundation
+import Testing
+
+/// What every store does, run against each backend: the SQLite store and PostgreSQL.
+@Suite struct StoreContractTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+    let base: Milliseconds = 1_800_000_000_000
+
+    @Test(arguments: Backend.available)
+    func aBatchIsStoredOnceAndEachWriteBumpsTheVersion(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let events: [Event] = [
+            .launch("alpha", at: base + 2_000),
+            Event(kind: .fetch, app: "alpha", time: base, result: .noData, duration: 12.5),
+            .launch("Zeta", at: base),
+            .launch("alpha", at: base),
+            Event(kind: .unlock, app: "", time: base + 1_000),
+            Event(kind: .notification, app: "Ärger", time: base + 3_000, utcOffset: 3600),
+        ]
+        let first = try store.record(events, device: "phone")
+        #expect(first.stored == 6 && first.duplicates == 0 && first.version == 1)
+        let again = try store.record(Array(events.prefix(2)) + [.launch("alpha", at: base + 5_000)], device: "phone")
+        #expect(again.stored == 1 && again.duplicates == 2 && again.version == 2)
+        let nothingNew = try store.record(Array(events.prefix(1)), device: "phone")
+        #expect(nothingNew.stored == 0 && nothingNew.version == 2)
+        // Launches and fetches, by time, a launch before a fetch, apps in byte order.
+        var learned: [String] = []
+        try store.forEachEvent(device: "phone", after: .min) {
+            learned.append("\($0.kind.rawValue) \($0.app) \($0.time - base)")
+        }
+        #expect(
+            learned == ["launch Zeta 0", "launch alpha 0", "fetch alpha 0", "launch alpha 2000", "launch alpha 5000"])
+        var fetch: Event?
+        try store.forEachEvent(device: "phone", after: base - 1, through: base) { if $0.kind == .fetch { fetch = $0 } }
+        #expect(fetch?.result == .noData && fetch?.duration == 12.5)
+        #expect(try store.hasEvents(device: "phone", after: base + 2_000))
+        #expect(try !store.hasEvents(device: "phone", after: base + 5_000))
+        #expect(try !store.hasEvents(device: "phone", after: base, through: base + 1_999))
+        #expect(try store.devices() == ["phone"])
+    }
+
+    @Test(arguments: Backend.available)
+    func aBatchWithAnInvalidEventStoresNothing(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let events: [Event] = [.launch("ok", at: base), Event(kind: .fetch, app: "no result", time: base)]
+        #expect {
+            try store.record(events, device: "phone")
+        } throws: { error in
+            guard case InvalidFieldError.invalidInBatch(1, "result", _) = error else { return false }
+            return true
+        }
+        #expect(try !store.hasDevice("phone"))
+        #expect(try store.apps().isEmpty)
+    }
+
+    @Test(arguments: Backend.available)
+    func settingsIntervalsAndZonesAreKept(backend: Backend) throws {
+        let store = try backend.makeStore()
+        #expect(try store.defaultInterval() == .never)
+        #expect(try store.timeZone(device: "phone") == nil)
+        try store.setTimeZone(zone, device: "phone")
+        #expect(try store.timeZone(device: "phone") == zone)
+        // The same zone again changes nothing; another moves the version on, for every process.
+        let version = try store.planningSettings(device: "phone").version
+        try store.setTimeZone(zone, device: "phone")
+        #expect(try store.planningSettings(device: "phone").version == version)
+        try store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone")
+        #expect(try store.planningSettings(device: "phone").version == version + 1)
+        try store.setTimeZone(zone, device: "phone")
+        try store.setDefaultInterval(.minimum)
+        try store.setDefaultInterval(.seconds(3600), device: "phone")
+        #expect(try store.defaultInterval(device: "phone") == .seconds(3600))
+        #expect(try store.defaultInterval(device: "tablet") == .minimum)
+        try store.setInterval(.seconds(900), app: "news", device: "phone")
+        try store.setEnabled(false, app: "mail", device: "phone")
+        try store.createApp("maps", device: "phone")
+        #expect(try store.settings(app: "news", device: "phone").interval == .seconds(900))
+        #expect(
+            try store.settings(app: "unknown", device: "phone")
+                == AppSettings(device: "phone", app: "unknown", interval: nil, enabled: true))
+        #expect(try store.appSettings(device: "phone").map(\.app) == ["mail", "maps", "news"])
+        let planning = try store.planningSettings(device: "phone")
+        #expect(planning.exists && planning.timeZone == zone && planning.defaultInterval == .seconds(3600))
+        #expect(planning.policies.keys.sorted() == ["mail", "news"])
+        #expect(try !store.planningSettings(device: "tablet").exists)
+        try store.setDefaultInterval(nil, device: "phone")
+        #expect(try store.defaultInterval(device: "phone") == .minimum)
+        try store.createDevice("tablet")
+        #expect(try store.devices() == ["phone", "tablet"])
+        #expect(throws: InvalidFieldError.self) { try store.setInterval(.minimum, app: "", device: "phone") }
+    }
+
+    @Test(arguments: Backend.available)
+    func appsSummarizeTheirEventsAsOfATime(backend: Backend) throws {
+        let store = try backend.makeStore()
+        try store.setDefaultInterval(.minimum)
+        try store.record(
+            [
+                .launch("news", at: base), .launch("news", at: base + 60_000), .launch("mail", at: base + 30_000),
+                Event(kind: .fetch, app: "mail", time: base + 90_000, result: .newData),
+                Event(kind: .fetch, app: "mail", time: base + 95_000, result: .failed),
+            ], device: "phone")
+        try store.setEnabled(false, app: "quiet", device: "phone")
+        let apps = try store.apps(device: "phone")
+        #expect(apps.map(\.app) == ["news", "mail", "quiet"])
+        #expect(apps[0].launches == 2 && apps[0].interval == .minimum && apps[0].intervalIsDefault)
+        #expect(
+            apps[1].fetchesNewData == 1 && apps[1].fetchesFailed == 1
+                && apps[1].lastSeen == Date(milliseconds: base + 95_000))
+        #expect(!apps[2].enabled && apps[2].launches == 0)
+        let earlier = try store.apps(device: "phone", asOf: Date(milliseconds: base + 30_000))
+        #expect(earlier.map(\.app) == ["mail", "news", "quiet"] || earlier.map(\.app) == ["news", "mail", "quiet"])
+        #expect(earlier.first { $0.app == "news" }?.launches == 1)
+        #expect(earlier.first { $0.app == "mail" }?.fetchesNewData == 0)
+    }
+
+    @Test(arguments: Backend.available)
+    func keysSpeakForTheirTenantUntilRevoked(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let now = Date(milliseconds: base)
+        let (key, info) = try store.createKey(tenant: "acme", now: now)
+        #expect(try store.tenant(forKey: key) == "acme")
+        #expect(try store.tenant(forKey: key + "0") == nil)
+        #expect(try store.keys() == [info])
+        #expect(try store.revokeKey(id: info.id, now: now))
+        #expect(try !store.revokeKey(id: info.id, now: now))
+        #expect(try store.tenant(forKey: key) == nil)
+        #expect(throws: StoreError.self) { try store.revokeKey(id: info.id + 100, now: now) }
+        #expect(throws: InvalidFieldError.self) { try store.createKey(tenant: "a/b", now: now) }
+    }
+
+    /// A model is cached only when no write came after the version it was learned at, and an
+    /// event older than the cache drops it.
+    @Test(arguments: Backend.available)
+    func aCachedModelNeverMissesAnEvent(backend: Backend) throws {
+        let store = try backend.makeStore()
+        try store.setTimeZone(zone, device: "phone")
+        try store.record((0..<20).map { .launch("news", at: base + Milliseconds($0) * 86_400_000) }, device: "phone")
+        let version = try store.planningSettings(device: "phone").version
+        var model = DeviceModel(timeZone: zone)
+        try store.forEachEvent(device: "phone", after: .min) { model.observe($0, PredictorConfiguration()) }
+        let asOf = base + 19 * 86_400_000
+        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version - 1)
+        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version)
+        let cached = try #require(try store.cachedModel(device: "phone", configuration: "k"))
+        #expect(cached.asOf == asOf && cached.model.encodedHeader() == model.encodedHeader())
+        #expect(cached.model.apps.mapValues { $0.encoded() } == model.apps.mapValues { $0.encoded() })
+        #expect(try store.cachedModel(device: "phone", configuration: "other") == nil)
+        #expect(try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
+        try store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
+        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+    }
+
+    /// Two schedulers on one store, as two service instances on one database: what one
+    /// records, the other learns before it answers.
+    @Test(arguments: Backend.available)
+    func aSecondSchedulerLearnsWhatTheFirstRecorded(backend: Backend) throws {
+        let store = try backend.makeStore()
+        try store.setTimeZone(zone, device: "phone")
+        try store.setDefaultInterval(.minimum)
+        let log = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 3)
+        let events = log.events().filter { !$0.kind.isDeviceEvent }
+        let half = events.count / 2
+        let writer = FetchScheduler(store: store)
+        let reader = FetchScheduler(store: store)
+        try writer.record(Array(events[..<half]), device: "phone")
+        let now = Date(milliseconds: events[half - 1].time + 1)
+        let before = try reader.apps(device: "phone", asOf: .distantFuture)
+        try writer.record(Array(events[half...]) + [.launch("brand.new", at: events[half - 1].time)], device: "phone")
+        let after = try reader.apps(device: "phone", asOf: .distantFuture)
+        #expect(!before.contains("brand.new") && after.contains("brand.new"))
+        // The reader's next wake is the one a fresh scheduler gives from every event.
+        let end = Date(milliseconds: events.last!.time + 1)
+        #expect(
+            try reader.nextWake(after: end, device: "phone")
+                == FetchScheduler(store: store).nextWake(after: end, device: "phone"))
+        _ = now
+    }
+}
