@@ -28,7 +28,9 @@ import Testing
         let stores = try [Backend.sqlite, .postgres].map { try store($0, persona: persona) }
         #expect(try stores[0].apps() == stores[1].apps())
         #expect(try stores[0].appSettings(device: "phone") == stores[1].appSettings(device: "phone"))
-        #expect(try stores[0].planningSettings(device: "phone").policies == stores[1].planningSettings(device: "phone").policies)
+        #expect(
+            try stores[0].planningSettings(device: "phone").policies
+                == stores[1].planningSettings(device: "phone").policies)
         let schedulers = stores.map { FetchScheduler(store: $0) }
         let start = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0)
         for hours in stride(from: 0.0, to: 48, by: 7.5) {
@@ -37,7 +39,9 @@ import Testing
             #expect(wakes[0] == wakes[1], "at \(now)")
             #expect(wakes[0] != nil)
         }
-        let schedules = try schedulers.map { try $0.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone") }
+        let schedules = try schedulers.map {
+            try $0.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+        }
         #expect(schedules[0] == schedules[1])
         #expect(schedules[0].wakes.count >= 3)
         for app in try schedulers[0].apps(device: "phone") {
@@ -53,7 +57,9 @@ struct PostgresStoreTests {
     @Test func aDatabaseMigratedByANewerVersionIsRefused() throws {
         let url = try TestCluster.shared.newDatabase()
         _ = try PostgresEventStore(url: url)
-        try TestCluster.run(["psql", "-q", url, "-c", "INSERT INTO fetchpredict_migration (version, name) VALUES (99, 'v99')"])
+        try TestCluster.run([
+            "psql", "-q", url, "-c", "INSERT INTO fetchpredict_migration (version, name) VALUES (99, 'v99')",
+        ])
         #expect {
             _ = try PostgresEventStore(url: url)
         } throws: { error in
@@ -104,7 +110,8 @@ struct PostgresStoreTests {
                     for batch in 0..<25 {
                         // Half of each batch every writer sends too: duplicates race as well.
                         let events = (0..<20).map { index -> Event in
-                            .launch(index < 10 ? "shared" : "app\(writer)", at: base + Milliseconds(batch * 1_000 + index))
+                            .launch(
+                                index < 10 ? "shared" : "app\(writer)", at: base + Milliseconds(batch * 1_000 + index))
                         }
                         if try store.record(events, device: "phone").stored > 0 { written += 1 }
                     }

@@ -141,7 +141,8 @@ public final class LocalCluster: @unchecked Sendable {
         let prefix = asRoot ? ["runuser", "-u", "postgres", "--"] : []
         control = prefix + [pgCtl, "-D", "\(folder)/data"]
         options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        try TestCluster.run(prefix + [initdb, "-D", "\(folder)/data", "-A", "trust", "-U", user, "--no-sync", "-E", "UTF8"])
+        try TestCluster.run(
+            prefix + [initdb, "-D", "\(folder)/data", "-A", "trust", "-U", user, "--no-sync", "-E", "UTF8"])
         var components = URLComponents()
         components.scheme = "postgres"
         components.user = user
