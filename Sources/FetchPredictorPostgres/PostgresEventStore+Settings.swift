@@ -174,26 +174,38 @@ extension PostgresEventStore {
     }
 
     public func planningSettings(device: String) throws -> PlanningSettings {
-        // One transaction, as the SQLite store reads them: settings of one moment.
-        try transaction { db in
-            let row = try db.rows(
-                "SELECT time_zone, default_interval, version FROM device WHERE name = \(device)"
+        // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
+        let row = try read { db in
+            try db.rows(
+                """
+                SELECT device.time_zone, device.default_interval, device.version,
+                    (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
+                    coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
+                FROM (SELECT 1) AS one
+                LEFT JOIN device ON device.name = \(device)
+                LEFT JOIN LATERAL (
+                    SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
+                        array_agg(app.enabled) AS enabled
+                    FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
+                ) AS own ON TRUE
+                """
             ).first
-            guard let row else {
-                return PlanningSettings(
-                    defaultInterval: try Self.storeDefaultInterval(db, location: location), timeZone: nil,
-                    exists: false, policies: [:], version: 0)
-            }
-            let (zone, ownDefault, version) = try row.decode((String?, String?, Int64).self)
-            let defaultInterval =
-                try ownDefault.map { try Self.interval($0, location: location) }
-                ?? Self.storeDefaultInterval(db, location: location)
-            let policies = Dictionary(
-                uniqueKeysWithValues: try appSettings(device: device, ownOnly: true, db).map { ($0.app, $0) })
-            return PlanningSettings(
-                defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location), exists: true,
-                policies: policies, version: version)
         }
+        guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
+        let (zone, ownDefault, version, storeDefault, names, intervals, enabled) = try row.decode(
+            (String?, String?, Int64?, String?, [String], [String], [Bool]).self)
+        let defaultInterval =
+            try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
+        var policies: [String: AppSettings] = [:]
+        for (index, name) in names.enumerated() {
+            policies[name] = AppSettings(
+                device: device, app: name,
+                interval: intervals[index].isEmpty ? nil : try Self.interval(intervals[index], location: location),
+                enabled: enabled[index])
+        }
+        return PlanningSettings(
+            defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
+            exists: version != nil, policies: policies, version: version ?? 0)
     }
 }
 

@@ -21,6 +21,10 @@ public struct ServiceSettings: Sendable {
     /// How long a connection may send nothing before it is closed: a slow or half-sent request
     /// holds no connection for ever.
     public var readTimeout: Duration = .seconds(30)
+    /// How many threads run the store's calls; `nil` for NIO's shared pool, one a core, which
+    /// suits a local SQLite file. A store on a database server mostly waits for the network:
+    /// give it more, up to its pool of connections.
+    public var storeThreads: Int?
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -56,12 +60,13 @@ public enum FetchPredictorService {
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
             requiresKnownDevices: true)
+        let workers = StoreWorkers(threads: settings.storeThreads)
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorsAndMetricsMiddleware())
         router.get("/healthz") { _, _ in try Routes.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
             do {
-                try await blocking { try store.check() }
+                try await workers.run { try store.check() }
                 return try Routes.json(["status": "ready"])
             } catch {
                 var answer = APIError(.serviceUnavailable, "the store does not answer")
@@ -81,8 +86,8 @@ public enum FetchPredictorService {
         router.get("/openapi.yaml") { _, _ in
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
-        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
-        Routes(store: store, scheduler: scheduler, settings: settings, clock: clock).add(to: v1)
+        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store, workers: workers))
+        Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             router: router,

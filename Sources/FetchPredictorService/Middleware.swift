@@ -11,6 +11,7 @@ import NIOPosix
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any EventStoring
+    let workers: StoreWorkers
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -20,7 +21,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
         }
         let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
         let store = self.store
-        guard let tenant = try await blocking({ try store.tenant(forKey: key) }) else {
+        guard let tenant = try await workers.run({ try store.tenant(forKey: key) }) else {
             throw Self.refusal("the API key is not valid, or was revoked")
         }
         var context = context
@@ -84,7 +85,24 @@ extension Metrics.Timer {
     }
 }
 
-/// Runs the store's blocking work on NIO's thread pool, off the threads that serve connections.
-func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await NIOThreadPool.singleton.runIfActive(body)
+/// The threads that run the store's blocking work, off the threads that serve connections: NIO's
+/// shared pool (one thread a core) for a local file, or a larger pool of the service's own for a
+/// database server, whose calls mostly wait for the network.
+struct StoreWorkers: Sendable {
+    let pool: NIOThreadPool
+
+    /// NIO's shared pool, or a started pool of `threads` threads, kept for the process's life.
+    init(threads: Int?) {
+        if let threads {
+            pool = NIOThreadPool(numberOfThreads: max(1, threads))
+            pool.start()
+        } else {
+            pool = .singleton
+        }
+    }
+
+    /// Runs `body` on one of the threads.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.runIfActive(body)
+    }
 }

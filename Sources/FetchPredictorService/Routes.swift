@@ -10,6 +10,8 @@ struct Routes: Sendable {
     let store: any EventStoring
     let scheduler: FetchScheduler
     let settings: ServiceSettings
+    /// Where the store's calls run.
+    let workers: StoreWorkers
     /// The clock of requests that give no time: the service reads the wall clock, the library never.
     let clock: @Sendable () -> Date
 
@@ -57,7 +59,7 @@ struct Routes: Sendable {
         let bytes = Array(buffer: try await body(of: request))
         let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
         let scheduler = self.scheduler
-        let batch = try await blocking { try scheduler.record(events, device: device.stored) }
+        let batch = try await workers.run { try scheduler.record(events, device: device.stored) }
         Counter(label: "fetchpredict_events_stored_total").increment(by: batch.stored)
         Counter(label: "fetchpredict_events_duplicate_total").increment(by: batch.duplicates)
         return try Self.json(
@@ -83,7 +85,7 @@ struct Routes: Sendable {
         }
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
-        let wake = try await blocking {
+        let wake = try await workers.run {
             try scheduler.nextWake(after: now, before: before, device: device.stored)
         }
         guard var wake else { return Response(status: .noContent) }
@@ -103,7 +105,7 @@ struct Routes: Sendable {
             hours = value
         }
         let scheduler = self.scheduler
-        var schedule = try await blocking { [hours] in
+        var schedule = try await workers.run { [hours] in
             try scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
         }
         schedule.device = device.name
@@ -124,7 +126,7 @@ struct Routes: Sendable {
         let device = try context.device()
         let now = try instant(request, "now")
         let store = self.store
-        var apps = try await blocking { () throws -> [AppSummary] in
+        var apps = try await workers.run { () throws -> [AppSummary] in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
             return try store.apps(device: device.stored, asOf: now)
         }
@@ -137,7 +139,7 @@ struct Routes: Sendable {
         let app = try context.app()
         let now = try instant(request, "now") ?? clock()
         let (store, scheduler) = (self.store, self.scheduler)
-        let habits = try await blocking { () throws -> AppHabits in
+        let habits = try await workers.run { () throws -> AppHabits in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
             guard try store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
                 throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")
@@ -163,7 +165,7 @@ struct Routes: Sendable {
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let store = self.store
-        let answer = try await blocking { () throws -> DeviceSettingsAnswer in
+        let answer = try await workers.run { () throws -> DeviceSettingsAnswer in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
             return DeviceSettingsAnswer(
                 device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
@@ -186,7 +188,7 @@ struct Routes: Sendable {
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
         let store = self.store
-        let answer = try await blocking { [zone] () throws -> DeviceSettingsAnswer in
+        let answer = try await workers.run { [zone] () throws -> DeviceSettingsAnswer in
             if let zone { try store.setTimeZone(zone, device: device.stored) }
             if let interval { try store.setDefaultInterval(interval, device: device.stored) }
             if zone == nil && interval == nil { try store.createDevice(device.stored) }
@@ -222,7 +224,7 @@ struct Routes: Sendable {
             enabled = flag
         }
         let store = self.store
-        let answer = try await blocking { [interval, enabled] () throws -> AppSettingsAnswer in
+        let answer = try await workers.run { [interval, enabled] () throws -> AppSettingsAnswer in
             if let interval { try store.setInterval(interval, app: app, device: device.stored) }
             if let enabled { try store.setEnabled(enabled, app: app, device: device.stored) }
             if interval == nil && enabled == nil { try store.createApp(app, device: device.stored) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FetchPredictor
+import FetchPredictorPostgres
 import FetchPredictorService
 import Foundation
 import Logging
@@ -76,6 +77,8 @@ struct ServeCommand: ParsableCommand {
         settings.maximumBatchEvents = maxBatchEvents
         settings.maximumLoadedDevices = cacheDevices
         settings.readTimeout = .seconds(readTimeout)
+        // A database server's calls mostly wait for the network: as many threads as connections.
+        if eventStore is PostgresEventStore { settings.storeThreads = PostgresEventStore.Limits().connections }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fetchpredict")
         logger.logLevel = Logger.Level(rawValue: logLevel)!
