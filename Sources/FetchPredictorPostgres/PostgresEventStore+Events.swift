@@ -158,7 +158,7 @@ extension PostgresEventStore {
 
     public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
         let limit = time?.milliseconds ?? Milliseconds.max
-        return try read { db in
+        return try transaction(snapshot: true) { db in
             let storeDefault = try Self.storeDefaultInterval(db, location: location)
             let rows = try db.rows(
                 """

@@ -211,7 +211,9 @@ extension PostgresEventStore {
 
 extension PostgresEventStore {
     public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
-        try read { db in
+        // The device's row and its apps' rows of one snapshot: a cache written meanwhile is read
+        // whole or not at all, never a header of one model with the apps of another.
+        try transaction(snapshot: true) { db in
             guard
                 let row = try db.rows(
                     """

@@ -76,14 +76,15 @@ public final class PostgresEventStore: EventStoring {
     /// Runs `body` in one transaction, committed when it returns and rolled back when it throws;
     /// a serialization failure or deadlock runs it again, up to 3 times.
     @discardableResult
-    func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+    func transaction<T>(snapshot: Bool = false, _ body: (Transaction) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try pool.withConnection { connection in
                     let transaction = Transaction(connection: connection, logger: logger, location: location)
-                    try transaction.execute("BEGIN")
+                    // A snapshot reads every statement as of one moment, as an SQLite read does.
+                    try transaction.execute(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
                     do {
                         let result = try body(transaction)
                         try transaction.execute("COMMIT")
