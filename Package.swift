@@ -97,7 +97,9 @@ let package = Package(
             dependencies: ["FetchPredictor", "FetchPredictorPostgres", "FetchPredictorTestSupport"]),
         .testTarget(
             name: "FetchPredictorServiceTests",
-            dependencies: ["FetchPredictorService", "fetchpredict", "FetchPredictorTestSupport"]),
+            dependencies: [
+                "FetchPredictorService", "FetchPredictorPostgres", "fetchpredict", "FetchPredictorTestSupport",
+            ]),
         .testTarget(
             name: "FetchPredictorCLITests",
             dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"],
