@@ -38,9 +38,17 @@ extension PostgresEventStore {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }
+        // An empty batch stores nothing and creates no device, as in the SQLite store.
+        if events.isEmpty {
+            let version = try read { db in
+                try db.value("SELECT version FROM device WHERE name = \(device)", as: Int64.self)
+            }
+            return RecordedBatch(stored: 0, duplicates: 0, version: version ?? 0)
+        }
         return try transaction { db in
             let deviceID = try Self.deviceID(device, db)
-            let names = Array(Set(events.filter { !$0.kind.isDeviceEvent }.map(\.app)))
+            // Sorted: two instances creating the same new apps take their locks in one order.
+            let names = Set(events.filter { !$0.kind.isDeviceEvent }.map(\.app)).sorted()
             let appIDs = try Self.appIDs(names, device: deviceID, db)
             var times: [Int64] = []
             var kinds: [Int16] = []

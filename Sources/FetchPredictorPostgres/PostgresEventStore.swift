@@ -135,8 +135,9 @@ public final class PostgresEventStore: EventStoring {
         if let info = error.serverInfo {
             let state = info[.sqlState] ?? ""
             let message = info[.message] ?? "error \(state)"
-            // 08: connection exceptions; 57P01-57P03: the server shutting down or starting.
-            if state.hasPrefix("08") || state.hasPrefix("57P") {
+            // 08: connection exceptions; 53: out of connections, memory or disk; 57P01-57P03:
+            // the server shutting down or starting; 25006: a read-only server (after a failover).
+            if state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P") || state == "25006" {
                 return StoreError.unavailable(location: location, detail: message)
             }
             if state == "57014" {
@@ -163,10 +164,10 @@ struct Transaction {
     let logger: Logger
     let location: String
 
-    /// Runs statements with no binds, through the simple query protocol: several may be given
-    /// at once, separated by semicolons.
+    /// Runs one statement with no binds.
     func execute(_ sql: String) throws {
-        _ = try connection.simpleQuery(sql).wait()
+        // One statement, through the query that reports PSQLError, which `storeError` maps.
+        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
     }
 
     /// Runs a query and returns its rows.
@@ -211,15 +212,16 @@ struct DatabaseURL {
         }
         let query = Dictionary(
             (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
-        host = components.host.flatMap { $0.isEmpty ? nil : $0.removingPercentEncoding }
+        // URLComponents gives the parts decoded already: decoded again, '%25' in a password would break.
+        host = components.host.flatMap { $0.isEmpty ? nil : $0 }
         socketFolder = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
         port = components.port ?? Int(query["port"] ?? "") ?? 5432
         user =
-            components.user?.removingPercentEncoding ?? query["user"]
+            components.user ?? query["user"]
             ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
-        password = components.password?.removingPercentEncoding ?? query["password"]
+        password = components.password ?? query["password"]
         let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        database = path.isEmpty ? nil : path.removingPercentEncoding
+        database = path.isEmpty ? nil : path
         sslMode = query["sslmode"] ?? "prefer"
         guard ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"].contains(sslMode) else {
             throw InvalidFieldError.invalid(
@@ -256,9 +258,11 @@ struct DatabaseURL {
             host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
     }
 
-    /// The URL with its password replaced, for an error message.
+    /// The URL with its password replaced, for an error message; a URL that does not parse is
+    /// not shown at all, since its password cannot be found to hide.
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
+        guard var components = URLComponents(string: text) else { return "(a URL that could not be read)" }
+        guard components.password != nil else { return text }
         components.password = "***"
         return components.string ?? text
     }

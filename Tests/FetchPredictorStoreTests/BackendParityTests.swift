@@ -1,8 +1,9 @@
 import FetchPredictor
-import FetchPredictorPostgres
 import FetchPredictorTestSupport
 import Foundation
 import Testing
+
+@testable import FetchPredictorPostgres
 
 /// The same events give the same answers from every store: apps, peaks, next wakes, schedules.
 @Suite struct BackendParityTests {
@@ -89,7 +90,17 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test func aPasswordNeverReachesAMessage() throws {
+    @Test func aPasswordIsReadAsWrittenAndNeverReachesAMessage() throws {
+        // Percent-encoded once, decoded once.
+        let url = try DatabaseURL("postgres://app:100%25%2Fsure@db.internal:6432/fleet%5Fone")
+        #expect(url.user == "app" && url.password == "100%/sure" && url.database == "fleet_one" && url.port == 6432)
+        #expect(!url.location.contains("100"))
+        // A URL that does not parse is not shown, since its password cannot be found to hide.
+        #expect {
+            _ = try PostgresEventStore(url: "postgres://app:s3cret@db:5432x/fp")
+        } throws: { error in
+            !"\(error)".contains("s3cret")
+        }
         #expect {
             _ = try PostgresEventStore(url: "mysql://user:secret@host/db")
         } throws: { error in

@@ -53,6 +53,16 @@ import Testing
         }
         #expect(try !store.hasDevice("phone"))
         #expect(try store.apps().isEmpty)
+        // Nor does an empty batch make the device, and a wall clock 19 hours off UTC is refused.
+        #expect(try store.record([], device: "phone").stored == 0)
+        #expect(try !store.hasDevice("phone"))
+        #expect(throws: InvalidFieldError.self) {
+            try store.record([Event(kind: .launch, app: "a", time: base, utcOffset: 19 * 3600)], device: "phone")
+        }
+        #expect(throws: InvalidFieldError.self) {
+            try store.record([Event(kind: .fetch, app: "a", time: base, result: .newData, bytes: -1)], device: "phone")
+        }
+        #expect(try !store.hasDevice("phone"))
     }
 
     @Test(arguments: Backend.available)
@@ -62,6 +72,8 @@ import Testing
         #expect(try store.timeZone(device: "phone") == nil)
         try store.setTimeZone(zone, device: "phone")
         #expect(try store.timeZone(device: "phone") == zone)
+        // A device made with its zone starts at version 0, as one made by its first events.
+        #expect(try store.planningSettings(device: "phone").version == 0)
         // The same zone again changes nothing; another moves the version on, for every process.
         let version = try store.planningSettings(device: "phone").version
         try store.setTimeZone(zone, device: "phone")

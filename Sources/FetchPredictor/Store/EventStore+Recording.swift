@@ -62,6 +62,10 @@ extension EventStore {
         if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
             return ("duration", problem)
         }
+        if let offset = event.utcOffset, let problem = EventLimits.problem(withUTCOffset: offset) {
+            return (timeField, problem)  // the offset is read from the time's text
+        }
+        if let bytes = event.bytes, let problem = EventLimits.problem(withBytes: bytes) { return ("bytes", problem) }
         if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
         return nil
     }

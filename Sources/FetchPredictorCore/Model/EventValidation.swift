@@ -33,6 +33,20 @@ public enum EventLimits {
         return nil
     }
 
+    /// The largest UTC offset of a wall clock, in seconds either way: 18 hours, as ISO 8601 allows.
+    public static let maximumUTCOffset = 64_800
+
+    /// Why a UTC offset (in seconds) cannot be stored, or `nil` when it can.
+    public static func problem(withUTCOffset offset: Int) -> String? {
+        if abs(offset) > maximumUTCOffset { return "the UTC offset is more than 18 hours either way" }
+        return nil
+    }
+
+    /// Why a number of bytes cannot be stored, or `nil` when it can.
+    public static func problem(withBytes bytes: Int64) -> String? {
+        bytes < 0 ? "the number of bytes must be 0 or more" : nil
+    }
+
     /// Why a duration cannot be stored, or `nil` when it can.
     public static func problem(withDuration duration: Double) -> String? {
         if !duration.isFinite || duration < 0 { return "the duration must be a number of seconds, 0 or more" }
