@@ -14,6 +14,7 @@ struct ErrorTextTests {
         .importedOtherwise(file: "b.csv", earlier: 1, earlierFile: "a.csv", differences: ["time zone UTC"]),
         .noTimeZone(device: "phone"), .unknownImport(7), .unknownKey(3),
         .localTimesReadInZone(device: "phone", stored: "UTC", given: "Asia/Kolkata", imports: [1, 2]),
+        .unavailable(location: "postgres://app@db:5432/fleet", detail: "connection refused"),
     ]
 
     static let importErrors: [ImportError] = [
@@ -27,6 +28,21 @@ struct ErrorTextTests {
         .otherFormat(file: "a.csv", given: .csv, detected: .appUsage, error: .empty(file: "a.csv")),
         .needsTimeZone(file: "a.csv", format: .appUsage),
     ]
+
+    /// A database server that does not answer, or a command that works on a file given a server:
+    /// the tool says what it can do, and nothing runs against a store nobody named.
+    @Test func aServerThatDoesNotAnswerAndACommandOnAFileOnlySaySo() throws {
+        let down = try Tool.run(["next", "--postgres", "postgres://nobody@127.0.0.1:1/none?sslmode=disable"])
+        #expect(down.status != 0)
+        #expect(
+            down.stderr.contains("does not answer") && down.stderr.contains("Check that the server"), "\(down.stderr)")
+        let onFile = try Tool.run(
+            ["import", "no-such.csv"], environment: ["FETCHPREDICT_DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"])
+        #expect(onFile.status != 0)
+        #expect(onFile.stderr.contains("fetchpredict import works on an SQLite store only"), "\(onFile.stderr)")
+        let both = try Tool.run(["apps", "--db", "a.sqlite", "--postgres", "postgres://nobody@127.0.0.1:1/none"])
+        #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
+    }
 
     @Test func theLibrarysSentencesNameNoFlag() {
         for error in Self.storeErrors.map({ $0 as any Error }) + Self.importErrors {
