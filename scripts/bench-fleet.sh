@@ -51,29 +51,28 @@ stop_servers() {
 }
 rate() { awk '/Requests\/sec/ {printf "%.0f", $2}'; }
 percentiles() { awk '/^ +50%/ {p50=$2} /^ +99%/ {p99=$2} END {printf "p50 %s, p99 %s", p50, p99}'; }
-load() {  # load NAME: the devices through the first server; prints the loader's summary
+load() {  # the devices through the first server; prints the loader's summary
   python3 scripts/bench/load-devices.py --tool "$tool" --port "${ports[0]}" --key "$FP_KEY" --devices "$devices"
 }
 warm() { for p in "${ports[@]}"; do FP_DELAY_MS=0 wrk -t1 -c1 -d5s -s scripts/bench/requests.lua "http://127.0.0.1:$p" >/dev/null; done; }
 
+one_instance() {  # one_instance NAME STORE-ARGUMENTS...: a key, a server, the load, next-wake at saturation
+  local name=$1; shift
+  export FP_KEY=$("$tool" keys create --tenant bench "$@" | awk '{print $NF}')
+  start_server "$name" "$@"
+  echo "  load: $(load | tail -1)"
+  warm
+  out=$(FP_DELAY_MS=0 wrk -t2 -c32 -d"${seconds}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:${ports[0]}")
+  echo "  next-wake at saturation (32 connections): $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles)"
+  stop_servers
+}
+
 echo "== SQLite, one instance"
-export FP_KEY=$("$tool" keys create --tenant bench --db "$work/serve.sqlite" | awk '{print $NF}')
-start_server sqlite --db "$work/serve.sqlite"
-echo "  load: $(load | tail -1)"
-warm
-out=$(FP_DELAY_MS=0 wrk -t2 -c32 -d"${seconds}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:${ports[0]}")
-echo "  next-wake at saturation (32 connections): $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles)"
-stop_servers
+one_instance sqlite --db "$work/serve.sqlite"
 sqlite_bytes=$(du -cb "$work"/serve.sqlite* | tail -1 | cut -f1)
 
 echo "== PostgreSQL, one instance"
-export FP_KEY=$("$tool" keys create --tenant bench --postgres "$pgurl" | awk '{print $NF}')
-start_server pg1 --postgres "$pgurl"
-echo "  load: $(load | tail -1)"
-warm
-out=$(FP_DELAY_MS=0 wrk -t2 -c32 -d"${seconds}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:${ports[0]}")
-echo "  next-wake at saturation (32 connections): $(echo "$out" | rate) requests/s, $(echo "$out" | percentiles)"
-stop_servers
+one_instance pg1 --postgres "$pgurl"
 
 echo "== PostgreSQL, two instances on the same database (one wrk each, 16 connections each)"
 start_server pg2a --postgres "$pgurl"

@@ -158,22 +158,19 @@ extension PostgresEventStore {
     }
 
     public func appSettings(device: String) throws -> [AppSettings] {
-        try read { db in try appSettings(device: device, ownOnly: false, db) }
-    }
-
-    /// A device's apps by name; with `ownOnly`, only those that set an interval or were disabled.
-    private func appSettings(device: String, ownOnly: Bool, _ db: Transaction) throws -> [AppSettings] {
-        try db.rows(
-            """
-            SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
-            WHERE device.name = \(device) AND (NOT \(ownOnly) OR app.interval IS NOT NULL OR NOT app.enabled)
-            ORDER BY app.name COLLATE "C"
-            """
-        ).map { row in
-            let (name, interval, enabled) = try row.decode((String, String?, Bool).self)
-            return AppSettings(
-                device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
-                enabled: enabled)
+        try read { db in
+            try db.rows(
+                """
+                SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
+                WHERE device.name = \(device)
+                ORDER BY app.name COLLATE "C"
+                """
+            ).map { row in
+                let (name, interval, enabled) = try row.decode((String, String?, Bool).self)
+                return AppSettings(
+                    device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
+                    enabled: enabled)
+            }
         }
     }
 

@@ -186,11 +186,6 @@ struct Transaction {
         guard let row = try rows(query).first else { return nil }
         return try row.decode(T.self)
     }
-
-    /// Runs a query and calls `body` with each row as it arrives.
-    func forEachRow(_ query: PostgresQuery, _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
-        _ = try connection.query(query, logger: logger, body).wait()
-    }
 }
 
 /// A `postgres://` URL, read into a connection's configuration.

@@ -179,7 +179,6 @@ import Testing
         let writer = FetchScheduler(store: store)
         let reader = FetchScheduler(store: store)
         try writer.record(Array(events[..<half]), device: "phone")
-        let now = Date(milliseconds: events[half - 1].time + 1)
         let before = try reader.apps(device: "phone", asOf: .distantFuture)
         try writer.record(Array(events[half...]) + [.launch("brand.new", at: events[half - 1].time)], device: "phone")
         let after = try reader.apps(device: "phone", asOf: .distantFuture)
@@ -189,6 +188,5 @@ import Testing
         #expect(
             try reader.nextWake(after: end, device: "phone")
                 == FetchScheduler(store: store).nextWake(after: end, device: "phone"))
-        _ = now
     }
 }

@@ -35,10 +35,15 @@ public final class TestCluster: @unchecked Sendable {
             count += 1
             return "fp_test_\(getpid())_\(count)"
         }
-        var admin = base
+        return try Self.createDatabase(name, on: base)
+    }
+
+    /// Creates a database on a server and returns its URL.
+    static func createDatabase(_ name: String, on server: URLComponents) throws -> String {
+        var admin = server
         admin.path = "/postgres"
-        try Self.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", admin.string!, "-c", "CREATE DATABASE \(name)"])
-        var url = base
+        try run(["psql", "-q", "-v", "ON_ERROR_STOP=1", admin.string!, "-c", "CREATE DATABASE \(name)"])
+        var url = server
         url.path = "/\(name)"
         return url.string!
     }
@@ -176,12 +181,7 @@ public final class LocalCluster: @unchecked Sendable {
 
     /// Creates a new database and returns its URL.
     public func newDatabase(_ name: String) throws -> String {
-        var admin = server
-        admin.path = "/postgres"
-        try TestCluster.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", admin.string!, "-c", "CREATE DATABASE \(name)"])
-        var url = server
-        url.path = "/\(name)"
-        return url.string!
+        try TestCluster.createDatabase(name, on: server)
     }
 
     /// The commands that stop the clusters started, and their folders, for the exit handler.
