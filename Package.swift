@@ -94,7 +94,10 @@ let package = Package(
         // What every store must do, run against the SQLite store and a throwaway PostgreSQL cluster.
         .testTarget(
             name: "FetchPredictorStoreTests",
-            dependencies: ["FetchPredictor", "FetchPredictorPostgres", "FetchPredictorTestSupport"]),
+            dependencies: [
+                "FetchPredictor", "FetchPredictorPostgres", "FetchPredictorTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]),
         .testTarget(
             name: "FetchPredictorServiceTests",
             dependencies: [

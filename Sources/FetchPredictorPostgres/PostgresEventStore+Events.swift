@@ -78,6 +78,19 @@ extension PostgresEventStore {
                 RETURNING time, kind
                 """
             ).map { try $0.decode((Int64, Int16).self) }
+            if stored.count < events.count {
+                // An event an import stored, recorded as well, outlives that import (import 0).
+                try db.changes(
+                    """
+                    INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
+                    SELECT event.device_id, event.time, event.kind, event.app_id, 0
+                    FROM unnest(\(times)::BIGINT[], \(kinds)::SMALLINT[], \(apps)::BIGINT[]) AS x(t, k, a)
+                    JOIN event ON event.device_id = \(deviceID) AND event.time = x.t AND event.kind = x.k
+                        AND event.app_id = x.a
+                    WHERE event.import_id IS NOT NULL
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
             let version: Int64
             if stored.isEmpty {
                 version = try db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0

@@ -117,7 +117,26 @@ extension PostgresEventStore {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            "v2: events that more than one import holds",
+            [
+                // An event that an import, or `record` (import 0), found already stored by an
+                // import. When the import that stored it is pruned, the event stays and passes to
+                // the earliest that also held it (or becomes a recorded event, import_id NULL).
+                """
+                CREATE TABLE also_imported (
+                    device_id BIGINT NOT NULL,
+                    time BIGINT NOT NULL,
+                    kind SMALLINT NOT NULL,
+                    app_id BIGINT NOT NULL,
+                    import_id BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, time, kind, app_id, import_id)
+                )
+                """,
+                "CREATE INDEX also_imported_by_import ON also_imported (import_id)",
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

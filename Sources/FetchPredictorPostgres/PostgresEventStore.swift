@@ -73,10 +73,11 @@ public final class PostgresEventStore: EventStoring {
         pool.close()
     }
 
-    /// Runs `body` in one transaction, committed when it returns and rolled back when it throws;
-    /// a serialization failure or deadlock runs it again, up to 3 times.
+    /// Runs `body` in one transaction, committed when it returns (unless `commit` is false: a
+    /// dry run) and rolled back when it throws; a serialization failure or deadlock runs it
+    /// again, up to 3 times.
     @discardableResult
-    func transaction<T>(snapshot: Bool = false, _ body: (Transaction) throws -> T) throws -> T {
+    func transaction<T>(snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -87,7 +88,7 @@ public final class PostgresEventStore: EventStoring {
                     try transaction.execute(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
                     do {
                         let result = try body(transaction)
-                        try transaction.execute("COMMIT")
+                        try transaction.execute(commit ? "COMMIT" : "ROLLBACK")
                         return result
                     } catch {
                         if !connection.isClosed {
@@ -179,6 +180,19 @@ struct Transaction {
     @discardableResult
     func changes(_ query: PostgresQuery) throws -> Int {
         try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+    }
+
+    /// Sends `data`, rows in COPY's text format, into `table`'s `columns` by `COPY ... FROM STDIN`.
+    func copy(into table: String, columns: [String], _ data: ByteBuffer) throws {
+        let connection = self.connection
+        let logger = self.logger
+        let promise = connection.eventLoop.makePromise(of: Void.self)
+        promise.completeWithTask {
+            try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                try await writer.write(data)
+            }
+        }
+        try promise.futureResult.wait()
     }
 
     /// The first column of the first row, or `nil` when there is no row.

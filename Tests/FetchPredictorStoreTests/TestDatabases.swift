@@ -1,8 +1,11 @@
-import FetchPredictor
-import FetchPredictorPostgres
 import FetchPredictorTestSupport
 import Foundation
+import GRDB
+import PostgresNIO
 import Testing
+
+@testable import FetchPredictor
+@testable import FetchPredictorPostgres
 
 /// The stores every contract test runs against: the SQLite store in a fresh file, and a fresh
 /// database on the tests' PostgreSQL server (``TestCluster``).
@@ -20,6 +23,19 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return try EventStore(path: folder.path + "/events.sqlite")
         case .postgres:
             return try PostgresEventStore(url: try TestCluster.shared.newDatabase())
+        }
+    }
+
+    /// A count read straight from the store's tables, for what no API shows (which import holds
+    /// an event): `sqlite` on the SQLite store, `postgres` on PostgreSQL.
+    func count(in store: any EventStoring, sqlite: String, postgres: String) throws -> Int {
+        switch self {
+        case .sqlite:
+            let store = try #require(store as? EventStore)
+            return try store.read { db in try Int.fetchOne(db, sql: sqlite) } ?? 0
+        case .postgres:
+            let store = try #require(store as? PostgresEventStore)
+            return try store.read { db in try db.value(PostgresQuery(unsafeSQL: postgres), as: Int.self) } ?? 0
         }
     }
 

@@ -8,30 +8,6 @@ import Testing
 struct EventStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func secondImportOfTheSameFileStoresNothing() throws {
-        let store = try EventStore.inMemory()
-        let first = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
-        let second = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
-        #expect(first.stored == first.events)
-        #expect(second.stored == 0)
-        #expect(second.duplicates == first.events)
-        #expect(second.sha256 == first.sha256)
-    }
-
-    @Test func importLogRecordsEachImport() throws {
-        let folder = TestFiles.scratchFolder()
-        let store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
-        let report = try store.importFile(
-            TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(timeZone: .gmt), now: now)
-        let rows = try store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM importLog") }
-        #expect(rows.count == 1)
-        #expect(rows[0]["sha256"] == report.sha256)
-        #expect(rows[0]["format"] == "app-usage")
-        #expect(rows[0]["stored"] == report.stored)
-        #expect(rows[0]["importedAt"] == now.milliseconds)
-    }
-
-    /// A stored setting that is not a valid value is an error, never read as the default.
     @Test func badStoredSettingsAreErrorsNotDefaults() throws {
         let store = try EventStore.inMemory()
         try store.setInterval(.seconds(3600), app: "com.example.news", device: "phone")

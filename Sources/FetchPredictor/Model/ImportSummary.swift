@@ -29,4 +29,25 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var eventsKept: Int
     /// When it ran.
     public var importedAt: Date
+
+    /// Creates a value with every field given.
+    public init(
+        id: Int64, file: String, sha256: String, format: String, device: String, timeZone: String?,
+        dateOrder: String?, rowsRead: Int, stored: Int, duplicates: Int, rejected: Int, eventsKept: Int,
+        importedAt: Date
+    ) {
+        self.id = id
+        self.file = file
+        self.sha256 = sha256
+        self.format = format
+        self.device = device
+        self.timeZone = timeZone
+        self.dateOrder = dateOrder
+        self.rowsRead = rowsRead
+        self.stored = stored
+        self.duplicates = duplicates
+        self.rejected = rejected
+        self.eventsKept = eventsKept
+        self.importedAt = importedAt
+    }
 }

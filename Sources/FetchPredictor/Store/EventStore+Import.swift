@@ -56,13 +56,10 @@ extension EventStore {
             var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
                 try writer.insert(event, device: options.device)
             }
-            for earlier in try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db) {
-                let differences = earlier.differences(from: report, reading: options.readingKey)
-                if !differences.isEmpty {
-                    throw StoreError.importedOtherwise(
-                        file: path, earlier: earlier.id!, earlierFile: earlier.path, differences: differences)
-                }
-            }
+            try ImportReading.refuseOtherReadings(
+                of: report, options: options,
+                earlier: try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db).map(
+                    \.reading))
             try writer.invalidateLearnedModels()
             log.finish(report)
             try log.update(db)

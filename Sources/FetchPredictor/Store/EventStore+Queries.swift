@@ -80,18 +80,6 @@ extension EventStore {
             )
         }
     }
-
-    /// Every event of a device in time order (then by kind and app), each naming no device:
-    /// ``forEachStoredEvent(device:from:to:_:)`` into an array.
-    public func events(device: String) throws -> [Event] {
-        var events: [Event] = []
-        try forEachStoredEvent(device: device) { event in
-            var event = event
-            event.device = nil
-            events.append(event)
-        }
-        return events
-    }
 }
 
 extension EventStore {

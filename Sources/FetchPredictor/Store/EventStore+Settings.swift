@@ -131,7 +131,7 @@ extension EventStore {
     /// Refuses a zone given for a device that is in another: local times read in it would mean
     /// other instants, and habits read in it other hours.
     /// - Throws: ``StoreError/timeZoneConflict(device:stored:given:)``.
-    static func checkZone(_ given: TimeZone?, of device: String, against stored: TimeZone?) throws {
+    package static func checkZone(_ given: TimeZone?, of device: String, against stored: TimeZone?) throws {
         guard let given, let stored, given.identifier != stored.identifier else { return }
         throw StoreError.timeZoneConflict(device: device, stored: stored.identifier, given: given.identifier)
     }

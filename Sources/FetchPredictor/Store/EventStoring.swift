@@ -45,6 +45,53 @@ public protocol EventStoring: AnyObject, Sendable {
     /// and no setting of their own are left out: the answer of a store holding only those events.
     func apps(device: String?, asOf time: Date?) throws -> [AppSummary]
 
+    /// Calls `body` with the stored events of one device (or of all), of every kind, each naming
+    /// its device, ordered by device, time, kind (by name) and app, names in byte order: what
+    /// `fetchpredict export` writes. Memory stays flat however many there are.
+    ///
+    /// - Parameters:
+    ///   - device: the device; `nil` for every device.
+    ///   - start: the earliest time kept (included); `nil` for no bound.
+    ///   - end: the time events must be before; `nil` for no bound.
+    func forEachStoredEvent(
+        device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void) throws
+
+    // MARK: Imports
+
+    /// Imports one log file in one transaction: all of it or, when it has an invalid row, none
+    /// (unless ``ImportOptions/skipInvalid``). The same event imported twice is stored once; the
+    /// same file (by SHA-256) read another way is refused while an earlier import of it holds
+    /// events; every event stored keeps the id of its import. Local times are read in
+    /// ``ImportOptions/timeZone``, else the device's zone, and are refused when neither is known.
+    ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - options: format, device, time zone, and what to do with invalid rows.
+    ///   - now: the time written in the import log.
+    ///   - progress: called as the file is read, with the bytes read and the file's size.
+    ///   - onReject: called with every refused row.
+    /// - Throws: ``ImportError`` when the file cannot be read or has invalid rows;
+    ///   ``StoreError`` when the store fails, the zone contradicts the device's, or the file was
+    ///   imported before and read otherwise.
+    func importFile(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
+        onReject: ((Rejection) -> Void)?
+    ) throws -> ImportReport
+    /// The import log, oldest first, with how many of each import's events the store still holds.
+    func imports() throws -> [ImportSummary]
+    /// Deletes for good every event before an instant, of one device or of all, and the learned
+    /// models that remember them.
+    ///
+    /// - Parameter dryRun: count what would go, and change nothing.
+    func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport
+    /// Deletes for good exactly the events one import stored, and the import from the log, so
+    /// that its file can be imported again, read another way. An event a later import (or
+    /// `record`) also held stays, passed to the earliest such import, and counts as
+    /// ``PruneReport/kept``.
+    ///
+    /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
+    func prune(importID: Int64, dryRun: Bool) throws -> PruneReport
+
     // MARK: Devices and settings
 
     /// The names of the devices in the store, in byte order.
@@ -182,6 +229,50 @@ extension EventStoring {
 
     /// Every app of a device, counting every event.
     public func apps(device: String) throws -> [AppSummary] { try apps(device: device, asOf: nil) }
+
+    /// Imports one log file; see ``importFile(_:options:now:progress:onReject:)``.
+    public func importFile(_ path: String, options: ImportOptions, now: Date) throws -> ImportReport {
+        try importFile(path, options: options, now: now, progress: nil, onReject: nil)
+    }
+
+    /// Deletes for good exactly the events one import stored; see ``prune(importID:dryRun:)``.
+    public func prune(importID: Int64) throws -> PruneReport { try prune(importID: importID, dryRun: false) }
+
+    /// Deletes for good every event before an instant, of one device or of all (`nil`).
+    public func prune(before time: Milliseconds, device: String?) throws -> PruneReport {
+        try prune(before: time, device: device, dryRun: false)
+    }
+
+    /// Every event of a device in time order (then by kind and app), each naming no device.
+    public func events(device: String) throws -> [Event] {
+        var events: [Event] = []
+        try forEachStoredEvent(device: device, from: nil, to: nil) { event in
+            var event = event
+            event.device = nil
+            events.append(event)
+        }
+        return events
+    }
+
+    /// The launches of some of the store's devices, as the backtest replays them, each in its
+    /// own zone.
+    ///
+    /// - Parameters:
+    ///   - names: the devices; `nil` for every device of the store.
+    ///   - timeZone: the zone the caller expects the devices in; `nil` for each device's own.
+    /// - Throws: ``StoreError/noTimeZone(device:)`` for a device with no zone, and
+    ///   ``StoreError/timeZoneConflict(device:stored:given:)`` when `timeZone` is not its zone:
+    ///   habits are never read in a zone the device was not in.
+    public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) throws -> [BacktestDevice] {
+        try (names ?? devices()).map { name in
+            guard let zone = try self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
+            try EventStore.checkZone(timeZone, of: name, against: zone)
+            let events = try events(device: name)
+            return BacktestDevice(
+                name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
+                deviceEvents: events.filter { $0.kind.isDeviceEvent || $0.kind == .notification })
+        }
+    }
 
     /// Records one event of a device, created when new.
     ///

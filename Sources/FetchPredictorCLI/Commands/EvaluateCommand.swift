@@ -144,7 +144,7 @@ struct EvaluateCommand: ParsableCommand {
 
     /// The store's devices, or the one `--device` names, which must be in it.
     func storeDevices() throws -> [BacktestDevice] {
-        let eventStore = try store.openSQLiteStore(creating: false, command: "evaluate")
+        let eventStore = try store.openStore(creating: false)
         if let device = store.deviceOption { try KnownNames.requireDevice(device, in: eventStore) }
         return try eventStore.backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
     }

@@ -43,7 +43,7 @@ struct ExportCommand: ParsableCommand {
     var out: String?
 
     func run() throws {
-        let eventStore = try store.openSQLiteStore(creating: false, command: "export")
+        let eventStore = try store.openStore(creating: false)
         if store.deviceOption != nil { try KnownNames.requireDevice(store.device, in: eventStore) }
         let zone = store.deviceOption != nil ? try eventStore.timeZone(device: store.device) : nil
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: Date()) }

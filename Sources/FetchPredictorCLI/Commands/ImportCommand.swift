@@ -73,9 +73,10 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-        let path = store.databasePath()
-        let isNew = !FileManager.default.fileExists(atPath: path)
-        let newFolders = EventStore.missingFolders(for: path)
+        // A new SQLite file, and the folders made for it, go again if nothing was imported into it.
+        let path = store.database.postgresURL() == nil ? store.databasePath() : nil
+        let isNew = path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
+        let newFolders = path.map(EventStore.missingFolders(for:)) ?? []
         let (summary, zoneless) = try importFiles()
         if output.json { print(try Output.json(summary)) }
         for device in zoneless { Output.error(ImportText.zoneNeeded(device: device)) }
@@ -83,7 +84,9 @@ struct ImportCommand: ParsableCommand {
             // A store this command made for files that all failed holds nothing: it goes, with
             // the folders made for it, so that a mistyped --db leaves nothing behind. (Its store
             // is closed by now.)
-            if isNew, summary.imports.isEmpty { EventStore.removeIfEmpty(at: path, madeFolders: newFolders) }
+            if let path, isNew, summary.imports.isEmpty {
+                EventStore.removeIfEmpty(at: path, madeFolders: newFolders)
+            }
             throw ExitCode.failure
         }
     }
@@ -91,7 +94,7 @@ struct ImportCommand: ParsableCommand {
     /// Imports the files, each in its own transaction; the store is closed on return. Also
     /// returns the store's devices that have no time zone, when a file was imported.
     func importFiles() throws -> (ImportText.Summary, zoneless: [String]) {
-        let eventStore = try store.openSQLiteStore(command: "import")
+        let eventStore = try store.openStore()
         let before = Set(try eventStore.devices())
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(

@@ -20,7 +20,7 @@ struct ImportsCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let eventStore = try store.openSQLiteStore(creating: false, command: "imports")
+        let eventStore = try store.openStore(creating: false)
         // Every device's imports, or those of the one --device names.
         var imports = try eventStore.imports()
         if let device = store.deviceOption {

@@ -50,7 +50,7 @@ struct PruneCommand: ParsableCommand {
     }
 
     func run() throws {
-        let eventStore = try store.openSQLiteStore(creating: false, command: "prune")
+        let eventStore = try store.openStore(creating: false)
         let report: PruneReport
         let scope: String
         if let importID {

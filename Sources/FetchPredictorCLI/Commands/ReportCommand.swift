@@ -32,7 +32,7 @@ struct ReportCommand: ParsableCommand {
     @OptionGroup var clock: ClockOptions
 
     func run() throws {
-        let eventStore = try store.openSQLiteStore(creating: false, command: "report")
+        let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try store.zone(in: eventStore)
         let bar = ProgressBar(label: "evaluating")

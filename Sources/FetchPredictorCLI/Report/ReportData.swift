@@ -32,7 +32,7 @@ struct ReportData {
     ///   - configuration: the planning settings (the budget of the plan shown).
     ///   - evaluate: also backtest the device, for the frontier and the reliability charts.
     init(
-        store: EventStore, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
+        store: any EventStoring, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
         evaluate: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws {
         self.device = device
@@ -45,7 +45,7 @@ struct ReportData {
         // The events up to now, read once in time order and counted as they come.
         var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))
         var first: Milliseconds?
-        try store.forEachStoredEvent(device: device, to: now.milliseconds + 1) { event in
+        try store.forEachStoredEvent(device: device, from: nil, to: now.milliseconds + 1) { event in
             if first == nil { first = event.time }
             counts.add(event)
         }

@@ -54,21 +54,11 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
         id = inserted.rowID
     }
 
-    /// How this import read its file differently from `report`'s, one phrase a difference
-    /// ("time zone UTC, not Asia/Kolkata"); empty when the readings are the same.
-    func differences(from report: ImportReport, reading: String?) -> [String] {
-        var found: [String] = []
-        func compare(_ what: String, _ earlier: String?, _ now: String?) {
-            if earlier != now { found.append("\(what) \(earlier ?? "none"), not \(now ?? "none")") }
-        }
-        compare("format", format, report.format.rawValue)
-        compare("device", device, report.device)
-        compare("time zone", timeZone, report.timeZone)
-        compare("date order", dateOrder, report.dateOrder?.rawValue)
-        if options != reading {
-            found.append("labels and ignored packages \(options ?? "none"), not \(reading ?? "none")")
-        }
-        return found
+    /// How this import read its file.
+    var reading: ImportReading {
+        ImportReading(
+            id: id ?? 0, path: path, format: format, device: device, timeZone: timeZone, dateOrder: dateOrder,
+            options: options)
     }
 
     /// The earlier imports of the file with that SHA-256 whose events the store still holds,

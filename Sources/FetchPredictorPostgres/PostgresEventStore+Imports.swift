@@ -1,0 +1,305 @@
+import FetchPredictor
+import Foundation
+import NIOCore
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// Imports one log file in one transaction, its events sent to the server by `COPY` in
+    /// chunks: the same rules as the SQLite store's import (see ``EventStoring``), at the speed of
+    /// a bulk load.
+    public func importFile(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)? = nil,
+        onReject: ((Rejection) -> Void)? = nil
+    ) throws -> ImportReport {
+        try transaction { db in
+            let deviceZone = try Self.zone(
+                db.value("SELECT time_zone FROM device WHERE name = \(options.device) FOR UPDATE", as: String?.self)
+                    ?? nil, location: location)
+            try EventStore.checkZone(options.timeZone, of: options.device, against: deviceZone)
+            // A device with no zone takes the one the import names, as a new one does.
+            if let given = options.timeZone, deviceZone == nil {
+                try db.changes(
+                    "UPDATE device SET time_zone = \(given.identifier) WHERE name = \(options.device) AND time_zone IS NULL"
+                )
+            }
+            let importID =
+                try db.value(
+                    """
+                    INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
+                        imported_at, options)
+                    VALUES (\(path), '', '', \(options.device), 0, 0, 0, 0, \(now.milliseconds), \(options.readingKey))
+                    RETURNING id
+                    """, as: Int64.self) ?? 0
+            let loader = try BulkLoader(
+                db, importID: importID, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
+            // Local times are read in the device's zone when the import names none.
+            var reading = options
+            reading.timeZone = options.timeZone ?? deviceZone
+            var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
+                try loader.add(event, device: options.device)
+                return true
+            }
+            try loader.finish()
+            report.stored = loader.stored
+            report.duplicates = report.events - loader.stored
+            try ImportReading.refuseOtherReadings(
+                of: report, options: options, earlier: try Self.importsHoldingEvents(of: report, before: importID, db))
+            try db.changes(
+                """
+                UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
+                    rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
+                    rejected = \(report.rejected), time_zone = \(report.timeZone),
+                    date_order = \(report.dateOrder?.rawValue)
+                WHERE id = \(importID)
+                """)
+            report.timeZone =
+                try db.value("SELECT time_zone FROM device WHERE name = \(options.device)", as: String?.self) ?? nil
+            return report
+        }
+    }
+
+    /// The earlier imports of the report's file (by SHA-256) whose events the store still holds,
+    /// oldest first.
+    private static func importsHoldingEvents(
+        of report: ImportReport, before id: Int64, _ db: Transaction
+    ) throws -> [ImportReading] {
+        try db.rows(
+            """
+            SELECT id, path, format, device, time_zone, date_order, options FROM import_log
+            WHERE sha256 = \(report.sha256) AND id < \(id)
+                AND EXISTS (SELECT 1 FROM event WHERE event.import_id = import_log.id)
+            ORDER BY id
+            """
+        ).map { row in
+            let c = try row.decode((Int64, String, String, String, String?, String?, String?).self)
+            return ImportReading(
+                id: c.0, path: c.1, format: c.2, device: c.3, timeZone: c.4, dateOrder: c.5, options: c.6)
+        }
+    }
+
+    public func imports() throws -> [ImportSummary] {
+        try transaction(snapshot: true) { db in
+            try db.rows(
+                """
+                SELECT id, path, sha256, format, device, time_zone, date_order, rows_read, stored, duplicates,
+                    rejected, coalesce(kept.events, 0), imported_at
+                FROM import_log LEFT JOIN (
+                    SELECT import_id, count(*) AS events FROM event WHERE import_id IS NOT NULL GROUP BY import_id
+                ) AS kept ON kept.import_id = import_log.id
+                ORDER BY id
+                """
+            ).map { row in
+                let c = try row.decode(
+                    (Int64, String, String, String, String, String?, String?, Int, Int, Int, Int, Int, Int64).self)
+                return ImportSummary(
+                    id: c.0, file: c.1, sha256: c.2, format: c.3, device: c.4, timeZone: c.5, dateOrder: c.6,
+                    rowsRead: c.7, stored: c.8, duplicates: c.9, rejected: c.10, eventsKept: c.11,
+                    importedAt: Date(milliseconds: c.12))
+            }
+        }
+    }
+
+    public func forEachStoredEvent(
+        device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
+        _ body: (Event) throws -> Void
+    ) throws {
+        // A cursor, read a few thousand rows at a time: memory stays flat for any number.
+        try transaction(snapshot: true) { db in
+            try db.changes(
+                """
+                DECLARE stored_events NO SCROLL CURSOR FOR
+                SELECT device.name, kind.name, coalesce(app.name, ''), event.time, event.utc_offset, event.result,
+                    event.duration, event.bytes
+                FROM event JOIN device ON device.id = event.device_id LEFT JOIN app ON app.id = event.app_id
+                JOIN (VALUES (0, 'launch'), (1, 'fetch'), (2, 'notification'), (3, 'unlock'), (4, 'screenOn'),
+                    (5, 'screenOff')) AS kind (code, name) ON kind.code = event.kind
+                WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
+                    AND event.time >= \(start ?? .min) AND event.time < \(end ?? .max)
+                ORDER BY device.name COLLATE "C", event.time, kind.name COLLATE "C", coalesce(app.name, '') COLLATE "C"
+                """)
+            while true {
+                let rows = try db.rows("FETCH 5000 FROM stored_events")
+                for row in rows {
+                    let c = try row.decode((String, String, String, Int64, Int32?, Int16?, Double?, Int64?).self)
+                    guard let kind = EventKind(rawValue: c.1) else { continue }
+                    try body(
+                        Event(
+                            kind: kind, app: c.2, time: c.3, utcOffset: c.4.map(Int.init),
+                            result: try c.5.map(Self.result(code:)), duration: c.6, bytes: c.7, device: c.0))
+                }
+                if rows.count < 5000 { break }
+            }
+        }
+    }
+}
+
+/// Sends the events of one import to the server in chunks: each chunk is copied into a
+/// temporary table by `COPY`, then moved into `event` by one `INSERT ... ON CONFLICT DO NOTHING`,
+/// which counts what was new; an event that another import stored is noted in `also_imported`.
+final class BulkLoader {
+    private let db: Transaction
+    private let importID: Int64
+    /// A device and its zone, given to it if this import creates it; other devices named by the
+    /// file's rows get none.
+    private let newDeviceTimeZone: (device: String, zone: String)?
+    private var deviceIDs: [String: Int64] = [:]
+    private var appIDs: [Int64: [String: Int64]] = [:]
+    private var pending: [(device: Int64, event: Event)] = []
+    /// Events stored so far.
+    private(set) var stored = 0
+    /// The earliest launch or fetch stored per device, to drop learned models that missed it.
+    private var earliestStored: [Int64: Int64] = [:]
+    /// The devices that got a new event, whose version the import bumps.
+    private var devicesWritten: Set<Int64> = []
+
+    /// Events sent in one `COPY`: about 2 MB of text.
+    static let chunk = 50_000
+
+    init(_ db: Transaction, importID: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws {
+        self.db = db
+        self.importID = importID
+        self.newDeviceTimeZone = newDeviceTimeZone
+        try db.execute(
+            """
+            CREATE TEMPORARY TABLE import_stage (
+                device_id BIGINT, time BIGINT, kind SMALLINT, app_id BIGINT, result SMALLINT, utc_offset INTEGER,
+                duration DOUBLE PRECISION, bytes BIGINT
+            ) ON COMMIT DROP
+            """)
+        pending.reserveCapacity(Self.chunk)
+    }
+
+    /// Takes one event of the file; a full chunk is sent.
+    func add(_ event: Event, device defaultDevice: String) throws {
+        let name = event.device ?? defaultDevice
+        let device: Int64
+        if let id = deviceIDs[name] {
+            device = id
+        } else {
+            let zone = newDeviceTimeZone.flatMap { $0.device == name ? $0.zone : nil }
+            try db.changes(
+                "INSERT INTO device (name, time_zone) VALUES (\(name), \(zone)) ON CONFLICT (name) DO NOTHING")
+            device = try PostgresEventStore.deviceID(name, db)
+            deviceIDs[name] = device
+        }
+        pending.append((device, event))
+        if pending.count >= Self.chunk { try flush() }
+    }
+
+    /// Sends what is pending, then drops the learned models that missed an event stored and
+    /// bumps the version of every device written.
+    func finish() throws {
+        try flush()
+        for (device, time) in earliestStored {
+            try db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
+        }
+        if !devicesWritten.isEmpty {
+            try db.changes("UPDATE device SET version = version + 1 WHERE id = ANY(\(Array(devicesWritten).sorted()))")
+        }
+    }
+
+    private func flush() throws {
+        guard !pending.isEmpty else { return }
+        try createApps()
+        var text = ByteBuffer()
+        text.reserveCapacity(pending.count * 48)
+        for (device, event) in pending {
+            let app = event.kind.isDeviceEvent ? 0 : appIDs[device]![event.app]!
+            text.writeDecimal(device)
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeDecimal(event.time)
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeDecimal(Int64(PostgresEventStore.code(of: event.kind)))
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeDecimal(app)
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeOptional(event.result.map { Int64(PostgresEventStore.code(of: $0)) })
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeOptional(event.utcOffset.map(Int64.init))
+            text.writeInteger(UInt8(ascii: "\t"))
+            if let duration = event.duration { text.writeString("\(duration)") } else { text.writeStaticString("\\N") }
+            text.writeInteger(UInt8(ascii: "\t"))
+            text.writeOptional(event.bytes)
+            text.writeInteger(UInt8(ascii: "\n"))
+        }
+        try db.copy(
+            into: "import_stage",
+            columns: ["device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes"], text)
+        // What was new, by device: how many, and the earliest launch or fetch.
+        let rows = try db.rows(
+            """
+            WITH stored AS (
+                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, import_id)
+                SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, \(importID)
+                FROM import_stage
+                ON CONFLICT DO NOTHING
+                RETURNING device_id, time, kind
+            )
+            SELECT device_id, count(*), min(time) FILTER (WHERE kind <= 1) FROM stored GROUP BY device_id
+            """)
+        var storedNow = 0
+        for row in rows {
+            let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
+            storedNow += count
+            devicesWritten.insert(device)
+            if let earliest, earliest < earliestStored[device] ?? .max { earliestStored[device] = earliest }
+        }
+        stored += storedNow
+        if storedNow < pending.count {
+            // An event another import stored is noted as this import's too: pruning that one
+            // passes the event to this one.
+            try db.changes(
+                """
+                INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
+                SELECT DISTINCT event.device_id, event.time, event.kind, event.app_id, \(importID)
+                FROM import_stage JOIN event ON event.device_id = import_stage.device_id
+                    AND event.time = import_stage.time AND event.kind = import_stage.kind
+                    AND event.app_id = import_stage.app_id
+                WHERE event.import_id <> \(importID)
+                ON CONFLICT DO NOTHING
+                """)
+        }
+        try db.execute("TRUNCATE import_stage")
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Makes the pending events' new apps, each device's in sorted order (as `record` does, so
+    /// that two writers take their locks in one order).
+    private func createApps() throws {
+        var missing: [Int64: Set<String>] = [:]
+        for (device, event) in pending where !event.kind.isDeviceEvent && appIDs[device]?[event.app] == nil {
+            missing[device, default: []].insert(event.app)
+        }
+        for device in missing.keys.sorted() {
+            let ids = try PostgresEventStore.appIDs(missing[device]!.sorted(), device: device, db)
+            appIDs[device, default: [:]].merge(ids) { _, new in new }
+        }
+    }
+}
+
+extension ByteBuffer {
+    /// Writes an integer in decimal digits, without making a string.
+    fileprivate mutating func writeDecimal(_ value: Int64) {
+        if value == .min {
+            writeString("\(value)")
+            return
+        }
+        if value < 0 { writeInteger(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            writeBytes(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
+    /// Writes an integer, or COPY's `\N` for NULL.
+    fileprivate mutating func writeOptional(_ value: Int64?) {
+        if let value { writeDecimal(value) } else { writeStaticString("\\N") }
+    }
+}

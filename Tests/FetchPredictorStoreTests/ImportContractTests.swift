@@ -1,0 +1,270 @@
+import FetchPredictor
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// Imports, their log and pruning, on each backend: every event knows its import, no file is
+/// stored twice under two readings, and pruning an import deletes exactly what it alone holds.
+@Suite struct ImportContractTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func launchCount(_ store: any EventStoring, device: String) throws -> Int {
+        try store.apps(device: device).reduce(0) { $0 + $1.launches }
+    }
+
+    @Test(arguments: Backend.available)
+    func localTimesInNoNamedZoneAreRefusedAndNothingIsStored(backend: Backend) throws {
+        let store = try backend.makeStore()
+        #expect {
+            try store.importFile(
+                TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone"), now: Date())
+        } throws: { error in
+            guard case ImportError.needsTimeZone(_, .appUsage) = error else { return false }
+            // The library says what is missing; the tool's flag for it is the tool's to add.
+            return "\(error)".contains("writes local times with no time zone") && !"\(error)".contains("--")
+        }
+        #expect(try store.devices().isEmpty)
+        #expect(try store.imports().isEmpty)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func theSameFileReadAnotherWayIsRefusedNamingTheEarlierImport(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let file = TestFiles.fixture("app-usage-mdy.csv")
+        let first = try store.importFile(
+            file, options: ImportOptions(device: "phone", timeZone: TimeZone(identifier: "UTC")), now: Date())
+        let stored = try launchCount(store, device: "phone")
+        #expect(first.stored > 0)
+        // The device's zone cannot move under the local times read in it (issue 25)...
+        #expect(throws: StoreError.self) {
+            try store.setTimeZone(TimeZone(identifier: "Asia/Kolkata")!, device: "phone")
+        }
+        // ...and another zone for them, on another device, is refused.
+        for (device, zone) in [("tablet", TimeZone(identifier: "Asia/Kolkata"))] {
+            #expect {
+                try store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
+            } throws: { error in
+                guard case StoreError.importedOtherwise(_, let earlier, _, let differences) = error else {
+                    return false
+                }
+                return earlier == 1 && differences.contains { $0.hasPrefix("time zone") }
+                    && "\(error)".contains("imported as import 1") && !"\(error)".contains("--")
+            }
+        }
+        #expect(try launchCount(store, device: "phone") == stored)
+        #expect(try store.devices() == ["phone"])
+        #expect(try store.imports().count == 1)
+        // Read as before, every row is a duplicate.
+        try store.setTimeZone(TimeZone(identifier: "UTC")!, device: "phone")
+        let again = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
+        #expect(again.stored == 0 && again.duplicates == first.events)
+        #expect(try store.imports().count == 2)
+        // Pruning the first import leaves the events to the second, which holds them too; once
+        // both are gone, the file can be read the other way.
+        // (A refused import may have used a number: PostgreSQL's sequences do not go back.)
+        let ids = try store.imports().map(\.id)
+        #expect(try store.prune(importID: ids[0]).kept == first.stored)
+        #expect(try launchCount(store, device: "phone") == stored)
+        #expect(try store.prune(importID: ids[1]).kept == 0)
+        #expect(try launchCount(store, device: "phone") == 0)
+        let kolkata = try store.importFile(
+            file, options: ImportOptions(device: "tablet", timeZone: TimeZone(identifier: "Asia/Kolkata")), now: Date())
+        #expect(kolkata.stored == first.stored)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func everyEventKeepsItsImportAndPruneByImportDeletesExactlyThose(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let first = TestFiles.write(
+            """
+            timestamp,app,event,result,bytes
+            2024-05-01T08:00:00Z,news,launch,,
+            2024-05-01T09:00:00Z,news,fetch,newData,512
+            2024-05-01T10:00:00Z,,unlock,,
+            """)
+        // The second shares one launch with the first, and adds its own.
+        let second = TestFiles.write(
+            """
+            timestamp,app,event
+            2024-05-01T08:00:00Z,news,launch
+            2024-05-02T08:00:00Z,news,launch
+            2024-05-02T08:05:00Z,"mail, work",launch
+            """)
+        try store.setTimeZone(zone, device: "phone")
+        _ = try store.importFile(first, options: ImportOptions(device: "phone"), now: Date())
+        _ = try store.importFile(second, options: ImportOptions(device: "phone"), now: Date())
+        _ = try store.record(Event(kind: .launch, app: "news", time: 1_714_723_200_000), device: "phone")
+        let imports = try store.imports()
+        #expect(imports.map(\.eventsKept) == [3, 2])
+        #expect(imports.map(\.stored) == [3, 2])
+        #expect(imports.map(\.duplicates) == [0, 1])
+        let provenance = try backend.count(
+            in: store, sqlite: "SELECT count(*) FROM launch WHERE importId IS NULL",
+            postgres: "SELECT count(*) FROM event WHERE kind = 0 AND import_id IS NULL")
+        #expect(provenance == 1)
+
+        let before = try store.apps(device: "phone")
+        let dry = try store.prune(importID: 2, dryRun: true)
+        #expect(dry == PruneReport(launches: 2, fetches: 0, deviceEvents: 0))
+        #expect(try store.apps(device: "phone") == before)
+        #expect(try store.imports().count == 2)
+
+        let pruned = try store.prune(importID: 2)
+        #expect(pruned == dry)
+        let apps = try store.apps(device: "phone")
+        #expect(apps.map(\.app) == ["news"])
+        #expect(apps.first?.launches == 2)  // the first file's, and the recorded one
+        #expect(apps.first?.fetchesNewData == 1)
+        #expect(try store.imports().map(\.id) == [1])
+        #expect(throws: StoreError.self) { try store.prune(importID: 2) }
+        // A dry prune by date changes nothing either.
+        let byDate = try store.prune(before: .max, device: "phone", dryRun: true)
+        #expect(byDate.total == 4)
+        #expect(try store.apps(device: "phone") == apps)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func pruningAnImportKeepsWhatAnotherImportAlsoHolds(backend: Backend) throws {
+        let store = try backend.makeStore()
+        try store.setTimeZone(zone, device: "phone")
+        let shared = """
+            2024-05-01T08:00:00Z,news,launch,
+            2024-05-01T09:00:00Z,news,fetch,newData
+            2024-05-01T09:30:00Z,news,notification,
+            2024-05-01T10:00:00Z,,unlock,
+            2024-05-01T10:30:00Z,,screenOff,
+            """
+        // Three files hold the shared events; each also has one launch of its own, and the second
+        // holds one of its launches twice.
+        let files = [
+            "\(shared)\n2024-05-02T08:00:00Z,news,launch,",
+            "\(shared)\n2024-05-03T08:00:00Z,mail,launch,\n2024-05-03T08:00:00Z,mail,launch,",
+            "\(shared)\n2024-05-04T08:00:00Z,news,launch,",
+        ].map { TestFiles.write("timestamp,app,event,result\n" + $0) }
+        for file in files { _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date()) }
+        #expect(try store.imports().map(\.eventsKept) == [6, 1, 1])
+        #expect(try launchCount(store, device: "phone") == 4)
+
+        // The first import's own launch goes; what the others also hold stays, now theirs.
+        let dry = try store.prune(importID: 1, dryRun: true)
+        #expect(dry == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, notifications: 0, kept: 5))
+        #expect(try store.prune(importID: 1) == dry)
+        #expect(try store.imports().map(\.eventsKept) == [6, 1])
+        #expect(try launchCount(store, device: "phone") == 3)
+        #expect(try store.apps(device: "phone").first { $0.app == "news" }?.fetchesNewData == 1)
+        // Then the second's: the shared events pass to the third, and the app only it held goes.
+        #expect(try store.prune(importID: 2) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 5))
+        #expect(try store.imports().map(\.eventsKept) == [6])
+        #expect(try store.apps(device: "phone").map(\.app) == ["news"])
+        // The last one holding them takes them all.
+        #expect(
+            try store.prune(importID: 3)
+                == PruneReport(launches: 2, fetches: 1, deviceEvents: 2, notifications: 1, kept: 0))
+        #expect(try store.apps(device: "phone").isEmpty)
+        let held = try backend.count(
+            in: store, sqlite: "SELECT count(*) FROM alsoImported", postgres: "SELECT count(*) FROM also_imported")
+        #expect(held == 0)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func anEventRecordedAsWellOutlivesTheImportThatStoredIt(backend: Backend) throws {
+        let store = try backend.makeStore()
+        try store.setTimeZone(zone, device: "phone")
+        let file = TestFiles.write(
+            "timestamp,app,event\n2024-05-01T08:00:00Z,news,launch\n2024-05-02T08:00:00Z,news,launch\n")
+        _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
+        let recorded = try store.record(Event(kind: .launch, app: "news", time: 1_714_550_400_000), device: "phone")
+        #expect(!recorded)  // 2024-05-01T08:00Z, already stored by the import
+        #expect(try store.prune(importID: 1) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 1))
+        #expect(try launchCount(store, device: "phone") == 1)
+        let imported = try backend.count(
+            in: store, sqlite: "SELECT count(*) FROM launch WHERE importId IS NOT NULL",
+            postgres: "SELECT count(*) FROM event WHERE import_id IS NOT NULL")
+        #expect(imported == 0)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func aDeviceWithNoZoneTakesTheImportsAndOtherDevicesOfTheFileNone(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let rows = TestFiles.write(
+            """
+            timestamp,app,event,device
+            2024-05-01T08:00:00Z,news,launch,phone
+            2024-05-01T09:00:00Z,news,launch,tablet
+            """)
+        _ = try store.importFile(rows, options: ImportOptions(device: "phone"), now: Date())
+        #expect(try store.timeZone(device: "phone") == nil)
+        // The zone named for the phone's local times becomes its zone; the tablet, only named by a
+        // row of another import, gets none.
+        _ = try store.importFile(
+            TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone", timeZone: zone), now: Date()
+        )
+        #expect(try store.timeZone(device: "phone")?.identifier == zone.identifier)
+        let more = TestFiles.write("timestamp,app,event,device\n2024-05-02T09:00:00Z,news,launch,laptop\n")
+        _ = try store.importFile(more, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
+        #expect(try store.timeZone(device: "laptop") == nil)
+        #expect(try store.timeZone(device: "tablet") == nil)
+        // A second file of local times read in another zone is refused.
+        let other = TestFiles.write(
+            "App,Date,Time,Duration\nChat,3/13/2024,08:00:00,0:01:00\n", name: "usage.csv")
+        #expect(throws: StoreError.self) {
+            try store.importFile(
+                other, options: ImportOptions(device: "phone", timeZone: TimeZone(identifier: "Asia/Kolkata")),
+                now: Date())
+        }
+    }
+
+
+    @Test(arguments: Backend.available)
+    func theSameFileWithOtherLabelsOrIgnoredPackagesIsRefused(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let file = TestFiles.fixture("app-usage-notifications.csv")
+        let plain = ImportOptions(device: "fr", timeZone: zone)
+        _ = try store.importFile(file, options: plain, now: Date())
+        var labelled = plain
+        labelled.rowLabels = ["Powiadomienie": .notification]
+        #expect {
+            try store.importFile(file, options: labelled, now: Date())
+        } throws: { "\($0)".contains("label powiadomienie=notification") || "\($0)".contains("Powiadomienie") }
+        var ignoring = plain
+        ignoring.extraIgnoredPackages = ["Video"]
+        #expect(throws: StoreError.self) { try store.importFile(file, options: ignoring, now: Date()) }
+        #expect(try store.importFile(file, options: plain, now: Date()).stored == 0)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func secondImportOfTheSameFileStoresNothing(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let first = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
+        let second = try store.importFile(TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(), now: now)
+        #expect(first.stored == first.events)
+        #expect(second.stored == 0)
+        #expect(second.duplicates == first.events)
+        #expect(second.sha256 == first.sha256)
+    }
+
+
+    @Test(arguments: Backend.available)
+    func importLogRecordsEachImport(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let report = try store.importFile(
+            TestFiles.fixture("app-usage-dmy.csv"), options: ImportOptions(timeZone: .gmt), now: now)
+        let imports = try store.imports()
+        #expect(imports.count == 1)
+        #expect(imports.first?.sha256 == report.sha256)
+        #expect(imports.first?.format == "app-usage")
+        #expect(imports.first?.stored == report.stored)
+        #expect(imports.first?.eventsKept == report.stored)
+        #expect(imports.first?.importedAt == now)
+        #expect(imports.first?.timeZone == "GMT")
+    }
+
+    /// A stored setting that is not a valid value is an error, never read as the default.
+}
