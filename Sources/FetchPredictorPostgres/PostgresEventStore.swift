@@ -183,13 +183,22 @@ struct Transaction {
     }
 
     /// Sends `data`, rows in COPY's text format, into `table`'s `columns` by `COPY ... FROM STDIN`.
+    ///
+    /// The driver's COPY is async only. Its task runs on ``CopyExecutor``'s own queue, never on
+    /// Swift's cooperative pool: a caller blocked on that pool (a test, an async caller that did
+    /// not move the call off it) would otherwise wait for a thread that never comes.
     func copy(into table: String, columns: [String], _ data: ByteBuffer) throws {
         let connection = self.connection
         let logger = self.logger
         let promise = connection.eventLoop.makePromise(of: Void.self)
-        promise.completeWithTask {
-            try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
-                try await writer.write(data)
+        Task(executorPreference: CopyExecutor.shared) {
+            do {
+                try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+                    try await writer.write(data)
+                }
+                promise.succeed()
+            } catch {
+                promise.fail(error)
             }
         }
         try promise.futureResult.wait()
@@ -199,6 +208,19 @@ struct Transaction {
     func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
         guard let row = try rows(query).first else { return nil }
         return try row.decode(T.self)
+    }
+}
+
+/// Runs the tasks of COPY on a Dispatch queue of its own, outside Swift's cooperative pool, so
+/// that a synchronous caller may block on them from any thread.
+final class CopyExecutor: TaskExecutor {
+    static let shared = CopyExecutor()
+    private let queue = DispatchQueue(label: "fetchpredict.postgres.copy", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

@@ -29,17 +29,18 @@ struct ErrorTextTests {
         .needsTimeZone(file: "a.csv", format: .appUsage),
     ]
 
-    /// A database server that does not answer, or a command that works on a file given a server:
-    /// the tool says what it can do, and nothing runs against a store nobody named.
-    @Test func aServerThatDoesNotAnswerAndACommandOnAFileOnlySaySo() throws {
+    /// A database server that does not answer, whatever the command, and two stores named at once:
+    /// the tool says so, and nothing runs against a store nobody named.
+    @Test func aServerThatDoesNotAnswerAndTwoStoresAtOnceAreSaidSo() throws {
         let down = try Tool.run(["next", "--postgres", "postgres://nobody@127.0.0.1:1/none?sslmode=disable"])
         #expect(down.status != 0)
         #expect(
             down.stderr.contains("does not answer") && down.stderr.contains("Check that the server"), "\(down.stderr)")
-        let onFile = try Tool.run(
+        // Every command, imports too, uses the server the environment names: never a file instead.
+        let onServer = try Tool.run(
             ["import", "no-such.csv"], environment: ["FETCHPREDICT_DATABASE_URL": "postgres://nobody@127.0.0.1:1/none"])
-        #expect(onFile.status != 0)
-        #expect(onFile.stderr.contains("fetchpredict import works on an SQLite store only"), "\(onFile.stderr)")
+        #expect(onServer.status != 0)
+        #expect(onServer.stderr.contains("does not answer"), "\(onServer.stderr)")
         let both = try Tool.run(["apps", "--db", "a.sqlite", "--postgres", "postgres://nobody@127.0.0.1:1/none"])
         #expect(both.status != 0 && both.stderr.contains("not both"), "\(both.stderr)")
     }

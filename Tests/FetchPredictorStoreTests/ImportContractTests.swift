@@ -28,7 +28,6 @@ import Testing
         #expect(try store.imports().isEmpty)
     }
 
-
     @Test(arguments: Backend.available)
     func theSameFileReadAnotherWayIsRefusedNamingTheEarlierImport(backend: Backend) throws {
         let store = try backend.makeStore()
@@ -73,7 +72,6 @@ import Testing
             file, options: ImportOptions(device: "tablet", timeZone: TimeZone(identifier: "Asia/Kolkata")), now: Date())
         #expect(kolkata.stored == first.stored)
     }
-
 
     @Test(arguments: Backend.available)
     func everyEventKeepsItsImportAndPruneByImportDeletesExactlyThose(backend: Backend) throws {
@@ -126,7 +124,6 @@ import Testing
         #expect(try store.apps(device: "phone") == apps)
     }
 
-
     @Test(arguments: Backend.available)
     func pruningAnImportKeepsWhatAnotherImportAlsoHolds(backend: Backend) throws {
         let store = try backend.makeStore()
@@ -170,7 +167,6 @@ import Testing
         #expect(held == 0)
     }
 
-
     @Test(arguments: Backend.available)
     func anEventRecordedAsWellOutlivesTheImportThatStoredIt(backend: Backend) throws {
         let store = try backend.makeStore()
@@ -187,7 +183,6 @@ import Testing
             postgres: "SELECT count(*) FROM event WHERE import_id IS NOT NULL")
         #expect(imported == 0)
     }
-
 
     @Test(arguments: Backend.available)
     func aDeviceWithNoZoneTakesTheImportsAndOtherDevicesOfTheFileNone(backend: Backend) throws {
@@ -220,7 +215,6 @@ import Testing
         }
     }
 
-
     @Test(arguments: Backend.available)
     func theSameFileWithOtherLabelsOrIgnoredPackagesIsRefused(backend: Backend) throws {
         let store = try backend.makeStore()
@@ -238,7 +232,6 @@ import Testing
         #expect(try store.importFile(file, options: plain, now: Date()).stored == 0)
     }
 
-
     @Test(arguments: Backend.available)
     func secondImportOfTheSameFileStoresNothing(backend: Backend) throws {
         let store = try backend.makeStore()
@@ -249,7 +242,6 @@ import Testing
         #expect(second.duplicates == first.events)
         #expect(second.sha256 == first.sha256)
     }
-
 
     @Test(arguments: Backend.available)
     func importLogRecordsEachImport(backend: Backend) throws {

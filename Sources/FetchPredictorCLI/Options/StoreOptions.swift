@@ -51,7 +51,7 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// Opens the store the options name: the PostgreSQL database of `--postgres` (or of
-    /// `$FETCHPREDICT_DATABASE_URL`), else the SQLite file (see ``openSQLiteStore(creating:concurrentReads:durable:)``).
+    /// `$FETCHPREDICT_DATABASE_URL`), else the SQLite file.
     func openStore(
         creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false
     ) throws -> any EventStoring {
@@ -59,20 +59,12 @@ struct DatabaseOptions: ParsableArguments {
         return try openSQLiteStore(creating: creating, concurrentReads: concurrentReads, durable: durable)
     }
 
-    /// Opens the SQLite store, for a command that works on the file itself (imports and their
-    /// log, pruning, export, evaluation); with `--postgres` it is refused, naming the command.
+    /// Opens the SQLite file.
     ///
     /// A command that only reads passes `creating: false`, so that it never makes a folder or
     /// an empty store. A long-running process that reads beside its writes passes
     /// `concurrentReads: true`, and a service that acknowledges writes `durable: true`.
-    func openSQLiteStore(
-        creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false, command: String = ""
-    ) throws -> EventStore {
-        if postgresURL() != nil {
-            throw ValidationError(
-                "\(command.isEmpty ? "This command" : "fetchpredict \(command)") works on an SQLite store only, for now: give --db, or unset $FETCHPREDICT_DATABASE_URL."
-            )
-        }
+    private func openSQLiteStore(creating: Bool, concurrentReads: Bool, durable: Bool) throws -> EventStore {
         let path = databasePath()
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -105,11 +97,6 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store; see ``DatabaseOptions/openStore(creating:concurrentReads:durable:)``.
     func openStore(creating: Bool = true, concurrentReads: Bool = false) throws -> any EventStoring {
         try database.openStore(creating: creating, concurrentReads: concurrentReads)
-    }
-
-    /// Opens the SQLite store; see ``DatabaseOptions/openSQLiteStore(creating:concurrentReads:durable:command:)``.
-    func openSQLiteStore(creating: Bool = true, concurrentReads: Bool = false, command: String) throws -> EventStore {
-        try database.openSQLiteStore(creating: creating, concurrentReads: concurrentReads, command: command)
     }
 
     /// The device's zone, for a command that reads or shows its local time.
