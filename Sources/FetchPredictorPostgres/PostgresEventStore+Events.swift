@@ -107,10 +107,11 @@ extension PostgresEventStore {
         }
     }
 
-    /// The id of a device, created (with no zone) when new.
-    static func deviceID(_ name: String, _ db: Transaction) throws -> Int64 {
+    /// The id of a device, created when new: in `timeZone`, else with no zone.
+    static func deviceID(_ name: String, timeZone: String? = nil, _ db: Transaction) throws -> Int64 {
         if let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) { return id }
-        _ = try db.changes("INSERT INTO device (name) VALUES (\(name)) ON CONFLICT (name) DO NOTHING")
+        _ = try db.changes(
+            "INSERT INTO device (name, time_zone) VALUES (\(name), \(timeZone)) ON CONFLICT (name) DO NOTHING")
         guard let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) else {
             throw StoreError.unknownDevice(name)
         }

@@ -177,9 +177,7 @@ final class BulkLoader {
             device = id
         } else {
             let zone = newDeviceTimeZone.flatMap { $0.device == name ? $0.zone : nil }
-            try db.changes(
-                "INSERT INTO device (name, time_zone) VALUES (\(name), \(zone)) ON CONFLICT (name) DO NOTHING")
-            device = try PostgresEventStore.deviceID(name, db)
+            device = try PostgresEventStore.deviceID(name, timeZone: zone, db)
             deviceIDs[name] = device
         }
         pending.append((device, event))
@@ -251,7 +249,7 @@ final class BulkLoader {
             try db.changes(
                 """
                 INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
-                SELECT DISTINCT event.device_id, event.time, event.kind, event.app_id, \(importID)
+                SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
                 FROM import_stage JOIN event ON event.device_id = import_stage.device_id
                     AND event.time = import_stage.time AND event.kind = import_stage.kind
                     AND event.app_id = import_stage.app_id

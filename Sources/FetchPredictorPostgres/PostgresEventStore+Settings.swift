@@ -55,10 +55,7 @@ extension PostgresEventStore {
     public func setTimeZone(_ zone: TimeZone, device: String) throws {
         try transaction { db in
             // A new device is made in its zone, at version 0, as the SQLite store makes it.
-            try db.changes(
-                "INSERT INTO device (name, time_zone) VALUES (\(device), \(zone.identifier)) ON CONFLICT (name) DO NOTHING"
-            )
-            let id = try Self.deviceID(device, db)
+            let id = try Self.deviceID(device, timeZone: zone.identifier, db)
             let stored =
                 try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
             if let stored, stored != zone.identifier {

@@ -55,11 +55,12 @@ package struct ImportReading: Sendable {
     package static func refuseOtherReadings(
         of report: ImportReport, options: ImportOptions, earlier: [ImportReading]
     ) throws {
-        for import_ in earlier {
-            let differences = import_.differences(from: report, reading: options.readingKey)
+        for earlierImport in earlier {
+            let differences = earlierImport.differences(from: report, reading: options.readingKey)
             if !differences.isEmpty {
                 throw StoreError.importedOtherwise(
-                    file: report.file, earlier: import_.id, earlierFile: import_.path, differences: differences)
+                    file: report.file, earlier: earlierImport.id, earlierFile: earlierImport.path,
+                    differences: differences)
             }
         }
     }
