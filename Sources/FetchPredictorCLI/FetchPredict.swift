@@ -33,6 +33,9 @@ public struct FetchPredict: ParsableCommand {
     /// runs is reported with that subcommand's usage, as one thrown while it parses is; the
     /// library's errors are said with how to mend them in flags (``ErrorText``).
     public static func runAsCommandLineTool() -> Never {
+        // A reader that goes away (`export | head`) is a write error to handle, the same with
+        // every store: the PostgreSQL driver's networking ignores SIGPIPE in the process anyway.
+        signal(SIGPIPE, SIG_IGN)
         var command: any ParsableCommand
         do {
             command = try parseAsRoot()

@@ -35,11 +35,17 @@ extension PostgresEventStore {
             // Local times are read in the device's zone when the import names none.
             var reading = options
             reading.timeZone = options.timeZone ?? deviceZone
-            var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-                try loader.add(event, device: options.device)
-                return true
+            var report: ImportReport
+            do {
+                report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
+                    try loader.add(event, device: options.device)
+                    return true
+                }
+                try loader.finish()
+            } catch {
+                loader.abandon()
+                throw error
             }
-            try loader.finish()
             report.stored = loader.stored
             report.duplicates = report.events - loader.stored
             try ImportReading.refuseOtherReadings(
@@ -136,15 +142,25 @@ extension PostgresEventStore {
 /// Sends the events of one import to the server in chunks: each chunk is copied into a
 /// temporary table by `COPY`, then moved into `event` by one `INSERT ... ON CONFLICT DO NOTHING`,
 /// which counts what was new; an event that another import stored is noted in `also_imported`.
+///
+/// The server stores one chunk while the file's next chunk is read: a chunk's statements run in
+/// a task of their own, and the loader waits for them only when the next chunk is ready (or at
+/// ``finish()``). Only one chunk is ever in flight, and the loader touches the connection only
+/// when none is, so the statements of the transaction stay in order.
 final class BulkLoader {
     private let db: Transaction
     private let importID: Int64
     /// A device and its zone, given to it if this import creates it; other devices named by the
     /// file's rows get none.
     private let newDeviceTimeZone: (device: String, zone: String)?
-    private var deviceIDs: [String: Int64] = [:]
+    /// The devices named so far, by their place in `deviceNames`; their ids once made.
+    private var deviceIndex: [String: Int] = [:]
+    private var deviceNames: [String] = []
+    private var deviceIDs: [Int64] = []
     private var appIDs: [Int64: [String: Int64]] = [:]
-    private var pending: [(device: Int64, event: Event)] = []
+    private var pending: [(device: Int, event: Event)] = []
+    /// The chunk the server is storing now.
+    private var inFlight: EventLoopFuture<ChunkResult>?
     /// Events stored so far.
     private(set) var stored = 0
     /// The earliest launch or fetch stored per device, to drop learned models that missed it.
@@ -154,6 +170,11 @@ final class BulkLoader {
 
     /// Events sent in one `COPY`: about 2 MB of text.
     static let chunk = 50_000
+
+    /// What the server stored of one chunk: events by device, and each device's earliest launch or fetch.
+    private struct ChunkResult: Sendable {
+        var storedByDevice: [(device: Int64, count: Int, earliest: Int64?)] = []
+    }
 
     init(_ db: Transaction, importID: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws {
         self.db = db
@@ -172,22 +193,23 @@ final class BulkLoader {
     /// Takes one event of the file; a full chunk is sent.
     func add(_ event: Event, device defaultDevice: String) throws {
         let name = event.device ?? defaultDevice
-        let device: Int64
-        if let id = deviceIDs[name] {
-            device = id
+        let device: Int
+        if let index = deviceIndex[name] {
+            device = index
         } else {
-            let zone = newDeviceTimeZone.flatMap { $0.device == name ? $0.zone : nil }
-            device = try PostgresEventStore.deviceID(name, timeZone: zone, db)
-            deviceIDs[name] = device
+            device = deviceNames.count
+            deviceIndex[name] = device
+            deviceNames.append(name)
         }
         pending.append((device, event))
         if pending.count >= Self.chunk { try flush() }
     }
 
-    /// Sends what is pending, then drops the learned models that missed an event stored and
-    /// bumps the version of every device written.
+    /// Sends what is pending and waits until the server has stored it all, then drops the
+    /// learned models that missed an event stored and bumps the version of every device written.
     func finish() throws {
         try flush()
+        try collect()
         for (device, time) in earliestStored {
             try db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
         }
@@ -196,12 +218,40 @@ final class BulkLoader {
         }
     }
 
+    /// Waits for the chunk in flight, if any, without its result: before the transaction is
+    /// rolled back, so that no statement of the chunk runs after the rollback.
+    func abandon() {
+        _ = try? inFlight?.wait()
+        inFlight = nil
+    }
+
+    /// Waits for the chunk in flight and counts what it stored.
+    private func collect() throws {
+        guard let chunk = inFlight else { return }
+        inFlight = nil
+        for (device, count, earliest) in try chunk.wait().storedByDevice {
+            stored += count
+            devicesWritten.insert(device)
+            if let earliest, earliest < earliestStored[device] ?? .max { earliestStored[device] = earliest }
+        }
+    }
+
+    /// Sends the pending events once the chunk before them is stored.
     private func flush() throws {
         guard !pending.isEmpty else { return }
+        try collect()
+        try createDevices()
         try createApps()
+        inFlight = store(copyText(), events: pending.count)
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// The pending events in COPY's text format.
+    private func copyText() -> ByteBuffer {
         var text = ByteBuffer()
         text.reserveCapacity(pending.count * 48)
-        for (device, event) in pending {
+        for (index, event) in pending {
+            let device = deviceIDs[index]
             let app = event.kind.isDeviceEvent ? 0 : appIDs[device]![event.app]!
             text.writeDecimal(device)
             text.writeInteger(UInt8(ascii: "\t"))
@@ -220,58 +270,118 @@ final class BulkLoader {
             text.writeOptional(event.bytes)
             text.writeInteger(UInt8(ascii: "\n"))
         }
-        try db.copy(
-            into: "import_stage",
-            columns: ["device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes"], text)
-        // What was new, by device: how many, and the earliest launch or fetch.
-        let rows = try db.rows(
-            """
-            WITH stored AS (
-                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, import_id)
-                SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, \(importID)
-                FROM import_stage
-                ON CONFLICT DO NOTHING
-                RETURNING device_id, time, kind
-            )
-            SELECT device_id, count(*), min(time) FILTER (WHERE kind <= 1) FROM stored GROUP BY device_id
-            """)
-        var storedNow = 0
-        for row in rows {
-            let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
-            storedNow += count
-            devicesWritten.insert(device)
-            if let earliest, earliest < earliestStored[device] ?? .max { earliestStored[device] = earliest }
-        }
-        stored += storedNow
-        if storedNow < pending.count {
-            // An event another import stored is noted as this import's too: pruning that one
-            // passes the event to this one.
-            try db.changes(
-                """
-                INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
-                SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
-                FROM import_stage JOIN event ON event.device_id = import_stage.device_id
-                    AND event.time = import_stage.time AND event.kind = import_stage.kind
-                    AND event.app_id = import_stage.app_id
-                WHERE event.import_id <> \(importID)
-                ON CONFLICT DO NOTHING
-                """)
-        }
-        try db.execute("TRUNCATE import_stage")
-        pending.removeAll(keepingCapacity: true)
+        return text
     }
 
-    /// Makes the pending events' new apps, each device's in sorted order (as `record` does, so
-    /// that two writers take their locks in one order).
+    /// Starts storing one chunk: COPY into the staging table, the INSERT that keeps what is new,
+    /// the provenance of what was not, and the staging table emptied. Runs on ``DriverExecutor``,
+    /// off Swift's cooperative pool, as ``Transaction/copy(into:columns:_:)`` explains.
+    private func store(_ text: ByteBuffer, events: Int) -> EventLoopFuture<ChunkResult> {
+        let db = self.db
+        let importID = self.importID
+        let promise = db.connection.eventLoop.makePromise(of: ChunkResult.self)
+        Task(executorPreference: DriverExecutor.shared) {
+            do {
+                try await db.copyAsync(
+                    into: "import_stage",
+                    columns: ["device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes"], text)
+                // What was new, by device: how many, and the earliest launch or fetch.
+                let rows = try await db.rowsAsync(
+                    """
+                    WITH stored AS (
+                        INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, import_id)
+                        SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, \(importID)
+                        FROM import_stage
+                        ON CONFLICT DO NOTHING
+                        RETURNING device_id, time, kind
+                    )
+                    SELECT device_id, count(*), min(time) FILTER (WHERE kind <= 1) FROM stored GROUP BY device_id
+                    """)
+                var result = ChunkResult()
+                for row in rows {
+                    let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
+                    result.storedByDevice.append((device, count, earliest))
+                }
+                if result.storedByDevice.reduce(0, { $0 + $1.count }) < events {
+                    // An event another import stored is noted as this import's too: pruning that
+                    // one passes the event to this one.
+                    _ = try await db.rowsAsync(
+                        """
+                        INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
+                        SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
+                        FROM import_stage JOIN event ON event.device_id = import_stage.device_id
+                            AND event.time = import_stage.time AND event.kind = import_stage.kind
+                            AND event.app_id = import_stage.app_id
+                        WHERE event.import_id <> \(importID)
+                        ON CONFLICT DO NOTHING
+                        """)
+                }
+                _ = try await db.rowsAsync("TRUNCATE import_stage")
+                promise.succeed(result)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return promise.futureResult
+    }
+
+    /// Makes the devices named since the last chunk, in one statement, in sorted order.
+    private func createDevices() throws {
+        guard deviceIDs.count < deviceNames.count else { return }
+        let names = Array(deviceNames[deviceIDs.count...])
+        let zoneDevice = newDeviceTimeZone?.device
+        let zone = newDeviceTimeZone?.zone
+        try db.changes(
+            """
+            INSERT INTO device (name, time_zone)
+            SELECT name, CASE WHEN name = \(zoneDevice) THEN \(zone) END FROM unnest(\(names.sorted())::TEXT[]) AS name
+            ORDER BY name COLLATE "C"
+            ON CONFLICT (name) DO NOTHING
+            """)
+        var ids: [String: Int64] = [:]
+        for row in try db.rows("SELECT name, id FROM device WHERE name = ANY(\(names)::TEXT[])") {
+            let (name, id) = try row.decode((String, Int64).self)
+            ids[name] = id
+        }
+        for name in names {
+            guard let id = ids[name] else { throw StoreError.unknownDevice(name) }
+            deviceIDs.append(id)
+        }
+    }
+
+    /// Makes the pending events' new apps in one statement, in the order of device and name (as
+    /// `record` does, so that two writers take their locks in one order).
     private func createApps() throws {
-        var missing: [Int64: Set<String>] = [:]
-        for (device, event) in pending where !event.kind.isDeviceEvent && appIDs[device]?[event.app] == nil {
-            missing[device, default: []].insert(event.app)
+        var missing: Set<AppKey> = []
+        for (index, event) in pending where !event.kind.isDeviceEvent {
+            let device = deviceIDs[index]
+            if appIDs[device]?[event.app] == nil { missing.insert(AppKey(device: device, name: event.app)) }
         }
-        for device in missing.keys.sorted() {
-            let ids = try PostgresEventStore.appIDs(missing[device]!.sorted(), device: device, db)
-            appIDs[device, default: [:]].merge(ids) { _, new in new }
+        guard !missing.isEmpty else { return }
+        let devices = missing.map(\.device)
+        let names = missing.map(\.name)
+        try db.changes(
+            """
+            INSERT INTO app (device_id, name)
+            SELECT device_id, name FROM unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
+            ORDER BY device_id, name COLLATE "C"
+            ON CONFLICT (device_id, name) DO NOTHING
+            """)
+        for row in try db.rows(
+            """
+            SELECT app.device_id, app.name, app.id
+            FROM app JOIN unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
+                ON app.device_id = new.device_id AND app.name = new.name
+            """)
+        {
+            let (device, name, id) = try row.decode((Int64, String, Int64).self)
+            appIDs[device, default: [:]][name] = id
         }
+    }
+
+    private struct AppKey: Hashable {
+        var device: Int64
+        var name: String
     }
 }
 

@@ -173,25 +173,9 @@ extension PostgresEventStore {
 
     public func planningSettings(device: String) throws -> PlanningSettings {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
-        let row = try read { db in
-            try db.rows(
-                """
-                SELECT device.time_zone, device.default_interval, device.version,
-                    (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
-                    coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
-                FROM (SELECT 1) AS one
-                LEFT JOIN device ON device.name = \(device)
-                LEFT JOIN LATERAL (
-                    SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
-                        array_agg(app.enabled) AS enabled
-                    FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
-                ) AS own ON TRUE
-                """
-            ).first
-        }
+        let row = try read { db in try db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (zone, ownDefault, version, storeDefault, names, intervals, enabled) = try row.decode(
-            (String?, String?, Int64?, String?, [String], [String], [Bool]).self)
+        let (zone, ownDefault, version, storeDefault, names, intervals, enabled) = row
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
@@ -317,10 +301,48 @@ extension PostgresEventStore {
     }
 
     public func tenant(forKey key: String) throws -> String? {
-        try read { db in
-            try db.value(
-                "SELECT tenant FROM api_key WHERE sha256 = \(APIKeyText.digest(key)) AND revoked_at IS NULL",
-                as: String.self)
-        }
+        try read { db in try db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
     }
+}
+
+/// A key's tenant, unless revoked: asked by every request of the service.
+private struct TenantStatement: PostgresPreparedStatement {
+    static let sql = "SELECT tenant FROM api_key WHERE sha256 = $1 AND revoked_at IS NULL"
+    typealias Row = String
+    var digest: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(digest)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// What the scheduler's every query asks first, in one statement, one round trip, one snapshot:
+/// the device's zone, interval and version, the store's interval, and the apps' own settings.
+private struct PlanningSettingsStatement: PostgresPreparedStatement {
+    static let sql = """
+        SELECT device.time_zone, device.default_interval, device.version,
+            (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
+            coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
+        FROM (SELECT 1) AS one
+        LEFT JOIN device ON device.name = $1
+        LEFT JOIN LATERAL (
+            SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
+                array_agg(app.enabled) AS enabled
+            FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
+        ) AS own ON TRUE
+        """
+    typealias Row = (String?, String?, Int64?, String?, [String], [String], [Bool])
+    var device: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(device)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

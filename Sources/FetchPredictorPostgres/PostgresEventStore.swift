@@ -160,7 +160,7 @@ public final class PostgresEventStore: EventStoring {
 }
 
 /// One connection, inside a transaction or not: statements run and waited for.
-struct Transaction {
+struct Transaction: Sendable {
     let connection: PostgresConnection
     let logger: Logger
     let location: String
@@ -184,24 +184,53 @@ struct Transaction {
 
     /// Sends `data`, rows in COPY's text format, into `table`'s `columns` by `COPY ... FROM STDIN`.
     ///
-    /// The driver's COPY is async only. Its task runs on ``CopyExecutor``'s own queue, never on
+    /// The driver's COPY is async only. Its task runs on ``DriverExecutor``'s own queue, never on
     /// Swift's cooperative pool: a caller blocked on that pool (a test, an async caller that did
     /// not move the call off it) would otherwise wait for a thread that never comes.
     func copy(into table: String, columns: [String], _ data: ByteBuffer) throws {
-        let connection = self.connection
-        let logger = self.logger
         let promise = connection.eventLoop.makePromise(of: Void.self)
-        Task(executorPreference: CopyExecutor.shared) {
+        Task(executorPreference: DriverExecutor.shared) {
             do {
-                try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
-                    try await writer.write(data)
-                }
+                try await copyAsync(into: table, columns: columns, data)
                 promise.succeed()
             } catch {
                 promise.fail(error)
             }
         }
         try promise.futureResult.wait()
+    }
+
+    /// ``copy(into:columns:_:)`` for a caller in a task that may wait.
+    func copyAsync(into table: String, columns: [String], _ data: ByteBuffer) async throws {
+        try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
+            try await writer.write(data)
+        }
+    }
+
+    /// Runs a statement prepared once per connection (the two that every request of the service
+    /// runs: its key, then its device's settings), sparing the server the parse and plan of each.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) throws -> [Statement.Row]
+    where Statement.Row: Sendable {
+        let connection = self.connection
+        let logger = self.logger
+        let promise = connection.eventLoop.makePromise(of: [Statement.Row].self)
+        // Async only in the driver: the task runs on the connection's own event loop, where
+        // its answer arrives, so that the statement costs no more thread switches than a query.
+        Task(executorPreference: EventLoopExecutor(connection.eventLoop)) {
+            do {
+                var rows: [Statement.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                promise.succeed(rows)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return try promise.futureResult.wait()
+    }
+
+    /// ``rows(_:)`` for a caller in a task that may wait.
+    func rowsAsync(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.query(query, logger: logger).get().rows
     }
 
     /// The first column of the first row, or `nil` when there is no row.
@@ -211,16 +240,33 @@ struct Transaction {
     }
 }
 
-/// Runs the tasks of COPY on a Dispatch queue of its own, outside Swift's cooperative pool, so
-/// that a synchronous caller may block on them from any thread.
-final class CopyExecutor: TaskExecutor {
-    static let shared = CopyExecutor()
-    private let queue = DispatchQueue(label: "fetchpredict.postgres.copy", attributes: .concurrent)
+/// Runs the tasks of the driver's async-only calls (COPY, prepared statements) on a Dispatch
+/// queue of its own, outside Swift's cooperative pool, so that a synchronous caller may block on
+/// them from any thread.
+final class DriverExecutor: TaskExecutor {
+    static let shared = DriverExecutor()
+    private let queue = DispatchQueue(label: "fetchpredict.postgres.driver", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// Runs a task's jobs on one NIO event loop: for a short task of the driver's that only waits
+/// on that loop's futures.
+final class EventLoopExecutor: TaskExecutor {
+    private let loop: any EventLoop
+
+    init(_ loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.execute { job.runSynchronously(on: executor) }
     }
 }
 

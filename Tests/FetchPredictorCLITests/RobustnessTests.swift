@@ -52,6 +52,20 @@ struct RobustnessTests {
         }
     }
 
+    /// `export | head`: when the reader goes away the export stops at once and quietly, with the
+    /// status of a Unix tool that SIGPIPE ends (141), on any store.
+    @Test func anExportWhoseReaderGoesAwayStopsQuietly() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try #require(try Tool.run(["import", Self.bigLog(20_000), "--db", db, "--time-zone", "UTC"]).status == 0)
+        let (process, out, err) = try Tool.start(["export", "--db", db, "--format", "jsonl"])
+        #expect(out.fileHandleForReading.readData(ofLength: 100).count == 100)
+        try out.fileHandleForReading.close()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(stderr.isEmpty, "\(stderr)")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 141)
+    }
+
     /// An import killed at random moments leaves the database whole, holding exactly what the
     /// committed imports stored; the import run again completes it.
     @Test func killedImportsLeaveTheDatabaseWhole() throws {

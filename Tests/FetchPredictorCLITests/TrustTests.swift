@@ -256,7 +256,8 @@ struct TrustTests {
     }
 
     /// imports --device lists that device's imports only; prune counts in words that agree with
-    /// the numbers; a file that names its devices is followed by a note for each without a zone.
+    /// the numbers; a file that names its devices is followed by a note for each without a zone,
+    /// or by one note that counts them when there are many.
     @Test func importsPruneAndZoneNotesSayWhatIsTrue() throws {
         let folder = Tool.scratch()
         let db = folder.appendingPathComponent("events.sqlite").path
@@ -268,6 +269,14 @@ struct TrustTests {
             #expect(imported.stderr.contains("Note: device \(device) has no time zone."), "\(imported.stderr)")
         }
         #expect(!imported.stderr.contains("device default"), "\(imported.stderr)")
+        // A fleet's file: one note that counts the devices, not one line for each.
+        let fleet = folder.appendingPathComponent("fleet.csv").path
+        try (["timestamp,app,event,device"] + (1...12).map { "2026-01-01T10:00:00Z,a,launch,d\($0)" })
+            .joined(separator: "\n").write(toFile: fleet, atomically: true, encoding: .utf8)
+        let fleetDB = folder.appendingPathComponent("fleet.sqlite").path
+        let fleetNotes = try Tool.run(["import", fleet, "--db", fleetDB]).stderr.split(separator: "\n")
+        #expect(fleetNotes.filter { $0.hasPrefix("Note:") }.count == 1, "\(fleetNotes)")
+        #expect(fleetNotes.contains { $0.hasPrefix("Note: 12 devices have no time zone (d1, d10, d11, ...)") })
         try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "p", "--time-zone", "UTC"])
         let listed = try #require(
             try json(try Tool.run(["imports", "--db", db, "--device", "p", "--json"]).stdout) as? [[String: Any]])

@@ -13,6 +13,34 @@ import Testing
         try store.apps(device: device).reduce(0) { $0 + $1.launches }
     }
 
+    /// A file longer than the PostgreSQL loader's chunk of 50,000 events: stored whole (the
+    /// server stores one chunk while the next is read), or, with a bad row at its end, read after
+    /// chunks were sent, not at all.
+    @Test(arguments: Backend.available)
+    func aFileOfManyChunksIsStoredWholeOrNotAtAll(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let rows = 120_001
+        var text = "timestamp,app,event,device\n"
+        for index in 0..<rows {
+            text += "\(1_704_067_200 + index * 7),com.example.app\(index % 40),launch,d\(index % 3)\n"
+        }
+        let bad = TestFiles.write(text + "not-a-time,com.example.app0,launch,d0\n")
+        #expect(throws: ImportError.self) {
+            try store.importFile(bad, options: ImportOptions(timeZone: zone), now: now)
+        }
+        #expect(try store.devices().isEmpty)
+        #expect(try store.imports().isEmpty)
+        let good = TestFiles.write(text)
+        let report = try store.importFile(good, options: ImportOptions(timeZone: zone), now: now)
+        #expect(report.stored == rows && report.duplicates == 0)
+        #expect(try store.devices() == ["d0", "d1", "d2"])
+        #expect(try launchCount(store, device: "d0") == 40_001)
+        #expect(try launchCount(store, device: "d1") == 40_000)
+        let again = try store.importFile(good, options: ImportOptions(timeZone: zone), now: now)
+        #expect(again.stored == 0 && again.duplicates == rows)
+        #expect(try store.imports().map(\.eventsKept) == [rows, 0])
+    }
+
     @Test(arguments: Backend.available)
     func localTimesInNoNamedZoneAreRefusedAndNothingIsStored(backend: Backend) throws {
         let store = try backend.makeStore()

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Write one CSV log of many synthetic devices, for `fetchpredict import` of a fleet.
 
-    fleet-csv.py --tool PATH --devices 10000 --days 28 > fleet.csv
+    fleet-csv.py --tool PATH --devices 10000 --days 28 [--prefix bench/] > fleet.csv
 
 Devices are named d0000, d0001... as in load-devices.py: each takes one of 100 synthetic logs
 (four personas, 25 seeds, from `fetchpredict generate`) shifted by its own whole number of
-minutes. Rows are the CSV format's, with the device column.
+minutes. Rows are the CSV format's, with the device column. With --prefix bench/ the devices are
+the HTTP service's devices of tenant bench (the service stores a tenant's device as TENANT/DEVICE).
 """
 
 import argparse
@@ -21,6 +22,7 @@ def main():
     parser.add_argument("--tool", required=True)
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--days", type=int, default=28)
+    parser.add_argument("--prefix", default="", help="put before each device's name, such as bench/")
     options = parser.parse_args()
     sources = []
     for persona in ["commuter", "night-owl", "irregular", "shifting"]:
@@ -32,7 +34,7 @@ def main():
     out = csv.writer(sys.stdout, lineterminator="\n")
     out.writerow(["timestamp", "app", "event", "result", "duration", "bytes", "device"])
     for index in range(options.devices):
-        device = f"d{index:04d}"
+        device = f"{options.prefix}d{index:04d}"
         shift = timedelta(minutes=(index * 7919) % 121 - 60)
         for time, row in sources[index % len(sources)]:
             out.writerow([(time + shift).isoformat(timespec="milliseconds"), row["app"], row["event"],

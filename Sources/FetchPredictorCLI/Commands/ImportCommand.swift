@@ -79,7 +79,7 @@ struct ImportCommand: ParsableCommand {
         let newFolders = path.map(EventStore.missingFolders(for:)) ?? []
         let (summary, zoneless) = try importFiles()
         if output.json { print(try Output.json(summary)) }
-        for device in zoneless { Output.error(ImportText.zoneNeeded(device: device)) }
+        for note in ImportText.zoneNeeded(devices: zoneless) { Output.error(note) }
         guard summary.failures.isEmpty else {
             // A store this command made for files that all failed holds nothing: it goes, with
             // the folders made for it, so that a mistyped --db leaves nothing behind. (Its store

@@ -36,9 +36,20 @@ enum ImportText {
         }
     }
 
-    /// The note an import into a device with no zone ends with, once.
-    static func zoneNeeded(device: String) -> String {
-        "Note: device \(device) has no time zone. Its events are stored as the instants the files give, and daily habits are read in local time: name the zone with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
+    /// The note an import into devices with no zone ends with, once: each device named when
+    /// there are a few; a fleet's file gets one note with a count and the first names.
+    static func zoneNeeded(devices: [String]) -> [String] {
+        let advice =
+            "Its events are stored as the instants the files give, and daily habits are read in local time"
+        if devices.count <= 3 {
+            return devices.map { device in
+                "Note: device \(device) has no time zone. \(advice): name the zone with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw."
+            }
+        }
+        let first = devices.prefix(3).joined(separator: ", ")
+        return [
+            "Note: \(devices.count) devices have no time zone (\(first), ...). Their events are stored as the instants the files give, and daily habits are read in local time: name each one's zone with fetchpredict config --time-zone ZONE --device DEVICE, such as Europe/Warsaw."
+        ]
     }
 
     /// Prints why a file was not imported, with its first refused rows.
