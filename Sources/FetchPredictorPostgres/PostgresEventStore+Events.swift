@@ -109,13 +109,19 @@ extension PostgresEventStore {
 
     /// The id of a device, created when new: in `timeZone`, else with no zone.
     static func deviceID(_ name: String, timeZone: String? = nil, _ db: Transaction) throws -> Int64 {
-        if let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) { return id }
+        if let id = try existingDeviceID(name, db) { return id }
         _ = try db.changes(
             "INSERT INTO device (name, time_zone) VALUES (\(name), \(timeZone)) ON CONFLICT (name) DO NOTHING")
         guard let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) else {
             throw StoreError.unknownDevice(name)
         }
         return id
+    }
+
+    /// A device's id, `nil` when there is no such device. A statement on the device's events that
+    /// names its id, not its name, is planned over its one partition instead of all of them.
+    static func existingDeviceID(_ name: String, _ db: Transaction) throws -> Int64? {
+        try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self)
     }
 
     /// The ids of a device's apps by name, each created with the default settings when new.
@@ -137,10 +143,11 @@ extension PostgresEventStore {
 
     public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
         try read { db in
-            try db.value(
+            guard let id = try Self.existingDeviceID(device, db) else { return false }
+            return try db.value(
                 """
-                SELECT EXISTS (SELECT 1 FROM event JOIN device ON device.id = event.device_id
-                    WHERE device.name = \(device) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1)
+                SELECT EXISTS (SELECT 1 FROM event
+                    WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1)
                 """) ?? false
         }
     }
@@ -149,12 +156,15 @@ extension PostgresEventStore {
         device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
     ) throws {
         // The rows of one device after a cached model are few: read them, then call `body`.
-        let rows = try read { db in
-            try db.rows(
+        // By the device's id, not its name: planned over its one partition, and over its own apps
+        // (named in the join, else the planner may hash every device's apps).
+        let rows = try read { db -> [PostgresRow] in
+            guard let id = try Self.existingDeviceID(device, db) else { return [] }
+            return try db.rows(
                 """
                 SELECT event.kind, app.name, event.time, event.utc_offset, event.result, event.duration
-                FROM event JOIN device ON device.id = event.device_id JOIN app ON app.id = event.app_id
-                WHERE device.name = \(device) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1
+                FROM event JOIN app ON app.id = event.app_id AND app.device_id = \(id)
+                WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1
                 ORDER BY event.time, event.kind, app.name COLLATE "C"
                 """)
         }
