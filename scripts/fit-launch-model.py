@@ -8,12 +8,17 @@ a logistic fit of the app's profile alone (log of profileNext30).
 
     fetchpredict features LOG --time-zone ZONE --out /tmp/rows-NAME.csv     # for each log
     scripts/fit-launch-model.py NAME=/tmp/rows-NAME.csv ... [--model trees|logistic] [--out model.json]
+    scripts/fit-launch-model.py --predict model.json ROWS.csv [--out chances.csv]
 
 Writes the model fitted on all the logs, as JSON, to --out: the logistic model's transforms, fills
 of unknown values, means, scales and coefficients; or the trees (feature, threshold, left, right,
 missingLeft, value per node: a row goes left when its value is <= the threshold, and when it is
 unknown (NaN) where missingLeft; the score is the baseline plus the leaves' values, through the
 logistic function).
+
+With --predict, fits nothing: writes the chance of each row of ROWS.csv under the model's JSON, by
+`predict_json` (numpy alone), one a line with 17 significant digits: the reference that the
+Swift inference (`LaunchModel`) is held to.
 
 Needs numpy and scikit-learn (pip install scikit-learn).
 """
@@ -212,7 +217,11 @@ def main():
     parser.add_argument("--model", choices=["trees", "logistic"], default="trees", help="the model written out")
     parser.add_argument("--out", help="write the model fitted on all logs as JSON here")
     parser.add_argument("--only", help="fit the logistic model and the trees on these features alone (comma-separated)")
+    parser.add_argument("--predict", metavar="MODEL", help="write the chances of one file's rows under this model")
     args = parser.parse_args()
+    if args.predict:
+        predict_file(args.predict, args.logs, args.out)
+        return
 
     logs = []
     for item in args.logs:
@@ -274,6 +283,25 @@ def main():
         print("| %s | %d | %.4f | %s | %s | %s | %s | %s |" % (
             name, len(y), y.mean(), cell("baseline", "lolo"), cell("logistic", "lolo"), cell("logistic", "in"),
             cell("trees", "lolo"), cell("trees", "in")))
+
+
+def predict_file(model_path, paths, out):
+    """Writes the chance of every row of one rows file under a model's JSON."""
+    if len(paths) != 1:
+        sys.exit("--predict reads one rows file")
+    with open(model_path) as handle:
+        model = json.load(handle)
+    names, x, _ = read_rows(paths[0].partition("=")[2] or paths[0])
+    missing = [name for name in model["features"] if name not in names]
+    if missing:
+        sys.exit("the rows have no column %s" % ", ".join(missing))
+    chances = predict_json(model, x[:, [names.index(name) for name in model["features"]]])
+    text = "".join("%.17g\n" % chance for chance in chances)
+    if out:
+        with open(out, "w") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
 
 
 def read_rows_header(path):

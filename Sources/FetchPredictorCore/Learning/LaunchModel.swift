@@ -1,0 +1,131 @@
+import Foundation
+
+/// A model of the chance of a cold launch of an app in the next freshness window, from its
+/// ``LaunchFeatures``: gradient-boosted trees, as `scripts/fit-launch-model.py --model trees`
+/// writes them in JSON.
+///
+/// Each tree sends a row from its root to a leaf: at an inner node, left when the node's feature
+/// is at most its threshold, or, for an unknown value (NaN), the side the node names. The
+/// chance is the logistic function of the baseline plus the leaves' values, as scikit-learn's
+/// `HistGradientBoostingClassifier` computes it; the script's `predict_json` is the reference
+/// this inference is held to (`LaunchModelTests`).
+///
+/// The model names its features; they are found in ``LaunchFeatures`` by name when the model is
+/// read, so that a model fitted on features in another order, or on some of them, is read right,
+/// and one that names a feature this version does not compute is refused.
+public struct LaunchModel: Sendable {
+    /// One tree, its nodes in arrays indexed by node; node 0 is the root.
+    struct Tree: Sendable {
+        /// The feature a node splits on, as a place in ``LaunchModel/columns``; -1 at a leaf.
+        var feature: [Int]
+        var threshold: [Double]
+        var left: [Int]
+        var right: [Int]
+        /// Where an unknown value goes: left when true.
+        var missingLeft: [Bool]
+        /// A leaf's value (0 at an inner node).
+        var value: [Double]
+    }
+
+    /// The features the model reads, by name, in its own order.
+    public let featureNames: [String]
+    /// For each of the model's features, its place in ``LaunchFeatures/names``.
+    let columns: [Int]
+    /// The log-odds before any tree.
+    let baseline: Double
+    let trees: [Tree]
+
+    /// The reasons a model's JSON is refused.
+    public enum ReadError: Error, Equatable, CustomStringConvertible {
+        /// The JSON is not a model of this kind, or a field is missing or of the wrong type.
+        case malformed(String)
+        /// The model reads a feature that ``LaunchFeatures`` does not have.
+        case unknownFeature(String)
+
+        public var description: String {
+            switch self {
+            case .malformed(let reason): "The launch model cannot be read: \(reason)."
+            case .unknownFeature(let name):
+                "The launch model reads the feature '\(name)', which this version does not compute."
+            }
+        }
+    }
+
+    /// Reads a model from the JSON that `scripts/fit-launch-model.py --model trees --out` writes.
+    public init(json data: Data) throws(ReadError) {
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: data)
+        } catch {
+            throw .malformed("\(error)")
+        }
+        guard file.kind == "trees" else { throw .malformed("its kind is '\(file.kind)', not 'trees'") }
+        var columns: [Int] = []
+        for name in file.features {
+            guard let column = LaunchFeatures.names.firstIndex(of: name) else { throw .unknownFeature(name) }
+            columns.append(column)
+        }
+        var trees: [Tree] = []
+        for (index, tree) in file.trees.enumerated() {
+            let count = tree.feature.count
+            guard
+                [tree.threshold.count, tree.left.count, tree.right.count, tree.missingLeft.count, tree.value.count]
+                    .allSatisfy({ $0 == count }), count > 0
+            else { throw .malformed("tree \(index) has arrays of different lengths") }
+            for node in 0..<count where tree.feature[node] >= 0 {
+                guard tree.feature[node] < columns.count, (1..<count).contains(tree.left[node]),
+                    (1..<count).contains(tree.right[node])
+                else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
+            }
+            trees.append(
+                Tree(
+                    feature: tree.feature, threshold: tree.threshold, left: tree.left, right: tree.right,
+                    missingLeft: tree.missingLeft, value: tree.value))
+        }
+        featureNames = file.features
+        self.columns = columns
+        baseline = file.baseline
+        self.trees = trees
+    }
+
+    /// The chance of a cold launch for a row of features.
+    public func probability(_ features: LaunchFeatures) -> Double {
+        probability(values: features.values)
+    }
+
+    /// The chance of a cold launch for a row of values in the order of ``LaunchFeatures/names``
+    /// (the columns of the `features` command).
+    public func probability(values: [Double]) -> Double {
+        var raw = baseline
+        for tree in trees {
+            var node = 0
+            // A well-formed tree ends at a leaf; the bound keeps a malformed one from looping.
+            for _ in 0..<tree.feature.count {
+                let feature = tree.feature[node]
+                if feature < 0 { break }
+                let value = values[columns[feature]]
+                let goesLeft = value.isNaN ? tree.missingLeft[node] : value <= tree.threshold[node]
+                node = goesLeft ? tree.left[node] : tree.right[node]
+            }
+            raw += tree.value[node]
+        }
+        return 1 / (1 + exp(-raw))
+    }
+
+    /// The JSON as the script writes it.
+    private struct File: Decodable {
+        var kind: String
+        var features: [String]
+        var baseline: Double
+        var trees: [TreeFile]
+    }
+
+    private struct TreeFile: Decodable {
+        var feature: [Int]
+        var threshold: [Double]
+        var left: [Int]
+        var right: [Int]
+        var missingLeft: [Bool]
+        var value: [Double]
+    }
+}

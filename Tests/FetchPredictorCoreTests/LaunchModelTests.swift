@@ -1,0 +1,83 @@
+import FetchPredictorCore
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// The Swift inference of the launch model against the script that fits it: the same chances on
+/// the same rows, and a model it cannot read right is refused. The fixture is synthetic
+/// (`scripts/make-launch-model-fixture.sh`): trees fitted on three synthetic people, rows of a
+/// fourth that the fit never saw, and `scripts/fit-launch-model.py --predict`'s chance of each.
+struct LaunchModelTests {
+    let folder = "launch-model"
+
+    func modelJSON() throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture("\(folder)/synthetic-trees.json")))
+    }
+
+    /// The rows' feature values, in the columns of ``LaunchFeatures/names``.
+    func rows() throws -> [[Double]] {
+        let text = try String(contentsOfFile: TestFiles.fixture("\(folder)/rows-shifting.csv"), encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        let header = lines[0].split(separator: ",").map(String.init)
+        #expect(Array(header[3..<(header.count - 1)]) == LaunchFeatures.names)
+        return lines.dropFirst().map { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            return fields[3..<(fields.count - 1)].map { Double(String($0)) ?? -1 }
+        }
+    }
+
+    @Test func theSwiftInferenceGivesTheScriptsChancesToOneMillionth() throws {
+        let model = try LaunchModel(json: try modelJSON())
+        let rows = try rows()
+        let expected = try String(contentsOfFile: TestFiles.fixture("\(folder)/chances.txt"), encoding: .utf8)
+            .split(separator: "\n").map { Double(String($0))! }
+        try #require(rows.count == expected.count && rows.count > 1000)
+        let chances = rows.map { model.probability(values: $0) }
+        let worst = zip(chances, expected).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst <= 1e-6, "the largest difference is \(worst)")
+        // Chances that differ from row to row: the trees are read, not a constant.
+        #expect(chances.min()! < 0.01 && chances.max()! > 0.5)
+    }
+
+    @Test func aModelIsReadByItsFeaturesNamesWhateverTheirOrder() throws {
+        let original = try LaunchModel(json: try modelJSON())
+        // The same trees, their features listed backwards and each node's index moved to match.
+        var json = try #require(try JSONSerialization.jsonObject(with: try modelJSON()) as? [String: Any])
+        let names = try #require(json["features"] as? [String])
+        json["features"] = Array(names.reversed())
+        let trees = try #require(json["trees"] as? [[String: Any]])
+        json["trees"] = try trees.map { tree in
+            var tree = tree
+            tree["feature"] = try #require(tree["feature"] as? [Int]).map { $0 < 0 ? $0 : names.count - 1 - $0 }
+            return tree
+        }
+        let reordered = try LaunchModel(json: try JSONSerialization.data(withJSONObject: json))
+        #expect(reordered.featureNames == names.reversed())
+        for row in try rows().prefix(200) {
+            #expect(reordered.probability(values: row) == original.probability(values: row))
+        }
+    }
+
+    @Test func aModelItCannotReadRightIsRefused() throws {
+        var json = try #require(try JSONSerialization.jsonObject(with: try modelJSON()) as? [String: Any])
+        var names = try #require(json["features"] as? [String])
+        names[0] = "minutesSinceTheMoonRose"
+        json["features"] = names
+        #expect(throws: LaunchModel.ReadError.unknownFeature("minutesSinceTheMoonRose")) {
+            try LaunchModel(json: try JSONSerialization.data(withJSONObject: json))
+        }
+        json = try #require(try JSONSerialization.jsonObject(with: try modelJSON()) as? [String: Any])
+        var trees = try #require(json["trees"] as? [[String: Any]])
+        var left = try #require(trees[3]["left"] as? [Int])
+        left[0] = 10_000
+        trees[3]["left"] = left
+        json["trees"] = trees
+        #expect {
+            try LaunchModel(json: try JSONSerialization.data(withJSONObject: json))
+        } throws: { error in
+            guard case LaunchModel.ReadError.malformed(let reason) = error else { return false }
+            return reason.contains("tree 3")
+        }
+        #expect(throws: LaunchModel.ReadError.self) { try LaunchModel(json: Data("{\"kind\": \"logistic\"}".utf8)) }
+    }
+}
