@@ -9,12 +9,18 @@ a logistic fit of the app's profile alone (log of profileNext30).
     fetchpredict features LOG --time-zone ZONE --out /tmp/rows-NAME.csv     # for each log
     scripts/fit-launch-model.py NAME=/tmp/rows-NAME.csv ... [--model trees|logistic] [--out model.json]
     scripts/fit-launch-model.py --predict model.json ROWS.csv [--out chances.csv]
+    scripts/fit-launch-model.py NAME=ROWS ... --model trees --prior-version N --swift-out LaunchPrior.swift
 
 Writes the model fitted on all the logs, as JSON, to --out: the logistic model's transforms, fills
 of unknown values, means, scales and coefficients; or the trees (feature, threshold, left, right,
 missingLeft, value per node: a row goes left when its value is <= the threshold, and when it is
 unknown (NaN) where missingLeft; the score is the baseline plus the leaves' values, through the
 logistic function).
+
+With --swift-out, also writes the trees fitted on all the logs as the package's population prior:
+a Swift source that holds the JSON (with its version and the logs' names and rows) as a string, so
+that the prior travels inside the `fetchpredict` binary. Sources/FetchPredictorCore/Learning/
+LaunchPrior.swift is written this way.
 
 With --predict, fits nothing: writes the chance of each row of ROWS.csv under the model's JSON, by
 `predict_json` (numpy alone), one a line with 17 significant digits: the reference that the
@@ -167,7 +173,9 @@ class Trees:
             nodes = predictor.nodes
             trees.append({
                 "feature": [int(n["feature_idx"]) if not n["is_leaf"] else -1 for n in nodes],
-                "threshold": [float(n["num_threshold"]) if not n["is_leaf"] else 0.0 for n in nodes],
+                # A split on missingness alone has an infinite threshold, which JSON cannot hold:
+                # the largest finite number sends every known value the same way.
+                "threshold": [finite(n["num_threshold"]) if not n["is_leaf"] else 0.0 for n in nodes],
                 "left": [int(n["left"]) if not n["is_leaf"] else -1 for n in nodes],
                 "right": [int(n["right"]) if not n["is_leaf"] else -1 for n in nodes],
                 "missingLeft": [bool(n["missing_go_to_left"]) for n in nodes],
@@ -177,6 +185,11 @@ class Trees:
             "kind": "trees", "features": self.names, "settings": TREE_SETTINGS,
             "baseline": float(np.ravel(self.model._baseline_prediction)[0]), "trees": trees,
         }
+
+
+def finite(value):
+    """A threshold as JSON can hold it: infinities become the largest finite numbers."""
+    return max(min(float(value), sys.float_info.max), -sys.float_info.max)
 
 
 def predict_json(model, x):
@@ -218,6 +231,8 @@ def main():
     parser.add_argument("--out", help="write the model fitted on all logs as JSON here")
     parser.add_argument("--only", help="fit the logistic model and the trees on these features alone (comma-separated)")
     parser.add_argument("--predict", metavar="MODEL", help="write the chances of one file's rows under this model")
+    parser.add_argument("--swift-out", help="write the trees fitted on all logs as the package's prior, a Swift source")
+    parser.add_argument("--prior-version", type=int, default=1, help="the prior's version in --swift-out")
     args = parser.parse_args()
     if args.predict:
         predict_file(args.predict, args.logs, args.out)
@@ -266,10 +281,15 @@ def main():
         results[(kind, "pooled", "in")] = scores(y_all, np.concatenate(inside))
         results[(kind, "pooled", "lolo")] = scores(y_all, np.concatenate(held_out))
         print("%s fitted in %.0f s" % (kind, time.time() - started), file=sys.stderr)
+        if kind == "trees" and args.swift_out:
+            prior = full.to_json()
+            prior["version"] = args.prior_version
+            prior["fittedOn"] = [{"log": name, "rows": int(len(y))} for name, _, y in logs]
+            write_swift_prior(prior, args.swift_out)
         if kind == args.model and args.out:
             written = full.to_json()
             with open(args.out, "w") as handle:
-                json.dump(written, handle, separators=(",", ":"))
+                json.dump(written, handle, separators=(",", ":"), allow_nan=False)
             with open(args.out) as handle:
                 difference = np.abs(predict_json(json.load(handle), x_all) - full.predict(x_all)).max()
             print("wrote %s: read back, its chances differ from the fit's by %.2g at most" % (args.out, difference),
@@ -283,6 +303,21 @@ def main():
         print("| %s | %d | %.4f | %s | %s | %s | %s | %s |" % (
             name, len(y), y.mean(), cell("baseline", "lolo"), cell("logistic", "lolo"), cell("logistic", "in"),
             cell("trees", "lolo"), cell("trees", "in")))
+
+
+def write_swift_prior(prior, path):
+    """The prior as a Swift source: its JSON in a raw string, which holds no '"#' to end it early."""
+    text = json.dumps(prior, separators=(",", ":"), allow_nan=False)
+    assert '"#' not in text
+    logs = ", ".join("%s (%d rows)" % (item["log"], item["rows"]) for item in prior["fittedOn"])
+    with open(path, "w") as handle:
+        handle.write(
+            "// swift-format-ignore-file\n// Written by scripts/fit-launch-model.py --swift-out: do not edit. Fitted on %s.\n\n" % logs
+            + "extension LaunchModel {\n"
+            + "    /// The population prior's JSON, version %d.\n" % prior["version"]
+            + "    static let priorJSON = #\"" + text + "\"#\n"
+            + "}\n")
+    print("wrote %s: the prior, version %d, %d trees" % (path, prior["version"], len(prior["trees"])), file=sys.stderr)
 
 
 def predict_file(model_path, paths, out):

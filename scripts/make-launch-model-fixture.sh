@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Remakes fixtures/launch-model/: trees fitted by scripts/fit-launch-model.py on the feature rows of
 # three synthetic people (commuter, night owl, irregular; 28 days, seed 1), the rows of a fourth
-# (shifting, every 5th row) that the fit never saw, and the script's chance for each of them.
-# LaunchModelTests hold the Swift inference to those chances within 1e-6. Synthetic only: no
+# (shifting, every 5th row) that the fit never saw, and the script's chance for each of them, under
+# those trees and under the package's prior (the JSON in Sources/FetchPredictorCore/Learning/
+# LaunchPrior.swift). LaunchModelTests hold the Swift inference to those chances within 1e-6. Synthetic only: no
 # personal log goes into the repository. Needs numpy and scikit-learn.
 #   scripts/make-launch-model-fixture.sh
 set -euo pipefail
@@ -22,4 +23,7 @@ OMP_NUM_THREADS=1 scripts/fit-launch-model.py commuter="$work/rows-commuter.csv"
   --model trees --out "$out/synthetic-trees.json" >/dev/null
 awk 'NR == 1 || NR % 5 == 0' "$work/rows-shifting.csv" >"$out/rows-shifting.csv"
 scripts/fit-launch-model.py --predict "$out/synthetic-trees.json" "$out/rows-shifting.csv" --out "$out/chances.txt"
+python3 -c 'import re, sys; sys.stdout.write(re.search(r"#\"(\{.*\})\"#", open(sys.argv[1]).read()).group(1))' \
+  Sources/FetchPredictorCore/Learning/LaunchPrior.swift >"$work/prior.json"
+scripts/fit-launch-model.py --predict "$work/prior.json" "$out/rows-shifting.csv" --out "$out/prior-chances.txt"
 echo "$out: $(($(wc -l <"$out/rows-shifting.csv") - 1)) rows, model $(du -k "$out/synthetic-trees.json" | cut -f1) KB"

@@ -81,3 +81,24 @@ struct LaunchModelTests {
         #expect(throws: LaunchModel.ReadError.self) { try LaunchModel(json: Data("{\"kind\": \"logistic\"}".utf8)) }
     }
 }
+
+extension LaunchModelTests {
+    /// The prior that ships inside the package: it reads, names its version and the logs it was
+    /// fitted on, reads every feature by its name, tells rows apart, and gives the script's
+    /// chances (`scripts/make-launch-model-fixture.sh` writes them from the prior's JSON).
+    @Test func thePriorShippedWithThePackageReadsAndSaysWhereItComesFrom() throws {
+        let prior = LaunchModel.prior
+        #expect(prior.version == 1)
+        #expect(prior.fittedOn.map(\.log) == ["xiaomi", "samsung", "app-usage-2023", "india", "lyon"])
+        #expect(prior.fittedOn.allSatisfy { $0.rows > 1000 })
+        #expect(prior.featureNames == LaunchFeatures.names)
+        let chances = try rows().map { prior.probability(values: $0) }
+        #expect(chances.max()! - chances.min()! > 0.1)
+        // The script's chances under the prior's JSON, on the same rows.
+        let expected = try String(contentsOfFile: TestFiles.fixture("\(folder)/prior-chances.txt"), encoding: .utf8)
+            .split(separator: "\n").map { Double(String($0))! }
+        try #require(expected.count == chances.count)
+        let worst = zip(chances, expected).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(worst <= 1e-6, "the largest difference is \(worst)")
+    }
+}

@@ -27,6 +27,10 @@ public struct LaunchModel: Sendable {
         var value: [Double]
     }
 
+    /// The version of a prior shipped with the package; `nil` for a model without one.
+    public let version: Int?
+    /// The logs the model was fitted on, with their rows, as the script wrote them.
+    public let fittedOn: [(log: String, rows: Int)]
     /// The features the model reads, by name, in its own order.
     public let featureNames: [String]
     /// For each of the model's features, its place in ``LaunchFeatures/names``.
@@ -82,6 +86,8 @@ public struct LaunchModel: Sendable {
                     feature: tree.feature, threshold: tree.threshold, left: tree.left, right: tree.right,
                     missingLeft: tree.missingLeft, value: tree.value))
         }
+        version = file.version
+        fittedOn = (file.fittedOn ?? []).map { ($0.log, $0.rows) }
         featureNames = file.features
         self.columns = columns
         baseline = file.baseline
@@ -115,9 +121,16 @@ public struct LaunchModel: Sendable {
     /// The JSON as the script writes it.
     private struct File: Decodable {
         var kind: String
+        var version: Int?
+        var fittedOn: [Provenance]?
         var features: [String]
         var baseline: Double
         var trees: [TreeFile]
+    }
+
+    private struct Provenance: Decodable {
+        var log: String
+        var rows: Int
     }
 
     private struct TreeFile: Decodable {
@@ -128,4 +141,18 @@ public struct LaunchModel: Sendable {
         var missingLeft: [Bool]
         var value: [Double]
     }
+}
+
+extension LaunchModel {
+    /// The population prior: trees fitted by `scripts/fit-launch-model.py` on the shared logs'
+    /// feature rows, shipped inside the package (``priorJSON``, in `LaunchPrior.swift`, which the
+    /// script writes), so that a device with no history of its own starts from what many people do.
+    public static let prior: LaunchModel = {
+        do {
+            return try LaunchModel(json: Data(priorJSON.utf8))
+        } catch {
+            // The script checks the JSON it writes, and LaunchModelTests reads it: not reached.
+            preconditionFailure("\(error)")
+        }
+    }()
 }
