@@ -15,7 +15,7 @@ import Foundation
 /// and one that names a feature this version does not compute is refused.
 public struct LaunchModel: Sendable {
     /// One tree, its nodes in arrays indexed by node; node 0 is the root.
-    struct Tree: Sendable {
+    struct Tree: Sendable, Decodable {
         /// The feature a node splits on, as a place in ``LaunchModel/columns``; -1 at a leaf.
         var feature: [Int]
         var threshold: [Double]
@@ -69,7 +69,6 @@ public struct LaunchModel: Sendable {
             guard let column = LaunchFeatures.names.firstIndex(of: name) else { throw .unknownFeature(name) }
             columns.append(column)
         }
-        var trees: [Tree] = []
         for (index, tree) in file.trees.enumerated() {
             let count = tree.feature.count
             guard
@@ -81,17 +80,13 @@ public struct LaunchModel: Sendable {
                     (1..<count).contains(tree.right[node])
                 else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
             }
-            trees.append(
-                Tree(
-                    feature: tree.feature, threshold: tree.threshold, left: tree.left, right: tree.right,
-                    missingLeft: tree.missingLeft, value: tree.value))
         }
         version = file.version
         fittedOn = (file.fittedOn ?? []).map { ($0.log, $0.rows) }
         featureNames = file.features
         self.columns = columns
         baseline = file.baseline
-        self.trees = trees
+        trees = file.trees
     }
 
     /// The chance of a cold launch for a row of features.
@@ -125,21 +120,12 @@ public struct LaunchModel: Sendable {
         var fittedOn: [Provenance]?
         var features: [String]
         var baseline: Double
-        var trees: [TreeFile]
+        var trees: [Tree]
     }
 
     private struct Provenance: Decodable {
         var log: String
         var rows: Int
-    }
-
-    private struct TreeFile: Decodable {
-        var feature: [Int]
-        var threshold: [Double]
-        var left: [Int]
-        var right: [Int]
-        var missingLeft: [Bool]
-        var value: [Double]
     }
 }
 
