@@ -65,6 +65,9 @@ struct FeaturesCommandTests {
         // A generated log has no unlocks and no notifications: those features are unknown.
         let unlock = Self.featureNames.firstIndex(of: "minutesSinceUnlock")! + 3
         #expect(rows.allSatisfy { $0[unlock] == "nan" && $0[unlock + 1] == "nan" })
+        // Features are written in full, not rounded: a model fitted on them splits where the live
+        // features fall (minutes since a launch at 14:17:01 are 14.28333..., not 14.2833).
+        #expect(rows.contains { row in row[3..<(row.count - 1)].contains { $0.filter(\.isNumber).count >= 10 } })
         // The first decision time is local midnight of the 8th day: 2024-01-08 00:00 in Warsaw.
         #expect(rows.first?[2] == "2024-01-07T23:00:00Z")
     }

@@ -53,7 +53,7 @@ struct RobustnessTests {
     }
 
     /// `export | head`: when the reader goes away the export stops at once and quietly, with the
-    /// status of a Unix tool that SIGPIPE ends (141), on any store.
+    /// status of a Unix tool that SIGPIPE ends (141), on any store; so does a command that prints.
     @Test func anExportWhoseReaderGoesAwayStopsQuietly() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         try #require(try Tool.run(["import", Self.bigLog(20_000), "--db", db, "--time-zone", "UTC"]).status == 0)
@@ -64,6 +64,16 @@ struct RobustnessTests {
         process.waitUntilExit()
         #expect(stderr.isEmpty, "\(stderr)")
         #expect(process.terminationReason == .exit && process.terminationStatus == 141)
+        // The same of a command that prints its output in one piece: not a success that lost it.
+        let (printing, printed, printingErrors) = try Tool.start([
+            "generate", "--persona", "commuter", "--days", "400", "--time-zone", "UTC",
+        ])
+        #expect(printed.fileHandleForReading.readData(ofLength: 100).count == 100)
+        try printed.fileHandleForReading.close()
+        let printingStderr = String(decoding: printingErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        printing.waitUntilExit()
+        #expect(printingStderr.isEmpty, "\(printingStderr)")
+        #expect(printing.terminationReason == .exit && printing.terminationStatus == 141)
     }
 
     /// An import killed at random moments leaves the database whole, holding exactly what the

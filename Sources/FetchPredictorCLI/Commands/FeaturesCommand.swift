@@ -63,10 +63,11 @@ struct FeaturesCommand: ParsableCommand {
     }
 
     /// A row as CSV: names quoted when they hold a comma or a quote, times in ISO 8601 UTC,
-    /// features to six significant digits.
+    /// features in full: the shortest text that reads back as the same number (`nan` when
+    /// unknown), so that a model fitted on the rows splits where the live features fall.
     static func line(_ row: LaunchFeatureRow) -> String {
         var fields = [CSVText.field(row.device), CSVText.field(row.app), TimestampFormatter.iso(row.time)]
-        fields += row.features.values.map { String(format: "%.6g", $0) }
+        fields += row.features.values.map { "\($0)" }
         fields.append(row.label ? "1" : "0")
         return fields.joined(separator: ",")
     }

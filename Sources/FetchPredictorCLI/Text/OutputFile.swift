@@ -52,16 +52,16 @@ final class OutputFile {
     private func flush() throws {
         do {
             try handle.write(contentsOf: Data(buffer.utf8))
-        } catch let error where isStandardOutput && Self.isBrokenPipe(error) {
-            // The reader went away (`export | head`): stop quietly, with the status a process
-            // that SIGPIPE ends has, whether or not the signal is ignored in this process (the
-            // PostgreSQL driver's networking ignores it).
+        } catch let error where Self.isBrokenPipe(error) {
+            // The reader went away (`export | head`, or a FIFO named by --out): stop quietly, with
+            // the status a process that SIGPIPE ends has, whether or not the signal is ignored in
+            // this process (the PostgreSQL driver's networking ignores it).
             throw ExitCode(128 + SIGPIPE)
         }
         buffer = ""
     }
 
-    private static func isBrokenPipe(_ error: any Error) -> Bool {
+    static func isBrokenPipe(_ error: any Error) -> Bool {
         let error = error as NSError
         if error.domain == NSPOSIXErrorDomain { return error.code == Int(EPIPE) }
         if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError {

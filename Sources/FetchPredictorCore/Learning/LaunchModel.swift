@@ -69,7 +69,8 @@ public struct LaunchModel: Sendable {
             guard let column = LaunchFeatures.names.firstIndex(of: name) else { throw .unknownFeature(name) }
             columns.append(column)
         }
-        for (index, tree) in file.trees.enumerated() {
+        var trees = file.trees
+        for (index, tree) in trees.enumerated() {
             let count = tree.feature.count
             guard
                 [tree.threshold.count, tree.left.count, tree.right.count, tree.missingLeft.count, tree.value.count]
@@ -81,12 +82,17 @@ public struct LaunchModel: Sendable {
                 else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
             }
         }
+        // The script writes a split on missingness alone, whose threshold is infinite, with the
+        // largest finite number, since JSON has no infinity: read back, it is infinite again.
+        for index in trees.indices {
+            trees[index].threshold = trees[index].threshold.map { $0 >= .greatestFiniteMagnitude ? .infinity : $0 }
+        }
         version = file.version
         fittedOn = (file.fittedOn ?? []).map { ($0.log, $0.rows) }
         featureNames = file.features
         self.columns = columns
         baseline = file.baseline
-        trees = file.trees
+        self.trees = trees
     }
 
     /// The chance of a cold launch for a row of features.
@@ -97,6 +103,7 @@ public struct LaunchModel: Sendable {
     /// The chance of a cold launch for a row of values in the order of ``LaunchFeatures/names``
     /// (the columns of the `features` command).
     public func probability(values: [Double]) -> Double {
+        precondition(values.count == LaunchFeatures.names.count, "a row has one value per feature")
         var raw = baseline
         for tree in trees {
             var node = 0
