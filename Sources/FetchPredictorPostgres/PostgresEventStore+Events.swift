@@ -112,7 +112,7 @@ extension PostgresEventStore {
         if let id = try existingDeviceID(name, db) { return id }
         _ = try db.changes(
             "INSERT INTO device (name, time_zone) VALUES (\(name), \(timeZone)) ON CONFLICT (name) DO NOTHING")
-        guard let id = try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self) else {
+        guard let id = try existingDeviceID(name, db) else {
             throw StoreError.unknownDevice(name)
         }
         return id
@@ -126,17 +126,39 @@ extension PostgresEventStore {
 
     /// The ids of a device's apps by name, each created with the default settings when new.
     static func appIDs(_ names: [String], device: Int64, _ db: Transaction) throws -> [String: Int64] {
-        guard !names.isEmpty else { return [:] }
+        try appIDs(names.map { AppName(device: device, name: $0) }, db)[device] ?? [:]
+    }
+
+    /// An app of a device, by name.
+    struct AppName: Hashable {
+        var device: Int64
+        var name: String
+    }
+
+    /// The ids of apps of several devices, by device and name, each created with the default
+    /// settings when new, in one statement, in the order of device and name, so that two writers
+    /// take their locks in one order.
+    static func appIDs(_ apps: some Collection<AppName>, _ db: Transaction) throws -> [Int64: [String: Int64]] {
+        guard !apps.isEmpty else { return [:] }
+        let devices = apps.map(\.device)
+        let names = apps.map(\.name)
         try db.changes(
             """
-            INSERT INTO app (device_id, name) SELECT \(device), unnest(\(names)::TEXT[])
+            INSERT INTO app (device_id, name)
+            SELECT device_id, name FROM unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
+            ORDER BY device_id, name COLLATE "C"
             ON CONFLICT (device_id, name) DO NOTHING
             """)
-        var ids: [String: Int64] = [:]
-        for row in try db.rows("SELECT name, id FROM app WHERE device_id = \(device) AND name = ANY(\(names)::TEXT[])")
+        var ids: [Int64: [String: Int64]] = [:]
+        for row in try db.rows(
+            """
+            SELECT app.device_id, app.name, app.id
+            FROM app JOIN unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
+                ON app.device_id = new.device_id AND app.name = new.name
+            """)
         {
-            let (name, id) = try row.decode((String, Int64).self)
-            ids[name] = id
+            let (device, name, id) = try row.decode((Int64, String, Int64).self)
+            ids[device, default: [:]][name] = id
         }
         return ids
     }

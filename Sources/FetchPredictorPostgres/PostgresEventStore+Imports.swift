@@ -275,7 +275,7 @@ final class BulkLoader {
 
     /// Starts storing one chunk: COPY into the staging table, the INSERT that keeps what is new,
     /// the provenance of what was not, and the staging table emptied. Runs on ``DriverExecutor``,
-    /// off Swift's cooperative pool, as ``Transaction/copy(into:columns:_:)`` explains.
+    /// off Swift's cooperative pool, as ``Transaction/copyAsync(into:columns:_:)`` explains.
     private func store(_ text: ByteBuffer, events: Int) -> EventLoopFuture<ChunkResult> {
         let db = self.db
         let importID = self.importID
@@ -349,39 +349,16 @@ final class BulkLoader {
         }
     }
 
-    /// Makes the pending events' new apps in one statement, in the order of device and name (as
-    /// `record` does, so that two writers take their locks in one order).
+    /// Makes the pending events' new apps, in one statement.
     private func createApps() throws {
-        var missing: Set<AppKey> = []
+        var missing: Set<PostgresEventStore.AppName> = []
         for (index, event) in pending where !event.kind.isDeviceEvent {
             let device = deviceIDs[index]
-            if appIDs[device]?[event.app] == nil { missing.insert(AppKey(device: device, name: event.app)) }
+            if appIDs[device]?[event.app] == nil { missing.insert(.init(device: device, name: event.app)) }
         }
-        guard !missing.isEmpty else { return }
-        let devices = missing.map(\.device)
-        let names = missing.map(\.name)
-        try db.changes(
-            """
-            INSERT INTO app (device_id, name)
-            SELECT device_id, name FROM unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
-            ORDER BY device_id, name COLLATE "C"
-            ON CONFLICT (device_id, name) DO NOTHING
-            """)
-        for row in try db.rows(
-            """
-            SELECT app.device_id, app.name, app.id
-            FROM app JOIN unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
-                ON app.device_id = new.device_id AND app.name = new.name
-            """)
-        {
-            let (device, name, id) = try row.decode((Int64, String, Int64).self)
-            appIDs[device, default: [:]][name] = id
+        for (device, ids) in try PostgresEventStore.appIDs(missing, db) {
+            appIDs[device, default: [:]].merge(ids) { _, new in new }
         }
-    }
-
-    private struct AppKey: Hashable {
-        var device: Int64
-        var name: String
     }
 }
 

@@ -184,23 +184,10 @@ struct Transaction: Sendable {
 
     /// Sends `data`, rows in COPY's text format, into `table`'s `columns` by `COPY ... FROM STDIN`.
     ///
-    /// The driver's COPY is async only. Its task runs on ``DriverExecutor``'s own queue, never on
-    /// Swift's cooperative pool: a caller blocked on that pool (a test, an async caller that did
-    /// not move the call off it) would otherwise wait for a thread that never comes.
-    func copy(into table: String, columns: [String], _ data: ByteBuffer) throws {
-        let promise = connection.eventLoop.makePromise(of: Void.self)
-        Task(executorPreference: DriverExecutor.shared) {
-            do {
-                try await copyAsync(into: table, columns: columns, data)
-                promise.succeed()
-            } catch {
-                promise.fail(error)
-            }
-        }
-        try promise.futureResult.wait()
-    }
-
-    /// ``copy(into:columns:_:)`` for a caller in a task that may wait.
+    /// The driver's COPY is async only. A synchronous caller runs it in a task on
+    /// ``DriverExecutor``'s own queue, never on Swift's cooperative pool: a caller blocked on
+    /// that pool (a test, an async caller that did not move the call off it) would otherwise wait
+    /// for a thread that never comes.
     func copyAsync(into table: String, columns: [String], _ data: ByteBuffer) async throws {
         try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
             try await writer.write(data)
@@ -240,7 +227,7 @@ struct Transaction: Sendable {
     }
 }
 
-/// Runs the tasks of the driver's async-only calls (COPY, prepared statements) on a Dispatch
+/// Runs the tasks of the bulk loader's chunks (COPY and the statements after it) on a Dispatch
 /// queue of its own, outside Swift's cooperative pool, so that a synchronous caller may block on
 /// them from any thread.
 final class DriverExecutor: TaskExecutor {

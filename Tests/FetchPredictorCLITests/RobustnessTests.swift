@@ -57,23 +57,19 @@ struct RobustnessTests {
     @Test func anExportWhoseReaderGoesAwayStopsQuietly() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         try #require(try Tool.run(["import", Self.bigLog(20_000), "--db", db, "--time-zone", "UTC"]).status == 0)
-        let (process, out, err) = try Tool.start(["export", "--db", db, "--format", "jsonl"])
-        #expect(out.fileHandleForReading.readData(ofLength: 100).count == 100)
-        try out.fileHandleForReading.close()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(stderr.isEmpty, "\(stderr)")
-        #expect(process.terminationReason == .exit && process.terminationStatus == 141)
-        // The same of a command that prints its output in one piece: not a success that lost it.
-        let (printing, printed, printingErrors) = try Tool.start([
-            "generate", "--persona", "commuter", "--days", "400", "--time-zone", "UTC",
-        ])
-        #expect(printed.fileHandleForReading.readData(ofLength: 100).count == 100)
-        try printed.fileHandleForReading.close()
-        let printingStderr = String(decoding: printingErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        printing.waitUntilExit()
-        #expect(printingStderr.isEmpty, "\(printingStderr)")
-        #expect(printing.terminationReason == .exit && printing.terminationStatus == 141)
+        for arguments in [
+            ["export", "--db", db, "--format", "jsonl"],
+            // A command that prints its output in one piece: not a success that lost it.
+            ["generate", "--persona", "commuter", "--days", "400", "--time-zone", "UTC"],
+        ] {
+            let (process, out, err) = try Tool.start(arguments)
+            #expect(out.fileHandleForReading.readData(ofLength: 100).count == 100)
+            try out.fileHandleForReading.close()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(stderr.isEmpty, "\(arguments[0]): \(stderr)")
+            #expect(process.terminationReason == .exit && process.terminationStatus == 141, "\(arguments[0])")
+        }
     }
 
     /// An import killed at random moments leaves the database whole, holding exactly what the

@@ -70,7 +70,8 @@ public struct LaunchModel: Sendable {
             columns.append(column)
         }
         var trees = file.trees
-        for (index, tree) in trees.enumerated() {
+        for index in trees.indices {
+            let tree = trees[index]
             let count = tree.feature.count
             guard
                 [tree.threshold.count, tree.left.count, tree.right.count, tree.missingLeft.count, tree.value.count]
@@ -81,11 +82,9 @@ public struct LaunchModel: Sendable {
                     (1..<count).contains(tree.right[node])
                 else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
             }
-        }
-        // The script writes a split on missingness alone, whose threshold is infinite, with the
-        // largest finite number, since JSON has no infinity: read back, it is infinite again.
-        for index in trees.indices {
-            trees[index].threshold = trees[index].threshold.map { $0 >= .greatestFiniteMagnitude ? .infinity : $0 }
+            // The script writes a split on missingness alone, whose threshold is infinite, with the
+            // largest finite number, since JSON has no infinity: read back, it is infinite again.
+            trees[index].threshold = tree.threshold.map { $0 >= .greatestFiniteMagnitude ? .infinity : $0 }
         }
         version = file.version
         fittedOn = (file.fittedOn ?? []).map { ($0.log, $0.rows) }
