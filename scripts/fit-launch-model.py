@@ -26,12 +26,17 @@ With --predict, fits nothing: writes the chance of each row of ROWS.csv under th
 `predict_json` (numpy alone), one a line with 17 significant digits: the reference that the
 Swift inference (`LaunchModel`) is held to.
 
+With --lolo-out FOLDER, also writes each model fitted without one log as FOLDER/without-NAME.json,
+so that `fetchpredict evaluate --launch-model` can plan each log with a model that never saw it.
+--tree-settings overrides the trees' settings (scikit-learn's names) for an experiment.
+
 Needs numpy and scikit-learn (pip install scikit-learn).
 """
 
 import argparse
 import csv
 import json
+import os
 import math
 import sys
 import time
@@ -235,7 +240,14 @@ def main():
     parser.add_argument("--predict", metavar="MODEL", help="write the chances of one file's rows under this model")
     parser.add_argument("--swift-out", help="write the trees fitted on all logs as the package's prior, a Swift source")
     parser.add_argument("--prior-version", type=int, default=1, help="the prior's version in --swift-out")
+    parser.add_argument("--tree-settings", metavar="JSON",
+                        help='settings of the trees that replace the defaults, such as \'{"max_leaf_nodes": 7}\'')
+    parser.add_argument("--lolo-out", metavar="FOLDER",
+                        help="write each model fitted without one log as FOLDER/without-NAME.json, "
+                             "for `fetchpredict evaluate --launch-model` on the log it never saw")
     args = parser.parse_args()
+    if args.tree_settings:
+        TREE_SETTINGS.update(json.loads(args.tree_settings))
     if args.predict:
         predict_file(args.predict, args.logs, args.out)
         return
@@ -278,6 +290,10 @@ def main():
             model = make().fit(np.vstack([logs[i][1] for i in others]), np.concatenate([logs[i][2] for i in others]))
             p = model.predict(x)
             held_out.append(p)
+            if kind == args.model and args.lolo_out:
+                os.makedirs(args.lolo_out, exist_ok=True)
+                with open(os.path.join(args.lolo_out, "without-%s.json" % name), "w") as handle:
+                    json.dump(model.to_json(), handle, separators=(",", ":"), allow_nan=False)
             results[(kind, name, "lolo")] = scores(y, p)
         # Pooled: every log's rows, each scored by the model fitted without its log (LOLO) or with all.
         results[(kind, "pooled", "in")] = scores(y_all, np.concatenate(inside))

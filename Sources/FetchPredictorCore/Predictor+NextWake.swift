@@ -6,6 +6,8 @@ import Foundation
 extension Predictor {
     struct CachedPlan {
         var version: Int
+        /// The device's ``LaunchTraces/version`` the plan was made at, when a launch model made it.
+        var traces: Int?
         var policy: AppPolicy
         var plan: AppPlan?
         /// The minute of the horizon the plan was made from: where it goes on from.
@@ -15,6 +17,8 @@ extension Predictor {
     struct CachedProfiles {
         var version: Int
         var profiles: (weekday: DailyProfile, weekend: DailyProfile)
+        /// The habit profiles the launch model's features read, made when a launch model first asks.
+        var habits: (weekday: DailyProfile, weekend: DailyProfile)?
     }
 
     /// A device's planning horizon, and the plans and profiles of its apps made on it.
@@ -32,7 +36,22 @@ extension Predictor {
             profiles[app] = CachedProfiles(version: version, profiles: made)
             return made
         }
+
+        /// An app's habit profiles, for the launch model's features: made again only when its
+        /// profile's version changed. Call after ``planningProfiles(app:version:model:_:)``.
+        mutating func habitProfiles(
+            app: String, version: Int, model: DeviceModel, _ configuration: PredictorConfiguration
+        ) -> (weekday: DailyProfile, weekend: DailyProfile) {
+            if let cached = profiles[app]?.habits, profiles[app]?.version == version { return cached }
+            let made = model.habitProfiles(app: app, configuration)
+            profiles[app]?.habits = made
+            return made
+        }
     }
+
+    /// How far ahead, in minutes, a plan from a launch model is made at first: it is made again
+    /// at the next event of the device, which often comes sooner than the first stage of others.
+    static let modelStage = 30
 
     /// An app's plan, and its first wake after the time asked about.
     typealias Candidate = (app: String, plan: AppPlan, first: AppWake?)
@@ -53,7 +72,7 @@ extension Predictor {
         caches[device] = cache
         return firstDeviceWake(
             plans, earliest: earliest, device: device,
-            planner: Planner(device: model, clock: cache.clock, configuration),
+            planner: Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel),
             after: time, asked: asked, end: end)
     }
 
@@ -88,24 +107,32 @@ extension Predictor {
         let planMinutes = cache.clock.planMinutes(configuration)
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
-        let planner = Planner(device: model, clock: cache.clock, configuration)
+        let planner = Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel)
+        // A launch model reads every app's features, which any launch, unlock or notification changes.
+        let traces = launchModel.map { _ in model.traces.version }
         for app in candidates(model, devicePolicies) {
             let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.
             guard policy.enabled, policy.interval != .never else { continue }
             let position = model.apps.index(forKey: app)
             let version = position.map { model.apps.values[$0].version } ?? -1
-            if let cached = cache.plans[app], cached.version == version, cached.policy == policy {
+            if let cached = cache.plans[app], cached.version == version, cached.policy == policy,
+                cached.traces == traces
+            {
                 if let plan = cached.plan { plans.append((app, plan, plan.firstWake(after: time))) }
                 continue
             }
-            let profiles = cache.planningProfiles(
-                app: app, version: position.map { model.apps.values[$0].profileVersion } ?? -1, model: model,
-                configuration)
+            let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
+            let profiles = cache.planningProfiles(app: app, version: profileVersion, model: model, configuration)
+            let habits =
+                launchModel == nil
+                ? nil : cache.habitProfiles(app: app, version: profileVersion, model: model, configuration)
             let plan = planner.planApp(
-                app, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: planningStage,
-                profiles: profiles)
-            cache.plans[app] = CachedPlan(version: version, policy: policy, plan: plan, startIndex: startIndex)
+                app, policy: policy, startIndex: startIndex, planMinutes: planMinutes,
+                looksAhead: launchModel == nil ? planningStage : planningStage.map { min($0, Self.modelStage) },
+                profiles: profiles, habits: habits)
+            cache.plans[app] = CachedPlan(
+                version: version, traces: traces, policy: policy, plan: plan, startIndex: startIndex)
             if let plan { plans.append((app, plan, plan.firstWake(after: time))) }
         }
         return plans
@@ -122,7 +149,7 @@ extension Predictor {
         let coalescing = configuration.coalescingMilliseconds
         let planMinutes = cache.clock.planMinutes(configuration)
         var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
-        let planner = Planner(device: model, clock: cache.clock, configuration)
+        let planner = Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel)
         var extended = false
         repeat {
             extended = false
@@ -132,13 +159,17 @@ extension Predictor {
                 guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
                     let cached = cache.plans[app]
                 else { continue }
-                let whole = planner.planApp(
+                // A plan from a launch model, whose readings cost the most, goes twice as far
+                // each time; others are made whole.
+                let further = launchModel == nil ? nil : 2 * max(Self.modelStage, through - cached.startIndex)
+                let longer = planner.planApp(
                     app, policy: cached.policy, startIndex: cached.startIndex, planMinutes: planMinutes,
-                    profiles: cache.profiles[app]?.profiles, correction: plan.correction)
-                cache.plans[app]?.plan = whole
+                    looksAhead: further, profiles: cache.profiles[app]?.profiles, habits: cache.profiles[app]?.habits,
+                    correction: plan.correction)
+                cache.plans[app]?.plan = longer
                 // Whole, the plan has no stage left to extend: an app with no wake stays without.
-                var made = whole ?? plan
-                made.plannedThrough = nil
+                var made = longer ?? plan
+                if longer == nil { made.plannedThrough = nil }
                 plans[index] = (app, made, made.firstWake(after: time))
                 if let wake = plans[index].first?.plannedTime.milliseconds { earliest = min(earliest ?? wake, wake) }
                 extended = true

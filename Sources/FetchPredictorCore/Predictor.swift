@@ -34,6 +34,11 @@ public struct Predictor: Sendable {
     public var configuration: PredictorConfiguration {
         didSet { caches.removeAll() }
     }
+    /// The model of a cold launch's chance that plans are made from; `nil` plans from the
+    /// launch hazard (or the hand weights, as the configuration says).
+    public var launchModel: LaunchModel? {
+        didSet { caches.removeAll() }
+    }
     /// The learned model of each device.
     public private(set) var devices: [String: DeviceModel] = [:]
     /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
@@ -191,7 +196,7 @@ public struct Predictor: Sendable {
         let start = (time.milliseconds / 60_000 + 1) * 60_000
         let clock = HorizonClock.forPlanning(
             from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
-        let plan = Planner(device: model, clock: clock, configuration).planApp(
+        let plan = Planner(device: model, clock: clock, configuration, launchModel: launchModel).planApp(
             app, policy: policy(app: app, device: device), startIndex: 0, planMinutes: clock.planMinutes(configuration))
         return plan?.wakes.first { $0.plannedTime > time }
     }
@@ -212,7 +217,7 @@ public struct Predictor: Sendable {
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, Int((end.milliseconds - first) / 60_000)), configuration: configuration,
             zone: model.timeZone)
-        let planner = Planner(device: model, clock: clock, configuration)
+        let planner = Planner(device: model, clock: clock, configuration, launchModel: launchModel)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
         for app in apps(device: device) {

@@ -91,4 +91,36 @@ struct FeaturesCommandTests {
         #expect(result.stderr.contains("nothing was written"))
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// `evaluate --launch-model` plans from the model it names: the prior gives other wakes than the
+    /// launch hazard, and a file that is not a model is refused, naming the option and the file,
+    /// before any replay.
+    @Test func evaluatePlansFromTheLaunchModelItIsGiven() throws {
+        let folder = Tool.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("commuter.csv").path
+        let generated = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "12", "--time-zone", "Europe/Warsaw",
+        ])
+        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        func wakes(_ model: String) throws -> String {
+            let out = folder.appendingPathComponent("wakes-\(model).csv").path
+            let result = try Tool.run([
+                "evaluate", log, "--time-zone", "Europe/Warsaw", "--budgets", "0.9", "--budget", "0.9",
+                "--launch-model", model, "--wakes-out", out,
+            ])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: out, encoding: .utf8)
+        }
+        let hazard = try wakes("none"), prior = try wakes("prior")
+        #expect(hazard.split(separator: "\n").count > 20 && prior.split(separator: "\n").count > 20)
+        #expect(hazard != prior)
+
+        let notAModel = folder.appendingPathComponent("model.json").path
+        try "{\"kind\": \"logistic\"}".write(toFile: notAModel, atomically: true, encoding: .utf8)
+        let refused = try Tool.run(["evaluate", log, "--time-zone", "Europe/Warsaw", "--launch-model", notAModel])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--launch-model \(notAModel)"))
+        #expect(!refused.stdout.contains("fresh@4"))
+    }
 }

@@ -25,8 +25,11 @@ struct BacktestTests {
     }
 
     /// Changing the events after an instant leaves every wake before it unchanged.
-    @Test(arguments: [1, 2] as [UInt64], [false, true])
-    func noLookAhead(seed: UInt64, learnsLaunchHazard: Bool) {
+    /// With the launch model, whose features read the session and the recent days, too.
+    @Test(
+        arguments: [(1, false, false), (2, false, false), (1, true, false), (2, true, false), (1, false, true)]
+            as [(UInt64, Bool, Bool)])
+    func noLookAhead(seed: UInt64, learnsLaunchHazard: Bool, usesLaunchModel: Bool) {
         let original = device(.commuter, days: 21, seed: seed)
         let cut = original.launches[original.launches.count / 2].time
         var changed = original
@@ -37,6 +40,7 @@ struct BacktestTests {
         }
         var settings = settings([0.85])
         settings.configuration.learnsLaunchHazard = learnsLaunchHazard
+        if usesLaunchModel { settings.launchModel = .prior }
         let before = Backtest.run([original], settings: settings).fetches.filter { $0.start < cut }
         let after = Backtest.run([changed], settings: settings).fetches.filter { $0.start < cut }
         #expect(before.count > 20)

@@ -194,6 +194,21 @@ struct LaunchFeaturesTests {
         #expect(Set(LaunchFeatures.names).count == LaunchFeatures.names.count)
     }
 
+    /// The values written out are in the order of the names: each feature given its own value
+    /// shows up at its own name's place.
+    @Test func valuesAreInTheOrderOfTheNames() {
+        var features = LaunchFeatures()
+        for (place, field) in LaunchFeatures.fields.enumerated() {
+            guard let writable = field.value as? WritableKeyPath<LaunchFeatures, Double> else {
+                Issue.record("\(field.name) cannot be set")
+                continue
+            }
+            features[keyPath: writable] = Double(place) + 0.5
+        }
+        #expect(features.values == features.valuesByKeyPath)
+        #expect(features.values == LaunchFeatures.names.indices.map { Double($0) + 0.5 })
+    }
+
     /// The label is 1 exactly when a cold launch starts in (T + 1 min, T + 30 min].
     @Test func labelsAreTheColdLaunchesOfTheNextWindow() {
         let device = Self.device(days: 10)

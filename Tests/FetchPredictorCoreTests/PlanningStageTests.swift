@@ -11,8 +11,14 @@ struct PlanningStageTests {
     /// result, the wakes carried out with results that vary) through a predictor that plans in
     /// stages, one that plans every app through the whole horizon and one asked only for a wake
     /// before the next launch: every answer is the same, the last one's when it comes by then.
-    @Test(arguments: ["commuter", "irregular", "shifting"], [(1, false), (2, true)] as [(UInt64, Bool)])
-    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool)) throws {
+    /// The third run plans from the launch model, whose plans are made only half an hour ahead at
+    /// first and then twice as far each time.
+    @Test(
+        arguments: ["commuter", "irregular", "shifting"],
+        [(1, false, false), (2, true, false), (3, false, true)] as [(UInt64, Bool, Bool)])
+    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool, usesLaunchModel: Bool))
+        throws
+    {
         let seed = run.seed
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let log = SyntheticLog(
@@ -24,6 +30,7 @@ struct PlanningStageTests {
         configuration.budget = 0.9
         configuration.learnsLaunchHazard = run.learnsLaunchHazard
         var staged = Predictor(configuration: configuration)
+        if run.usesLaunchModel { staged.launchModel = .prior }
         staged.setTimeZone(zone, device: "phone")
         staged.defaultInterval = .minimum
         var whole = staged

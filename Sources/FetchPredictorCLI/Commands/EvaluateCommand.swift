@@ -90,6 +90,12 @@ struct EvaluateCommand: ParsableCommand {
     )
     var launchHazard = PredictorConfiguration().learnsLaunchHazard
 
+    @Option(
+        help: ArgumentHelp(
+            "Plan from a launch model, an experiment (docs/experiments.md): 'prior' for the one shipped with fetchpredict, a JSON file that scripts/fit-launch-model.py wrote, or 'none' to plan from the launch hazard.",
+            valueName: "model"))
+    var launchModel = "none"
+
     @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
     var wakesOut: String?
 
@@ -213,6 +219,16 @@ struct EvaluateCommand: ParsableCommand {
         backtest.reportedBudget = budget
         backtest.configuration.usesFetchResults = !ignoreFetchResults
         backtest.configuration.learnsLaunchHazard = launchHazard
+        switch launchModel {
+        case "none": backtest.launchModel = nil
+        case "prior": backtest.launchModel = .prior
+        case let path:
+            do {
+                backtest.launchModel = try LaunchModel(json: Self.read(path, option: "--launch-model"))
+            } catch let error as LaunchModel.ReadError {
+                throw ValidationError("--launch-model \(path): \(error)")
+            }
+        }
         if let scenario {
             let data = try Self.read(scenario, option: "--scenario")
             do {

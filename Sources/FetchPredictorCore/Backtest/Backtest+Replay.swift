@@ -201,6 +201,7 @@ struct PreparedDevice: Sendable {
         // Nothing reads the reasons of a replay's wakes.
         configuration.explainsWakes = false
         var predictor = Predictor(configuration: configuration)
+        predictor.launchModel = settings.launchModel
         predictor.setTimeZone(zone, device: name)
         predictor.defaultInterval = .never
         for (app, interval) in scope { predictor.setPolicy(AppPolicy(interval: interval), app: app, device: name) }

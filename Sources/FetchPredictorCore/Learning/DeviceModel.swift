@@ -24,6 +24,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// How a cold launch's chance depends on the time of day and on the time since the last
     /// launch, learned from every app of the device.
     public internal(set) var hazard = LaunchHazard()
+    /// What the launch model's features keep of the recent events: launches, unlocks and
+    /// notifications.
+    public internal(set) var traces = LaunchTraces()
 
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
@@ -85,8 +88,10 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         currentDay = day
     }
 
-    /// Learns from one event. Device events are ignored for now.
+    /// Learns from one event. Unlocks, the screen turned on and notifications reach only the
+    /// launch model's ``traces``.
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+        traces.observe(event, coldGap: ColdLaunch.gap(configuration))
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
         if configuration.learnsLaunchHazard, let currentDay, day > currentDay {

@@ -25,33 +25,6 @@ public struct FeatureTracker: Sendable {
     /// The time of the latest event observed.
     public private(set) var lastEventTime: Milliseconds?
 
-    /// What is kept of one app.
-    struct AppTrace: Sendable {
-        var lastLaunch: Milliseconds?
-        var lastColdLaunch: Milliseconds?
-        /// Cold launches of the last week and an hour, oldest first.
-        var coldLaunches: [Milliseconds] = []
-        var lastNotification: Milliseconds?
-    }
-
-    /// A launch of the last half hour, with the apps launched after it so far.
-    struct RecentLaunch: Sendable {
-        var time: Milliseconds
-        var app: String
-        var followers: Set<String> = []
-    }
-
-    var apps: [String: AppTrace] = [:]
-    var recent: [RecentLaunch] = []
-    /// Launches of each app, and for each, of each app launched within 30 minutes after one of them.
-    var launchCounts: [String: Int] = [:]
-    var followed: [String: [String: Int]] = [:]
-    var lastApp: String?
-    var lastAnyLaunch: Milliseconds?
-    var sessionStart: Milliseconds?
-    var lastUnlock: Milliseconds?
-    /// Whether the device has reported a notification of any app.
-    var notifies = false
     /// The profiles of each app at a version of its model, for a kind of day.
     var profiles: [String: CachedProfiles] = [:]
 
@@ -61,12 +34,6 @@ public struct FeatureTracker: Sendable {
         var planning: DailyProfile
         var habit: DailyProfile
     }
-
-    /// A session begins at a launch this many minutes or more after the previous launch of any
-    /// app (or unlock).
-    public static let sessionGapMinutes = 10
-    /// The window of the session features (launches in it, apps that follow), in minutes.
-    public static let followMinutes = 30
 
     /// The settings the tracker reads profiles with by default: the predictor's, without the
     /// launch hazard, which no feature reads.
@@ -85,49 +52,9 @@ public struct FeatureTracker: Sendable {
     /// Learns from one event, which must come no earlier than the events before it. Fetches are
     /// ignored: the features describe the person, not the scheduler.
     public mutating func observe(_ event: Event) {
-        let time = event.time
-        lastEventTime = max(lastEventTime ?? time, time)
-        switch event.kind {
-        case .launch:
-            observeLaunch(event)
-        case .unlock, .screenOn:
-            lastUnlock = time
-            sessionStart = time
-        case .notification:
-            apps[event.app, default: AppTrace()].lastNotification = time
-            notifies = true
-        case .fetch, .screenOff:
-            break
-        }
-    }
-
-    private mutating func observeLaunch(_ event: Event) {
-        let time = event.time, app = event.app
-        let window = Milliseconds(Self.followMinutes) * 60_000
+        lastEventTime = max(lastEventTime ?? event.time, event.time)
+        guard event.kind != .fetch else { return }
         model.observe(event, configuration)
-        var trace = apps[app, default: AppTrace()]
-        if ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: ColdLaunch.gap(configuration)) {
-            trace.lastColdLaunch = time
-            trace.coldLaunches.append(time)
-            let kept = time - Milliseconds(LaunchFeatures.capMinutes) * 60_000 - 3_600_000
-            if let first = trace.coldLaunches.first, first < kept {
-                trace.coldLaunches.removeAll { $0 < kept }
-            }
-        }
-        trace.lastLaunch = time
-        apps[app] = trace
-        // Which launches of the last half hour this one follows.
-        recent.removeAll { time - $0.time > window }
-        for index in recent.indices where recent[index].followers.insert(app).inserted {
-            followed[recent[index].app, default: [:]][app, default: 0] += 1
-        }
-        recent.append(RecentLaunch(time: time, app: app))
-        launchCounts[app, default: 0] += 1
-        let gap = Milliseconds(Self.sessionGapMinutes) * 60_000
-        let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
-        if previous == .min || time - previous >= gap { sessionStart = time }
-        lastAnyLaunch = time
-        lastApp = app
     }
 
     /// The features of an app at a decision time, from the events observed so far.
@@ -139,69 +66,12 @@ public struct FeatureTracker: Sendable {
     ///   hour), and a profile's smoothing when the app's model changed since the last call.
     public mutating func features(of app: String, at time: Milliseconds) -> LaunchFeatures {
         precondition(time >= (lastEventTime ?? .min), "features at \(time) asked after an event at \(lastEventTime!)")
-        var features = LaunchFeatures()
-        let zone = model.timeZone
-        let (day, minute) = DeviceModel.local(time, utcOffset: nil, zone: zone)
-        let isWeekend = DeviceModel.isWeekend(day: day)
-        let kind: DayKind = isWeekend ? .weekend : .weekday
+        let local = DeviceModel.local(time, utcOffset: nil, zone: model.timeZone)
+        let kind: DayKind = DeviceModel.isWeekend(day: local.day) ? .weekend : .weekday
         let (planning, habit) = profiles(of: app, kind: kind)
-
-        // Time of day.
-        features.profileRate = planning.rate(minute: minute) * 60
-        features.profileSlope = (planning.rate(minute: minute + 15) - planning.rate(minute: minute - 15)) * 60
-        features.profileNext30 = (1...Self.followMinutes).reduce(0) { $0 + planning.rate(minute: minute + $1) }
-        features.habitRate = habit.rate(minute: minute) * 60
-        features.weekend = isWeekend ? 1 : 0
-        features.minuteOfDay = Double(minute)
-        features.coldLaunchesPerDay = planning.launchesPerDay
-
-        // Recency.
-        let bin = minute / AppModel.binMinutes
-        features.usualColdLaunchesByNow =
-            planning.rates[..<bin].reduce(0, +)
-            + planning.rates[bin] * Double(minute % AppModel.binMinutes) / Double(AppModel.binMinutes)
-        let trace = apps[app]
-        features.minutesSinceLaunch = Self.minutes(since: trace?.lastLaunch, until: time)
-        features.minutesSinceColdLaunch = Self.minutes(since: trace?.lastColdLaunch, until: time)
-        let localMillisecond = CivilDate.split(
-            localMilliseconds: time + Milliseconds(zone.secondsFromGMT(for: Date(milliseconds: time))) * 1000
-        ).millisecond
-        let midnight = time - Milliseconds(localMillisecond)
-        let colds = trace?.coldLaunches ?? []
-        let oneMinute = Milliseconds(60_000), hour = 60 * oneMinute, day24 = 24 * hour
-        func count(after start: Milliseconds, through end: Milliseconds) -> Double {
-            Double(colds.reduce(0) { $0 + ($1 > start && $1 <= end ? 1 : 0) })
-        }
-        features.coldLaunchesToday = count(after: midnight - 1, through: time)
-        features.coldLaunchesLast24h = count(after: time - day24, through: time)
-        features.coldLaunchesLast3h = count(after: time - 3 * hour, through: time)
-        let lead = configuration.leadMilliseconds, window = configuration.windowMilliseconds
-        features.sameWindowYesterday = count(after: time + lead - day24, through: time + window - day24)
-        features.sameWindowLastWeek = count(after: time + lead - 7 * day24, through: time + window - 7 * day24)
-
-        // Session.
-        if let lastApp {
-            let follows = Double(followed[lastApp]?[app] ?? 0)
-            features.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
-            features.wasLastApp = lastApp == app ? 1 : 0
-        }
-        features.minutesSinceAnyLaunch = Self.minutes(since: lastAnyLaunch, until: time)
-        features.minutesSinceSessionStart = Self.minutes(since: sessionStart, until: time)
-        let windowStart = time - Milliseconds(Self.followMinutes) * oneMinute
-        features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
-
-        // Device context.
-        features.minutesSinceUnlock = lastUnlock == nil ? .nan : Self.minutes(since: lastUnlock, until: time)
-        features.minutesSinceNotification =
-            notifies ? Self.minutes(since: trace?.lastNotification, until: time) : .nan
-        return features
-    }
-
-    /// Minutes from an instant to a later one, capped at ``LaunchFeatures/capMinutes``; the cap
-    /// when there is no instant.
-    static func minutes(since start: Milliseconds?, until time: Milliseconds) -> Double {
-        guard let start else { return LaunchFeatures.capMinutes }
-        return min(LaunchFeatures.capMinutes, Double(time - start) / 60_000)
+        return model.traces.features(
+            of: app, at: time, local: local, zone: model.timeZone,
+            profiles: LaunchTraces.Profiles(planning: planning, habit: habit), configuration)
     }
 
     /// The app's planning and habit profiles for a kind of day, made again only when its model changed.

@@ -71,7 +71,7 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// Minutes since the last launch of any app: how long the phone has been idle.
     public var minutesSinceAnyLaunch = LaunchFeatures.capMinutes
     /// Minutes since the session began: at an unlock or the screen turned on, or at a launch
-    /// ``FeatureTracker/sessionGapMinutes`` or more after the previous launch of any app.
+    /// ``LaunchTraces/sessionGapMinutes`` or more after the previous launch of any app.
     public var minutesSinceSessionStart = LaunchFeatures.capMinutes
     /// 1 when the app is the last one opened on the device, else 0.
     public var wasLastApp = 0.0
@@ -124,8 +124,21 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// The features' names in their fixed order: the CSV header's columns.
     public static let names = fields.map(\.name)
 
-    /// The features' values in the order of ``names``.
-    public var values: [Double] { Self.fields.map { self[keyPath: $0.value] } }
+    /// The features' values in the order of ``names``: written out rather than read through
+    /// ``fields``' key paths, as the planner reads them for every app many times a query
+    /// (`LaunchFeaturesTests` holds the two to the same order).
+    public var values: [Double] {
+        [
+            profileRate, profileSlope, profileNext30, habitRate, weekend, minuteOfDay, coldLaunchesPerDay,
+            minutesSinceLaunch, minutesSinceColdLaunch, coldLaunchesToday, usualColdLaunchesByNow,
+            coldLaunchesLast24h, coldLaunchesLast3h, sameWindowYesterday, sameWindowLastWeek, followsLastApp,
+            minutesSinceAnyLaunch, minutesSinceSessionStart, wasLastApp, launchesLast30Min, minutesSinceUnlock,
+            minutesSinceNotification,
+        ]
+    }
+
+    /// The values read through ``fields``: the reference ``values`` is held to.
+    var valuesByKeyPath: [Double] { Self.fields.map { self[keyPath: $0.value] } }
 
     /// Whether every value has the same bits: an unknown (NaN) equals an unknown.
     public static func == (left: LaunchFeatures, right: LaunchFeatures) -> Bool {

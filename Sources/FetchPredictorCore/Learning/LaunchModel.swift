@@ -37,7 +37,24 @@ public struct LaunchModel: Sendable {
     let columns: [Int]
     /// The log-odds before any tree.
     let baseline: Double
-    let trees: [Tree]
+    /// Every tree's nodes, tree after tree, each tree's root first; a node's children are
+    /// places in this array.
+    let nodes: [Node]
+    /// The place of each tree's root in ``nodes``.
+    let roots: [Int]
+
+    /// One node of a tree, laid out for inference: what one step from it reads is together.
+    struct Node: Sendable {
+        /// The feature it splits on, as a place in ``LaunchFeatures/names``; -1 at a leaf.
+        var column: Int32
+        /// Where an unknown value goes: left when true.
+        var missingLeft: Bool
+        var threshold: Double
+        var left: Int32
+        var right: Int32
+        /// A leaf's value (0 at an inner node).
+        var value: Double
+    }
 
     /// The reasons a model's JSON is refused.
     public enum ReadError: Error, Equatable, CustomStringConvertible {
@@ -77,9 +94,10 @@ public struct LaunchModel: Sendable {
                 [tree.threshold.count, tree.left.count, tree.right.count, tree.missingLeft.count, tree.value.count]
                     .allSatisfy({ $0 == count }), count > 0
             else { throw .malformed("tree \(index) has arrays of different lengths") }
+            // Children come after their node, as the script writes them: every path ends at a leaf.
             for node in 0..<count where tree.feature[node] >= 0 {
-                guard tree.feature[node] < columns.count, (1..<count).contains(tree.left[node]),
-                    (1..<count).contains(tree.right[node])
+                guard tree.feature[node] < columns.count, (node + 1..<count).contains(tree.left[node]),
+                    (node + 1..<count).contains(tree.right[node])
                 else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
             }
             // The script writes a split on missingness alone, whose threshold is infinite, with the
@@ -91,7 +109,21 @@ public struct LaunchModel: Sendable {
         featureNames = file.features
         self.columns = columns
         baseline = file.baseline
-        self.trees = trees
+        var nodes: [Node] = [], roots: [Int] = []
+        for tree in trees {
+            let root = nodes.count
+            roots.append(root)
+            for node in tree.feature.indices {
+                let isLeaf = tree.feature[node] < 0
+                nodes.append(
+                    Node(
+                        column: isLeaf ? -1 : Int32(columns[tree.feature[node]]), missingLeft: tree.missingLeft[node],
+                        threshold: tree.threshold[node], left: Int32(root + (isLeaf ? 0 : tree.left[node])),
+                        right: Int32(root + (isLeaf ? 0 : tree.right[node])), value: tree.value[node]))
+            }
+        }
+        self.nodes = nodes
+        self.roots = roots
     }
 
     /// The chance of a cold launch for a row of features.
@@ -104,17 +136,19 @@ public struct LaunchModel: Sendable {
     public func probability(values: [Double]) -> Double {
         precondition(values.count == LaunchFeatures.names.count, "a row has one value per feature")
         var raw = baseline
-        for tree in trees {
-            var node = 0
-            // A well-formed tree ends at a leaf; the bound keeps a malformed one from looping.
-            for _ in 0..<tree.feature.count {
-                let feature = tree.feature[node]
-                if feature < 0 { break }
-                let value = values[columns[feature]]
-                let goesLeft = value.isNaN ? tree.missingLeft[node] : value <= tree.threshold[node]
-                node = goesLeft ? tree.left[node] : tree.right[node]
+        nodes.withUnsafeBufferPointer { nodes in
+            values.withUnsafeBufferPointer { values in
+                for root in roots {
+                    var node = nodes[root]
+                    // A tree read from JSON was checked to end at a leaf on every path.
+                    while node.column >= 0 {
+                        let value = values[Int(node.column)]
+                        let goesLeft = value.isNaN ? node.missingLeft : value <= node.threshold
+                        node = nodes[Int(goesLeft ? node.left : node.right)]
+                    }
+                    raw += node.value
+                }
             }
-            raw += tree.value[node]
         }
         return 1 / (1 + exp(-raw))
     }

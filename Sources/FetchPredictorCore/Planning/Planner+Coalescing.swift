@@ -104,13 +104,16 @@ extension Planner {
                 let moved = since - minutes
                 return moved >= 0 && moved + window >= gap
                     ? .returning(minutesSinceLastLaunch: moved, expectedLaunches: expected) : nil
+            case .launchModel:
+                // The chance was of the planned window, not of the earlier one.
+                return nil
             default:
                 return reason
             }
         }
         let explains = kept.contains {
             switch $0 {
-            case .peak, .usualTime, .returning, .coldStart: true
+            case .peak, .usualTime, .returning, .coldStart, .follows: true
             default: false
             }
         }

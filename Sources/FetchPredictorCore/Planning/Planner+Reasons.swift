@@ -12,16 +12,7 @@ extension Planner {
         let span = (index + lead)...min(index + window, expected.usual.count - 1)
         let usual = span.reduce(0) { $0 + expected.usual[$1] }
         let returning = span.reduce(0) { $0 + expected.returning[$1] }
-        var reasons: [WakeReason] = []
-        let wakeMinute = Int(clock.minuteOfDay[index])
-        let profile = clock.weekend[min(index + window / 2, clock.count - 1)] ? habits.weekend : habits.weekday
-        for peak in profile.peaks {
-            let ahead = DayMinute.ahead(from: wakeMinute, to: peak.minute)
-            if ahead >= lead && ahead <= window, peak.confidence > 0 {
-                reasons.append(
-                    .peak(minute: peak.minute, spreadMinutes: peak.spreadMinutes, confidence: peak.confidence))
-            }
-        }
+        var reasons = peakReasons(at: index, habits: habits)
         let total = usual + returning
         if let last = model.lastLaunch, returning > 0,
             returning >= 0.25 * total || reasons.isEmpty && returning >= usual
@@ -36,9 +27,28 @@ extension Planner {
         {
             reasons.append(.usualTime(expectedLaunches: usual))
         }
-        guard configuration.usesFetchResults, model.fetchWeight > 0 else { return reasons }
+        return reasons + fetchReasons(at: index, newContentChance: newContentChance, model: model)
+    }
+
+    /// The habits that peak between a wake's lead and the end of its window.
+    func peakReasons(at index: Int, habits: DayProfiles) -> [WakeReason] {
+        let window = configuration.windowMinutes
+        let lead = configuration.leadMinutes
+        let wakeMinute = Int(clock.minuteOfDay[index])
+        let profile = clock.weekend[min(index + window / 2, clock.count - 1)] ? habits.weekend : habits.weekday
+        return profile.peaks.compactMap { peak in
+            let ahead = DayMinute.ahead(from: wakeMinute, to: peak.minute)
+            guard ahead >= lead && ahead <= window, peak.confidence > 0 else { return nil }
+            return .peak(minute: peak.minute, spreadMinutes: peak.spreadMinutes, confidence: peak.confidence)
+        }
+    }
+
+    /// What fetch results say of a wake: new content that may not wait, fetches that fail at its hour.
+    func fetchReasons(at index: Int, newContentChance: Double, model: AppModel) -> [WakeReason] {
+        guard configuration.usesFetchResults, model.fetchWeight > 0 else { return [] }
+        var reasons: [WakeReason] = []
         if newContentChance < 0.9 { reasons.append(.newContent(chance: newContentChance)) }
-        let failureRate = model.failureRate(hour: wakeMinute / 60)
+        let failureRate = model.failureRate(hour: Int(clock.minuteOfDay[index]) / 60)
         if failureRate >= 0.1 { reasons.append(.failures(rate: failureRate)) }
         return reasons
     }

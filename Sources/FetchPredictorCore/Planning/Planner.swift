@@ -4,7 +4,8 @@ import Foundation
 ///
 /// An app's plan is made in steps, each in a file of its own: the earliest fetch its interval
 /// and backoff allow (`Planner+Earliest`), the conservative plan of an app with too little
-/// history (`Planner+ColdStart`), its expected cold launches minute by minute (`Planner+Rates`),
+/// history (`Planner+ColdStart`), its expected cold launches minute by minute (`Planner+Rates`,
+/// or from a launch model, `Planner+LaunchModel`),
 /// the chance that new content waits (`ContentOutlook`), the choice of wakes in time order
 /// (`Planner+Sweep`) and their reasons (`Planner+Reasons`). Coalescing into device wakes is
 /// `Planner+Coalescing`.
@@ -18,15 +19,22 @@ struct Planner {
     let clock: HorizonClock
     /// The settings of planning.
     let configuration: PredictorConfiguration
+    /// The model of a cold launch's chance the rates come from; `nil` for the launch hazard or
+    /// the hand weights.
+    let launchModel: LaunchModel?
 
     /// A weekday profile and a weekend one, of one app.
     typealias DayProfiles = (weekday: DailyProfile, weekend: DailyProfile)
 
     /// Creates a value with every field given.
-    init(device: DeviceModel, clock: HorizonClock, _ configuration: PredictorConfiguration) {
+    init(
+        device: DeviceModel, clock: HorizonClock, _ configuration: PredictorConfiguration,
+        launchModel: LaunchModel? = nil
+    ) {
         self.device = device
         self.clock = clock
         self.configuration = configuration
+        self.launchModel = launchModel
     }
 
     /// The floor between two fetches of an app with this interval.
@@ -49,7 +57,7 @@ struct Planner {
     /// the plan can be made further ahead as it was begun.
     func planApp(
         _ name: String, policy: AppPolicy, startIndex: Int, planMinutes: Int, looksAhead: Int? = nil,
-        profiles: DayProfiles? = nil, correction: Double? = nil
+        profiles: DayProfiles? = nil, habits: DayProfiles? = nil, correction: Double? = nil
     ) -> AppPlan? {
         guard policy.enabled, let floor = Self.floor(policy.interval, configuration) else { return nil }
         let window = configuration.windowMinutes
@@ -71,8 +79,16 @@ struct Planner {
         }
         let profiles = profiles ?? device.planningProfiles(app: name, configuration)
         let notColdUntil = (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds
-        var expected = expectedLaunches(
-            model: model, startIndex: startIndex, endIndex: rateEnd, profiles: profiles, notColdUntil: notColdUntil)
+        var expected =
+            if let launchModel, model.lastLaunch != nil {
+                modelLaunches(
+                    name, launchModel: launchModel, startIndex: startIndex, endIndex: rateEnd, profiles: profiles,
+                    habits: habits ?? device.habitProfiles(app: name, configuration))
+            } else {
+                expectedLaunches(
+                    model: model, startIndex: startIndex, endIndex: rateEnd, profiles: profiles,
+                    notColdUntil: notColdUntil)
+            }
         // Forecasts as their fetches came true.
         let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
@@ -84,7 +100,9 @@ struct Planner {
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
-        let wakes = appWakes(name, choices: choices, model: model, expected: expected, earliest: earliest)
+        let wakes = appWakes(
+            name, choices: choices, model: model, expected: expected, earliest: earliest,
+            modelProfiles: launchModel != nil && model.lastLaunch != nil ? profiles : nil)
         return AppPlan(
             wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
             plannedThrough: plannedThrough, correction: correction)
@@ -104,8 +122,11 @@ struct Planner {
 
     /// The wakes of an app's chosen minutes, with their reasons when the configuration explains
     /// wakes; the first also held back by the interval or a backoff when it comes soon after.
+    /// A plan from the launch model (`modelProfiles`, the planning profiles its features read)
+    /// has the model's reasons.
     func appWakes(
-        _ name: String, choices: [Sweep.Choice], model: AppModel, expected: ExpectedLaunches, earliest: Earliest
+        _ name: String, choices: [Sweep.Choice], model: AppModel, expected: ExpectedLaunches, earliest: Earliest,
+        modelProfiles: DayProfiles? = nil
     ) -> [AppWake] {
         // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
@@ -113,10 +134,16 @@ struct Planner {
         var wakes = choices.map { choice in
             AppWake(
                 app: name, plannedTime: Date(milliseconds: clock.time(choice.index)), expectedLaunches: choice.expected,
-                reasons: habits.map {
-                    reasons(
+                reasons: habits.map { habits in
+                    if let launchModel, let modelProfiles {
+                        return modelReasons(
+                            name, at: choice.index, launchModel: launchModel, model: model, profiles: modelProfiles,
+                            habits: habits)
+                            + fetchReasons(at: choice.index, newContentChance: choice.newContentChance, model: model)
+                    }
+                    return reasons(
                         at: choice.index, newContentChance: choice.newContentChance, expected: expected, model: model,
-                        habits: $0)
+                        habits: habits)
                 } ?? [])
         }
         // The first wake is the one the interval or a backoff held back, if it comes soon after.

@@ -28,6 +28,12 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The share of the app's fetches at this hour that fail (0 to 1), learned from fetch
     /// results; the wake is worth less by as much.
     case failures(rate: Double)
+    /// The app is often opened soon after the app opened last, which the launch model weighs:
+    /// that app's name, and the share (0 to 1) of its launches that one of this app followed
+    /// within 30 minutes.
+    case follows(app: String, share: Double)
+    /// The launch model's chance (0 to 1) of a cold launch of the app in the wake's window.
+    case launchModel(chance: Double)
 
     /// A sentence for people.
     public var description: String {
@@ -56,6 +62,11 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
             return String(format: "%.0f%% chance of new content by then, from past fetch results", chance * 100)
         case .failures(let rate):
             return String(format: "%.0f%% of its fetches at this hour fail", rate * 100)
+        case .follows(let app, let share):
+            return String(
+                format: "often opened after %@, which was opened last (after %.0f%% of its launches)", app, share * 100)
+        case .launchModel(let chance):
+            return String(format: "the launch model gives a %.0f%% chance of a cold launch in the window", chance * 100)
         }
     }
 }

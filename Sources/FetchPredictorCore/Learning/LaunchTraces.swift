@@ -1,0 +1,177 @@
+import Foundation
+
+/// What a device keeps of its recent events for the ``LaunchFeatures`` beyond the daily
+/// profiles: each app's last launches and the last week of its cold launches, the launches of
+/// the last half hour, which app follows which, the session, unlocks and notifications.
+///
+/// A ``DeviceModel`` keeps one and updates it with each event, so that the features of any app
+/// at any time from its latest event on can be computed without reading an event again: by the
+/// planner, which asks them of the minutes ahead as if nothing happened until then, and by a
+/// ``FeatureTracker``, which asks them of the present. They never read the future: an event
+/// reaches them only once it happened.
+public struct LaunchTraces: Sendable, Hashable, Codable {
+    /// What is kept of one app.
+    struct AppTrace: Sendable, Hashable, Codable {
+        var lastLaunch: Milliseconds?
+        var lastColdLaunch: Milliseconds?
+        /// Cold launches of the last week and an hour, oldest first.
+        var coldLaunches: [Milliseconds] = []
+        var lastNotification: Milliseconds?
+    }
+
+    /// A launch of the last half hour, with the apps launched after it so far.
+    struct RecentLaunch: Sendable, Hashable, Codable {
+        var time: Milliseconds
+        var app: String
+        var followers: Set<String> = []
+    }
+
+    var apps: [String: AppTrace] = [:]
+    var recent: [RecentLaunch] = []
+    /// Launches of each app, and for each, of each app launched within 30 minutes after one of them.
+    var launchCounts: [String: Int] = [:]
+    var followed: [String: [String: Int]] = [:]
+    var lastApp: String?
+    var lastAnyLaunch: Milliseconds?
+    var sessionStart: Milliseconds?
+    var lastUnlock: Milliseconds?
+    /// Whether the device has reported a notification of any app.
+    var notifies = false
+    /// Counts the events that changed the traces: the features of every app may differ after
+    /// one, so a plan made from the features is made again when it moves.
+    public internal(set) var version = 0
+
+    /// A session begins at a launch this many minutes or more after the previous launch of any
+    /// app (or unlock).
+    public static let sessionGapMinutes = 10
+    /// The window of the session features (launches in it, apps that follow), in minutes.
+    public static let followMinutes = 30
+
+    /// Traces of a device that has seen nothing.
+    public init() {}
+
+    /// Keeps what the features need of one event, which comes no earlier than those before it.
+    /// Fetches and the screen turned off leave the traces as they were.
+    mutating func observe(_ event: Event, coldGap: Milliseconds) {
+        let time = event.time
+        switch event.kind {
+        case .launch:
+            observeLaunch(of: event.app, at: time, coldGap: coldGap)
+        case .unlock, .screenOn:
+            lastUnlock = time
+            sessionStart = time
+        case .notification:
+            apps[event.app, default: AppTrace()].lastNotification = time
+            notifies = true
+        case .fetch, .screenOff:
+            return
+        }
+        version += 1
+    }
+
+    private mutating func observeLaunch(of app: String, at time: Milliseconds, coldGap: Milliseconds) {
+        let window = Milliseconds(Self.followMinutes) * 60_000
+        var trace = apps[app, default: AppTrace()]
+        if ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap) {
+            trace.lastColdLaunch = time
+            trace.coldLaunches.append(time)
+            let kept = time - Milliseconds(LaunchFeatures.capMinutes) * 60_000 - 3_600_000
+            if let first = trace.coldLaunches.first, first < kept {
+                trace.coldLaunches.removeAll { $0 < kept }
+            }
+        }
+        trace.lastLaunch = time
+        apps[app] = trace
+        // Which launches of the last half hour this one follows.
+        recent.removeAll { time - $0.time > window }
+        for index in recent.indices where recent[index].followers.insert(app).inserted {
+            followed[recent[index].app, default: [:]][app, default: 0] += 1
+        }
+        recent.append(RecentLaunch(time: time, app: app))
+        launchCounts[app, default: 0] += 1
+        let gap = Milliseconds(Self.sessionGapMinutes) * 60_000
+        let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
+        if previous == .min || time - previous >= gap { sessionStart = time }
+        lastAnyLaunch = time
+        lastApp = app
+    }
+
+    /// The profiles the time-of-day features of an app read, for the kind of day of the time asked.
+    struct Profiles {
+        /// The planning profile (``DeviceModel/planningProfile(app:for:_:findsPeaks:)``).
+        var planning: DailyProfile
+        /// The long-memory habit profile (``DeviceModel/profile(app:for:_:)``).
+        var habit: DailyProfile
+    }
+
+    /// The features of an app at `time`, no earlier than the latest event the traces kept, from
+    /// the app's profiles for that time's kind of day.
+    ///
+    /// - Complexity: O(the app's cold launches of the last week + launches of the last half hour).
+    func features(
+        of app: String, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone, profiles: Profiles,
+        _ configuration: PredictorConfiguration
+    ) -> LaunchFeatures {
+        var features = LaunchFeatures()
+        let minute = local.minute
+        let isWeekend = DeviceModel.isWeekend(day: local.day)
+        let planning = profiles.planning
+
+        // Time of day.
+        features.profileRate = planning.rate(minute: minute) * 60
+        features.profileSlope = (planning.rate(minute: minute + 15) - planning.rate(minute: minute - 15)) * 60
+        features.profileNext30 = (1...Self.followMinutes).reduce(0) { $0 + planning.rate(minute: minute + $1) }
+        features.habitRate = profiles.habit.rate(minute: minute) * 60
+        features.weekend = isWeekend ? 1 : 0
+        features.minuteOfDay = Double(minute)
+        features.coldLaunchesPerDay = planning.launchesPerDay
+
+        // Recency.
+        let bin = minute / AppModel.binMinutes
+        features.usualColdLaunchesByNow =
+            planning.rates[..<bin].reduce(0, +)
+            + planning.rates[bin] * Double(minute % AppModel.binMinutes) / Double(AppModel.binMinutes)
+        let trace = apps[app]
+        features.minutesSinceLaunch = Self.minutes(since: trace?.lastLaunch, until: time)
+        features.minutesSinceColdLaunch = Self.minutes(since: trace?.lastColdLaunch, until: time)
+        let localMillisecond = CivilDate.split(
+            localMilliseconds: time + Milliseconds(zone.secondsFromGMT(for: Date(milliseconds: time))) * 1000
+        ).millisecond
+        let midnight = time - Milliseconds(localMillisecond)
+        let colds = trace?.coldLaunches ?? []
+        let oneMinute = Milliseconds(60_000), hour = 60 * oneMinute, day24 = 24 * hour
+        func count(after start: Milliseconds, through end: Milliseconds) -> Double {
+            Double(colds.reduce(0) { $0 + ($1 > start && $1 <= end ? 1 : 0) })
+        }
+        features.coldLaunchesToday = count(after: midnight - 1, through: time)
+        features.coldLaunchesLast24h = count(after: time - day24, through: time)
+        features.coldLaunchesLast3h = count(after: time - 3 * hour, through: time)
+        let lead = configuration.leadMilliseconds, window = configuration.windowMilliseconds
+        features.sameWindowYesterday = count(after: time + lead - day24, through: time + window - day24)
+        features.sameWindowLastWeek = count(after: time + lead - 7 * day24, through: time + window - 7 * day24)
+
+        // Session.
+        if let lastApp {
+            let follows = Double(followed[lastApp]?[app] ?? 0)
+            features.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
+            features.wasLastApp = lastApp == app ? 1 : 0
+        }
+        features.minutesSinceAnyLaunch = Self.minutes(since: lastAnyLaunch, until: time)
+        features.minutesSinceSessionStart = Self.minutes(since: sessionStart, until: time)
+        let windowStart = time - Milliseconds(Self.followMinutes) * oneMinute
+        features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
+
+        // Device context.
+        features.minutesSinceUnlock = lastUnlock == nil ? .nan : Self.minutes(since: lastUnlock, until: time)
+        features.minutesSinceNotification =
+            notifies ? Self.minutes(since: trace?.lastNotification, until: time) : .nan
+        return features
+    }
+
+    /// Minutes from an instant to a later one, capped at ``LaunchFeatures/capMinutes``; the cap
+    /// when there is no instant.
+    static func minutes(since start: Milliseconds?, until time: Milliseconds) -> Double {
+        guard let start else { return LaunchFeatures.capMinutes }
+        return min(LaunchFeatures.capMinutes, Double(time - start) / 60_000)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+extension Planner {
+    /// The minutes between two readings of the launch model over a horizon; the minutes between
+    /// are read off the straight line between them.
+    static let launchModelStepMinutes = 5
+
+    /// Expected cold launches per minute over the horizon from the ``LaunchModel``: its chance
+    /// of a cold launch in the window after each minute, with the app's features at that minute
+    /// as they would be if nothing happened until then (the plan is made again at the next event).
+    ///
+    /// A chance p over the window is read as −ln(1 − p) expected launches, spread evenly over
+    /// the window's minutes: the launches a wake at a minute serves (the sum of the rates over
+    /// its window) are then about those the model expects in that wake's window. The part the
+    /// app's daily profile expects is ``ExpectedLaunches/usual``, the rest, what the time since
+    /// launches and the session add, ``ExpectedLaunches/returning``.
+    ///
+    /// - Complexity: O((endIndex − startIndex) / ``launchModelStepMinutes`` × the model's trees).
+    func modelLaunches(
+        _ name: String, launchModel: LaunchModel, startIndex: Int, endIndex: Int, profiles: DayProfiles,
+        habits: DayProfiles
+    ) -> ExpectedLaunches {
+        var expected = ExpectedLaunches(minutes: endIndex)
+        guard startIndex < endIndex else { return expected }
+        let window = configuration.windowMinutes
+        // A wake at minute i serves (i + lead, i + window]: a launch at minute m is most often
+        // served by the wakes about half a window before it.
+        let shift = (window + 1) / 2
+        let step = Self.launchModelStepMinutes
+        // Readings every `step` minutes from the start, through the last minute a rate reads.
+        let lastReading = max(startIndex, endIndex - 1 - shift)
+        var readings: [Double] = []
+        readings.reserveCapacity((lastReading - startIndex) / step + 2)
+        var index = startIndex
+        while true {
+            let features = features(of: name, at: index, profiles: profiles, habits: habits)
+            let chance = min(0.999, launchModel.probability(features))
+            readings.append(-log(1 - chance) / Double(window))
+            if index >= lastReading { break }
+            index += step
+        }
+        for minute in startIndex..<endIndex {
+            let at = max(0, minute - shift - startIndex)
+            let reading = at / step
+            let share = Double(at % step) / Double(step)
+            let rate =
+                reading + 1 < readings.count
+                ? readings[reading] * (1 - share) + readings[reading + 1] * share : readings[readings.count - 1]
+            let profile = clock.weekend[minute] ? profiles.weekend : profiles.weekday
+            let usual = profile.rate(minute: Int(clock.minuteOfDay[minute]))
+            expected.usual[minute] = min(usual, rate)
+            expected.returning[minute] = max(0, rate - usual)
+        }
+        return expected
+    }
+
+    /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
+    func features(of name: String, at index: Int, profiles: DayProfiles, habits: DayProfiles) -> LaunchFeatures {
+        let weekend = clock.weekend[index]
+        return device.traces.features(
+            of: name, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
+            zone: device.timeZone,
+            profiles: LaunchTraces.Profiles(
+                planning: weekend ? profiles.weekend : profiles.weekday,
+                habit: weekend ? habits.weekend : habits.weekday),
+            configuration)
+    }
+
+    /// The share of a chance that a family of signals makes: how much lower the model's chance
+    /// is with those signals as they are when nothing happened for a week, over the chance.
+    static let namedShare = 0.25
+
+    /// The reasons of a wake the launch model chose, each true of it: the chance the model gives
+    /// a cold launch in its window; the app that was opened last, when following it makes a
+    /// quarter of that chance or more (the chance with the session signals at rest is that much
+    /// lower); the app's own last launch, when the time since it does; and the habits that peak
+    /// in the window.
+    func modelReasons(
+        _ name: String, at index: Int, launchModel: LaunchModel, model: AppModel, profiles: DayProfiles,
+        habits: DayProfiles
+    ) -> [WakeReason] {
+        let features = features(of: name, at: index, profiles: profiles, habits: habits)
+        let chance = launchModel.probability(features)
+        var reasons = peakReasons(at: index, habits: habits)
+        var atRest = features
+        atRest.followsLastApp = 0
+        atRest.wasLastApp = 0
+        atRest.launchesLast30Min = 0
+        atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
+        atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
+        if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
+            chance - launchModel.probability(atRest) >= Self.namedShare * chance
+        {
+            reasons.append(.follows(app: lastApp, share: features.followsLastApp))
+        }
+        var longAgo = features
+        longAgo.minutesSinceLaunch = LaunchFeatures.capMinutes
+        longAgo.minutesSinceColdLaunch = LaunchFeatures.capMinutes
+        longAgo.coldLaunchesLast3h = 0
+        if let last = model.lastLaunch, chance - launchModel.probability(longAgo) >= Self.namedShare * chance {
+            reasons.append(
+                .returning(
+                    minutesSinceLastLaunch: Int((clock.time(index) - last) / 60_000),
+                    expectedLaunches: chance - launchModel.probability(longAgo)))
+        }
+        reasons.append(.launchModel(chance: chance))
+        return reasons
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictorCore
+
+/// The planner on the launch model (issue 28): its rates are the model's chances read at the
+/// minutes ahead, the traces its features read survive the store's cache, and a plan from it
+/// keeps the interval.
+struct LaunchModelPlanningTests {
+    static let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    /// A commuter's predictor after two weeks, with unlocks before some launches and
+    /// notifications of one app, so that every trace has something in it.
+    static func predictor(days: Int = 14) throws -> (Predictor, [Event]) {
+        let log = SyntheticLog(
+            persona: .commuter, start: DateFields(year: 2024, month: 1, day: 1), days: days, timeZone: zone, seed: 5,
+            fetchPeriodMinutes: 0)
+        var events: [Event] = []
+        for (index, launch) in log.events().filter({ $0.kind == .launch }).enumerated() {
+            if index % 3 == 0 {
+                events.append(Event(kind: .notification, app: launch.app, time: launch.time - 90_000))
+                events.append(Event(kind: .unlock, app: "", time: launch.time - 20_000))
+            }
+            events.append(launch)
+        }
+        var predictor = Predictor()
+        predictor.launchModel = .prior
+        predictor.defaultInterval = .minimum
+        predictor.setTimeZone(zone, device: "phone")
+        for event in events { try predictor.observe(event, device: "phone") }
+        return (predictor, events)
+    }
+
+    /// Each rate is the chance the model gives at the reading half a window before it, as the
+    /// expected launches −ln(1 − p) spread over the window: computed here from the features
+    /// directly, not through the planner.
+    @Test func theRatesAreTheModelsChancesAtTheMinutesAhead() throws {
+        let (predictor, events) = try Self.predictor()
+        let device = try #require(predictor.devices["phone"])
+        let configuration = predictor.configuration
+        let start = (events.last!.time / 60_000 + 1) * 60_000
+        let clock = HorizonClock.forPlanning(from: start, minutes: 240, configuration: configuration, zone: Self.zone)
+        let planner = Planner(device: device, clock: clock, configuration, launchModel: .prior)
+        let app = "com.example.news"
+        let profiles = device.planningProfiles(app: app, configuration)
+        let habits = device.habitProfiles(app: app, configuration)
+        let expected = planner.modelLaunches(
+            app, launchModel: .prior, startIndex: 0, endIndex: 200, profiles: profiles, habits: habits)
+        let window = configuration.windowMinutes, shift = (window + 1) / 2
+        var checked = 0
+        for reading in stride(from: 0, to: 200 - shift, by: Planner.launchModelStepMinutes) {
+            let time = clock.time(reading)
+            let (day, minute) = DeviceModel.local(time, utcOffset: nil, zone: Self.zone)
+            let kind: DayKind = DeviceModel.isWeekend(day: day) ? .weekend : .weekday
+            let features = device.traces.features(
+                of: app, at: time, local: (day, minute), zone: Self.zone,
+                profiles: LaunchTraces.Profiles(
+                    planning: device.planningProfile(app: app, for: kind, configuration),
+                    habit: device.profile(app: app, for: kind, configuration)),
+                configuration)
+            let chance = LaunchModel.prior.probability(features)
+            let rate = expected.usual[reading + shift] + expected.returning[reading + shift]
+            #expect(abs(rate - -log(1 - chance) / Double(window)) < 1e-12, "at minute \(reading)")
+            checked += 1
+        }
+        #expect(checked >= 30)
+        // The model's chances change over the hours ahead: the rates are read, not a constant.
+        let rates = expected.total[shift..<200]
+        #expect(rates.max()! > 2 * rates.min()!)
+    }
+
+    /// The traces the features read are in the model the store caches: read back, the model
+    /// has the same traces and gives the same wake.
+    @Test func theTracesSurviveTheCache() throws {
+        let (predictor, events) = try Self.predictor()
+        let device = try #require(predictor.devices["phone"])
+        #expect(device.traces.notifies && device.traces.lastUnlock != nil && !device.traces.followed.isEmpty)
+        let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
+        let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps, timeZone: Self.zone))
+        #expect(read.traces == device.traces)
+        var cached = Predictor(configuration: predictor.configuration, devices: ["phone": read])
+        cached.launchModel = .prior
+        cached.defaultInterval = .minimum
+        var learned = predictor
+        let now = Date(milliseconds: events.last!.time)
+        let wake = try #require(try learned.nextWake(after: now, device: "phone"))
+        #expect(try cached.nextWake(after: now, device: "phone") == wake)
+        // A header cut short is refused, not read with traces half there.
+        let header = device.encodedHeader()
+        #expect(DeviceModel(encodedHeader: Array(header.dropLast(3)), apps: apps, timeZone: Self.zone) == nil)
+    }
+
+    /// Over a day of wakes planned from the model, no app is woken twice within its interval:
+    /// an hour for one app, the minimum for the others.
+    @Test func aPlanFromTheModelKeepsTheInterval() throws {
+        var (predictor, events) = try Self.predictor()
+        // Eager, so that the interval is what holds its wakes apart.
+        predictor.configuration.budget = 0.97
+        predictor.setPolicy(AppPolicy(interval: .seconds(3600)), app: "com.example.news", device: "phone")
+        let start = Date(milliseconds: events.last!.time)
+        let schedule = try predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+        for app in predictor.apps(device: "phone") {
+            let times = schedule.wakes.filter { wake in wake.apps.contains { $0.app == app } }.map(\.time)
+            let floor: TimeInterval = app == "com.example.news" ? 3600 : 15 * 60
+            if app == "com.example.news" { #expect(times.count >= 2) }
+            for (earlier, later) in zip(times, times.dropFirst()) {
+                #expect(later.timeIntervalSince(earlier) >= floor, "\(app) woken twice within its interval")
+            }
+        }
+    }
+
+    /// The reasons of a wake the model made are true of it: the chance it names is the model's
+    /// chance at the wake from the features then, an app it follows is the app opened last, and
+    /// the chance is lower by a quarter or more with the session signals at rest.
+    @Test func theReasonsOfAModelsWakeAreTrueOfIt() throws {
+        let (_, events) = try Self.predictor()
+        var configuration = PredictorConfiguration()
+        configuration.budget = 0.95
+        var replayed = Predictor(configuration: configuration)
+        replayed.launchModel = .prior
+        replayed.defaultInterval = .minimum
+        replayed.setTimeZone(Self.zone, device: "phone")
+        let lastDays = events.last!.time - 3 * 86_400_000
+        var chances = 0, follows = 0
+        for event in events {
+            try replayed.observe(event, device: "phone")
+            guard event.time >= lastDays, event.kind == .launch,
+                let wake = try replayed.nextWake(after: Date(milliseconds: event.time), device: "phone")
+            else { continue }
+            let device = try #require(replayed.devices["phone"])
+            for app in wake.apps
+            where !app.reasons.contains(where: { if case .movedEarlier = $0 { true } else { false } }) {
+                let time = app.plannedTime.milliseconds
+                let (day, minute) = DeviceModel.local(time, utcOffset: nil, zone: Self.zone)
+                let kind: DayKind = DeviceModel.isWeekend(day: day) ? .weekend : .weekday
+                let features = device.traces.features(
+                    of: app.app, at: time, local: (day, minute), zone: Self.zone,
+                    profiles: LaunchTraces.Profiles(
+                        planning: device.planningProfile(app: app.app, for: kind, configuration),
+                        habit: device.profile(app: app.app, for: kind, configuration)),
+                    configuration)
+                for reason in app.reasons {
+                    switch reason {
+                    case .launchModel(let chance):
+                        #expect(abs(chance - LaunchModel.prior.probability(features)) < 1e-12)
+                        chances += 1
+                    case .follows(let leader, let share):
+                        #expect(leader == device.traces.lastApp && leader != app.app)
+                        #expect(share == features.followsLastApp)
+                        var atRest = features
+                        (atRest.followsLastApp, atRest.wasLastApp, atRest.launchesLast30Min) = (0, 0, 0)
+                        atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
+                        atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
+                        let chance = LaunchModel.prior.probability(features)
+                        #expect(chance - LaunchModel.prior.probability(atRest) >= 0.25 * chance)
+                        follows += 1
+                    default:
+                        break
+                    }
+                }
+            }
+        }
+        #expect(chances > 10)
+        #expect(follows > 0)
+    }
+}
