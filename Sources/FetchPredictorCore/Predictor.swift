@@ -35,9 +35,14 @@ public struct Predictor: Sendable {
         didSet { caches.removeAll() }
     }
     /// The model of a cold launch's chance that plans are made from; `nil` plans from the
-    /// launch hazard (or the hand weights, as the configuration says).
+    /// launch hazard (or the hand weights, as the configuration says). Setting one turns on
+    /// ``PredictorConfiguration/tracksLaunchFeatures``, which its features need: set it before
+    /// observing events, or the traces of those events are missing.
     public var launchModel: LaunchModel? {
-        didSet { caches.removeAll() }
+        didSet {
+            caches.removeAll()
+            if launchModel != nil { configuration.tracksLaunchFeatures = true }
+        }
     }
     /// The learned model of each device.
     public private(set) var devices: [String: DeviceModel] = [:]

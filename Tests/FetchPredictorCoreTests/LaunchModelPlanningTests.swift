@@ -163,4 +163,19 @@ struct LaunchModelPlanningTests {
         #expect(chances > 10)
         #expect(follows > 0)
     }
+
+    /// The traces cost learning time and cache space, so a predictor keeps them only when a
+    /// launch model asks for them: by default its devices have none, and their headers are as
+    /// small as before.
+    @Test func theTracesAreKeptOnlyForALaunchModel() throws {
+        let (withModel, events) = try Self.predictor()
+        var plain = Predictor()
+        plain.setTimeZone(Self.zone, device: "phone")
+        for event in events { try plain.observe(event, device: "phone") }
+        let kept = try #require(withModel.devices["phone"]), none = try #require(plain.devices["phone"])
+        #expect(!plain.configuration.tracksLaunchFeatures && withModel.configuration.tracksLaunchFeatures)
+        #expect(none.traces == LaunchTraces() && kept.traces != LaunchTraces())
+        #expect(none.encodedHeader().count + 1000 < kept.encodedHeader().count)
+        #expect(plain.configuration.learningKey != withModel.configuration.learningKey)
+    }
 }

@@ -25,7 +25,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// launch, learned from every app of the device.
     public internal(set) var hazard = LaunchHazard()
     /// What the launch model's features keep of the recent events: launches, unlocks and
-    /// notifications.
+    /// notifications; empty unless ``PredictorConfiguration/tracksLaunchFeatures``.
     public internal(set) var traces = LaunchTraces()
 
     /// Creates a value with every field given.
@@ -89,9 +89,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     }
 
     /// Learns from one event. Unlocks, the screen turned on and notifications reach only the
-    /// launch model's ``traces``.
+    /// launch model's ``traces``, kept when the configuration tracks them.
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
-        traces.observe(event, coldGap: ColdLaunch.gap(configuration))
+        if configuration.tracksLaunchFeatures { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
         if configuration.learnsLaunchHazard, let currentDay, day > currentDay {

@@ -36,16 +36,20 @@ public struct FeatureTracker: Sendable {
     }
 
     /// The settings the tracker reads profiles with by default: the predictor's, without the
-    /// launch hazard, which no feature reads.
+    /// launch hazard, which no feature reads, and with the traces the features read.
     public static let defaultConfiguration: PredictorConfiguration = {
         var configuration = PredictorConfiguration()
         configuration.learnsLaunchHazard = false
+        configuration.tracksLaunchFeatures = true
         return configuration
     }()
 
     /// A tracker of a device in a time zone that has seen nothing yet.
+    /// The configuration's traces are kept whatever it says: the features read them.
     public init(timeZone: TimeZone, configuration: PredictorConfiguration = FeatureTracker.defaultConfiguration) {
         model = DeviceModel(timeZone: timeZone)
+        var configuration = configuration
+        configuration.tracksLaunchFeatures = true
         self.configuration = configuration
     }
 

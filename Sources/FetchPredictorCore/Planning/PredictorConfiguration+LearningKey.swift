@@ -23,6 +23,8 @@ extension PredictorConfiguration {
             // The calibration binds fetches to the launches of their window.
             "window=\(freshnessWindow)", "lead=\(lead)", "hazard=\(learnsLaunchHazard)",
         ]
+        // The launch model's traces follow the session and count cold launches by the gap.
+        if tracksLaunchFeatures { settings.append("traces") }
         if learnsLaunchHazard {
             // The hazard snapshots each app's planning profile every day.
             settings += [
