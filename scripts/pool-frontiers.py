@@ -19,7 +19,10 @@ def read(path):
     several runs may be in one file."""
     logs = []
     for line in open(path):
-        device = re.match(r"device .*: (\d+) scored days, (\d+) apps in scope", line)
+        if line.strip() == "overall:":
+            # A store's pooled table follows its devices': it is not one more log.
+            break
+        device = re.match(r"device .*: (\d+) scored days?, (\d+) apps? in scope", line)
         if device:
             logs.append((int(device.group(1)) * int(device.group(2)), {}))
             continue
@@ -51,7 +54,8 @@ def wakes_for(target, points):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    logs = [log for path in sys.argv[1:] for log in read(path)]
+    # A device with no scored day has no predictor rows, and nothing to pool.
+    logs = [log for path in sys.argv[1:] for log in read(path) if log[1]]
     budgets = set.intersection(*[set(rows) for _, rows in logs])
     total_days = sum(days for days, _ in logs)
     points = []

@@ -17,8 +17,9 @@ extension Predictor {
     struct CachedProfiles {
         var version: Int
         var profiles: (weekday: DailyProfile, weekend: DailyProfile)
-        /// The habit profiles the launch model's features read, made when a launch model first asks.
-        var habits: (weekday: DailyProfile, weekend: DailyProfile)?
+        /// The habit profiles the launch model's features read, made when a launch model first
+        /// asks, at a version of the app's model (the habits also move with warm launches).
+        var habits: (version: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile))?
     }
 
     /// A device's planning horizon, and the plans and profiles of its apps made on it.
@@ -37,20 +38,21 @@ extension Predictor {
             return made
         }
 
-        /// An app's habit profiles, for the launch model's features: made again only when its
-        /// profile's version changed. Call after ``planningProfiles(app:version:model:_:)``.
+        /// An app's habit profiles, for the launch model's features: made again only when the
+        /// app's model changed (`version`). Call after ``planningProfiles(app:version:model:_:)``.
         mutating func habitProfiles(
             app: String, version: Int, model: DeviceModel, _ configuration: PredictorConfiguration
         ) -> (weekday: DailyProfile, weekend: DailyProfile) {
-            if let cached = profiles[app]?.habits, profiles[app]?.version == version { return cached }
+            if let cached = profiles[app]?.habits, cached.version == version { return cached.profiles }
             let made = model.habitProfiles(app: app, configuration)
-            profiles[app]?.habits = made
+            profiles[app]?.habits = (version, made)
             return made
         }
     }
 
     /// How far ahead, in minutes, a plan from a launch model is made at first: it is made again
-    /// at the next event of the device, which often comes sooner than the first stage of others.
+    /// at the device's next launch, unlock, screen turned on or notification, which often comes
+    /// sooner than the first stage of others.
     static let modelStage = 30
 
     /// An app's plan, and its first wake after the time asked about.
@@ -97,7 +99,8 @@ extension Predictor {
     }
 
     /// Each app's plan with its first wake after `time`: the cached one when neither the app's
-    /// model nor its policy changed, else one made from `startIndex` up to the first stage.
+    /// model nor its policy changed (nor, for a launch model, the device's traces), else one made
+    /// from `startIndex` up to the first stage.
     ///
     /// An array, as this runs after every event and a dictionary would hash every name again.
     private func stagedPlans(
@@ -126,7 +129,7 @@ extension Predictor {
             let profiles = cache.planningProfiles(app: app, version: profileVersion, model: model, configuration)
             let habits =
                 launchModel == nil
-                ? nil : cache.habitProfiles(app: app, version: profileVersion, model: model, configuration)
+                ? nil : cache.habitProfiles(app: app, version: version, model: model, configuration)
             let plan = planner.planApp(
                 app, policy: policy, startIndex: startIndex, planMinutes: planMinutes,
                 looksAhead: launchModel == nil ? planningStage : planningStage.map { min($0, Self.modelStage) },
@@ -138,10 +141,10 @@ extension Predictor {
         return plans
     }
 
-    /// Makes through the whole horizon, from the minute it was made from, each plan made only so
-    /// far ahead with no wake after `time` when a wake of it could come before `asked` or join
-    /// the first device wake: so the wake is the one whole plans give. Returns the earliest
-    /// first wake of all plans.
+    /// Makes through the whole horizon (a launch model's plan twice as far, as often as needed),
+    /// from the minute it was made from, each plan made only so far ahead with no wake after
+    /// `time` when a wake of it could come before `asked` or join the first device wake: so the
+    /// wake is the one whole plans give. Returns the earliest first wake of all plans.
     private func extend(
         _ plans: inout [Candidate], model: DeviceModel, cache: inout DeviceCache, asked: Milliseconds,
         end: Milliseconds, after time: Date
@@ -164,10 +167,12 @@ extension Predictor {
                 let further = launchModel == nil ? nil : 2 * max(Self.modelStage, through - cached.startIndex)
                 let longer = planner.planApp(
                     app, policy: cached.policy, startIndex: cached.startIndex, planMinutes: planMinutes,
-                    looksAhead: further, profiles: cache.profiles[app]?.profiles, habits: cache.profiles[app]?.habits,
+                    looksAhead: further, profiles: cache.profiles[app]?.profiles,
+                    habits: cache.profiles[app]?.habits?.profiles,
                     correction: plan.correction)
                 cache.plans[app]?.plan = longer
                 // Whole, the plan has no stage left to extend: an app with no wake stays without.
+                // (A plan made further but not whole keeps its stage.)
                 var made = longer ?? plan
                 if longer == nil { made.plannedThrough = nil }
                 plans[index] = (app, made, made.firstWake(after: time))

@@ -32,7 +32,11 @@ import Foundation
 public struct Predictor: Sendable {
     /// The settings of learning and planning.
     public var configuration: PredictorConfiguration {
-        didSet { caches.removeAll() }
+        didSet {
+            caches.removeAll()
+            // A launch model's features need the traces, whatever configuration comes.
+            if launchModel != nil { configuration.tracksLaunchFeatures = true }
+        }
     }
     /// The model of a cold launch's chance that plans are made from; `nil` plans from the
     /// launch hazard (or the hand weights, as the configuration says). Setting one turns on

@@ -9,6 +9,9 @@ import Testing
 struct LaunchModelPlanningTests {
     static let zone = TimeZone(identifier: "Europe/Warsaw")!
 
+    static func isMoved(_ reason: WakeReason) -> Bool { if case .movedEarlier = reason { true } else { false } }
+    static func isModelChance(_ reason: WakeReason) -> Bool { if case .launchModel = reason { true } else { false } }
+
     /// A commuter's predictor after two weeks, with unlocks before some launches and
     /// notifications of one app, so that every trace has something in it.
     static func predictor(days: Int = 14) throws -> (Predictor, [Event]) {
@@ -38,17 +41,20 @@ struct LaunchModelPlanningTests {
         let (predictor, events) = try Self.predictor()
         let device = try #require(predictor.devices["phone"])
         let configuration = predictor.configuration
-        let start = (events.last!.time / 60_000 + 1) * 60_000
-        let clock = HorizonClock.forPlanning(from: start, minutes: 240, configuration: configuration, zone: Self.zone)
+        let first = (events.last!.time / 60_000 + 1) * 60_000
+        let clock = HorizonClock.forPlanning(from: first, minutes: 240, configuration: configuration, zone: Self.zone)
         let planner = Planner(device: device, clock: clock, configuration, launchModel: .prior)
         let app = "com.example.news"
         let profiles = device.planningProfiles(app: app, configuration)
         let habits = device.habitProfiles(app: app, configuration)
+        let start = 7
         let expected = planner.modelLaunches(
-            app, launchModel: .prior, startIndex: 0, endIndex: 200, profiles: profiles, habits: habits)
+            app, launchModel: .prior, startIndex: start, endIndex: 200, profiles: profiles, habits: habits)
         let window = configuration.windowMinutes, shift = (window + 1) / 2
+        let span = Double(window - configuration.leadMinutes + 1)
         var checked = 0
-        for reading in stride(from: 0, to: 200 - shift, by: Planner.launchModelStepMinutes) {
+        var chances: [Double] = []
+        for reading in stride(from: start, to: 200 - shift, by: Planner.launchModelStepMinutes) {
             let time = clock.time(reading)
             let (day, minute) = DeviceModel.local(time, utcOffset: nil, zone: Self.zone)
             let kind: DayKind = DeviceModel.isWeekend(day: day) ? .weekend : .weekday
@@ -59,13 +65,22 @@ struct LaunchModelPlanningTests {
                     habit: device.profile(app: app, for: kind, configuration)),
                 configuration)
             let chance = LaunchModel.prior.probability(features)
+            chances.append(chance)
             let rate = expected.usual[reading + shift] + expected.returning[reading + shift]
-            #expect(abs(rate - -log(1 - chance) / Double(window)) < 1e-12, "at minute \(reading)")
+            #expect(abs(rate - -log(1 - chance) / span) < 1e-12, "at minute \(reading)")
             checked += 1
         }
         #expect(checked >= 30)
+        // Between two readings, the straight line between them: two minutes after the first.
+        for (place, pair) in zip(chances, chances.dropFirst()).enumerated() {
+            let minute = start + place * Planner.launchModelStepMinutes + 2 + shift
+            let line = (-log(1 - pair.0) * 0.6 - log(1 - pair.1) * 0.4) / span
+            #expect(abs(expected.total[minute] - line) < 1e-12, "at minute \(minute)")
+        }
+        // Before the first reading's minutes, the first reading.
+        #expect(abs(expected.total[start] - -log(1 - chances[0]) / span) < 1e-12)
         // The model's chances change over the hours ahead: the rates are read, not a constant.
-        let rates = expected.total[shift..<200]
+        let rates = expected.total[(start + shift)..<200]
         #expect(rates.max()! > 2 * rates.min()!)
     }
 
@@ -103,6 +118,12 @@ struct LaunchModelPlanningTests {
             let times = schedule.wakes.filter { wake in wake.apps.contains { $0.app == app } }.map(\.time)
             let floor: TimeInterval = app == "com.example.news" ? 3600 : 15 * 60
             if app == "com.example.news" { #expect(times.count >= 2) }
+            // Planned from the model: each unmoved wake gives its chance.
+            for wake in schedule.wakes {
+                for planned in wake.apps where !planned.reasons.contains(where: Self.isMoved) {
+                    #expect(planned.reasons.contains(where: Self.isModelChance), "\(planned.reasons)")
+                }
+            }
             for (earlier, later) in zip(times, times.dropFirst()) {
                 #expect(later.timeIntervalSince(earlier) >= floor, "\(app) woken twice within its interval")
             }
@@ -128,8 +149,8 @@ struct LaunchModelPlanningTests {
                 let wake = try replayed.nextWake(after: Date(milliseconds: event.time), device: "phone")
             else { continue }
             let device = try #require(replayed.devices["phone"])
-            for app in wake.apps
-            where !app.reasons.contains(where: { if case .movedEarlier = $0 { true } else { false } }) {
+            for app in wake.apps where !app.reasons.contains(where: Self.isMoved) {
+                #expect(app.reasons.contains(where: Self.isModelChance), "\(app.reasons)")
                 let time = app.plannedTime.milliseconds
                 let (day, minute) = DeviceModel.local(time, utcOffset: nil, zone: Self.zone)
                 let kind: DayKind = DeviceModel.isWeekend(day: day) ? .weekend : .weekday
@@ -146,7 +167,8 @@ struct LaunchModelPlanningTests {
                         chances += 1
                     case .follows(let leader, let share):
                         #expect(leader == device.traces.lastApp && leader != app.app)
-                        #expect(share == features.followsLastApp)
+                        let followed = device.traces.followed[leader]?[app.app] ?? 0
+                        #expect(share == Double(followed) / Double(device.traces.launchCounts[leader]!))
                         var atRest = features
                         (atRest.followsLastApp, atRest.wasLastApp, atRest.launchesLast30Min) = (0, 0, 0)
                         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
@@ -177,5 +199,18 @@ struct LaunchModelPlanningTests {
         #expect(none.traces == LaunchTraces() && kept.traces != LaunchTraces())
         #expect(none.encodedHeader().count + 1000 < kept.encodedHeader().count)
         #expect(plain.configuration.learningKey != withModel.configuration.learningKey)
+    }
+
+    /// With a window of a few minutes, the last reading of a plan that runs to the end of its
+    /// horizon stays on the horizon, from any start minute.
+    @Test func aShortWindowPlansToTheEndOfTheHorizon() throws {
+        var (predictor, events) = try Self.predictor()
+        predictor.configuration.freshnessWindow = 5 * 60
+        predictor.configuration.lead = 60
+        for offset in 0..<5 {
+            let start = Date(milliseconds: events.last!.time + Milliseconds(offset) * 60_000)
+            let schedule = try predictor.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+            #expect(!schedule.wakes.isEmpty)
+        }
     }
 }

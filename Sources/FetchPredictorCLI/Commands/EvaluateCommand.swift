@@ -92,7 +92,7 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Plan from a launch model, an experiment (docs/experiments.md): 'prior' for the one shipped with fetchpredict, a JSON file that scripts/fit-launch-model.py wrote, or 'none' to plan from the launch hazard.",
+            "Plan from a launch model, an experiment (docs/experiments.md): 'prior' for the one shipped with fetchpredict, the trees' JSON that scripts/fit-launch-model.py --model trees wrote, or 'none' to plan without (from the launch hazard, or the hand weights with --no-launch-hazard).",
             valueName: "model"))
     var launchModel = "none"
 

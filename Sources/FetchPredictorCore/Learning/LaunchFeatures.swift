@@ -94,8 +94,8 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// Creates the features of an app with no history: no launch, nothing expected.
     public init() {}
 
-    /// Each feature's name and field, in the fixed order of the CSV's columns: the one list that
-    /// ``names`` and ``values`` read.
+    /// Each feature's name and field, in the fixed order of the CSV's columns: ``names`` reads
+    /// it, and ``values`` is held to it by a test.
     static let fields: [(name: String, value: KeyPath<LaunchFeatures, Double> & Sendable)] = [
         ("profileRate", \.profileRate),
         ("profileSlope", \.profileSlope),

@@ -117,7 +117,9 @@ extension Planner {
             default: false
             }
         }
-        if !reasons.isEmpty, !explains { kept.insert(.usualTime(expectedLaunches: value), at: 0) }
+        // A wake the launch model chose is not said to be this time of day's use.
+        let fromModel = reasons.contains { if case .launchModel = $0 { true } else { false } }
+        if !reasons.isEmpty, !explains, !fromModel { kept.insert(.usualTime(expectedLaunches: value), at: 0) }
         kept.append(.movedEarlier(seconds: Double(shift) / 1000))
         return kept
     }

@@ -10,7 +10,7 @@ extension Planner {
     /// as they would be if nothing happened until then (the plan is made again at the next event).
     ///
     /// A chance p over the window is read as −ln(1 − p) expected launches, spread evenly over
-    /// the window's minutes: the launches a wake at a minute serves (the sum of the rates over
+    /// the minutes from the lead to the window's end: the launches a wake at a minute serves (the sum of the rates over
     /// its window) are then about those the model expects in that wake's window. The part the
     /// app's daily profile expects is ``ExpectedLaunches/usual``, the rest, what the time since
     /// launches and the session add, ``ExpectedLaunches/returning``.
@@ -26,6 +26,8 @@ extension Planner {
         // A wake at minute i serves (i + lead, i + window]: a launch at minute m is most often
         // served by the wakes about half a window before it.
         let shift = (window + 1) / 2
+        // The minutes a wake's window counts in the sweep, from its lead to its end.
+        let span = window - configuration.leadMinutes + 1
         let step = Self.launchModelStepMinutes
         // Readings every `step` minutes from the start, through the last minute a rate reads.
         let lastReading = max(startIndex, endIndex - 1 - shift)
@@ -35,8 +37,9 @@ extension Planner {
         while true {
             let features = features(of: name, at: index, profiles: profiles, habits: habits)
             let chance = min(0.999, launchModel.probability(features))
-            readings.append(-log(1 - chance) / Double(window))
-            if index >= lastReading { break }
+            readings.append(-log(1 - chance) / Double(span))
+            // The last reading at or past the last minute read, within the clock.
+            if index >= lastReading || index + step >= clock.count { break }
             index += step
         }
         for minute in startIndex..<endIndex {
@@ -89,19 +92,23 @@ extension Planner {
         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
         atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
+            let launches = device.traces.launchCounts[lastApp], launches > 0,
             chance - launchModel.probability(atRest) >= Self.namedShare * chance
         {
-            reasons.append(.follows(app: lastApp, share: features.followsLastApp))
+            let follows = device.traces.followed[lastApp]?[name] ?? 0
+            reasons.append(.follows(app: lastApp, share: Double(follows) / Double(launches)))
         }
         var longAgo = features
         longAgo.minutesSinceLaunch = LaunchFeatures.capMinutes
         longAgo.minutesSinceColdLaunch = LaunchFeatures.capMinutes
         longAgo.coldLaunchesLast3h = 0
-        if let last = model.lastLaunch, chance - launchModel.probability(longAgo) >= Self.namedShare * chance {
+        let chanceLongAgo = launchModel.probability(longAgo)
+        if let last = model.lastLaunch, chance - chanceLongAgo >= Self.namedShare * chance {
+            // As expected launches, as the plan reads a chance.
             reasons.append(
                 .returning(
                     minutesSinceLastLaunch: Int((clock.time(index) - last) / 60_000),
-                    expectedLaunches: chance - launchModel.probability(longAgo)))
+                    expectedLaunches: log(1 - min(0.999, chanceLongAgo)) - log(1 - min(0.999, chance))))
         }
         reasons.append(.launchModel(chance: chance))
         return reasons

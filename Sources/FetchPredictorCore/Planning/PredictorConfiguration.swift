@@ -78,8 +78,8 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// Whether each device keeps what a launch model's features read beyond the profiles
     /// (``LaunchTraces``: recent launches, which app follows which, the session, unlocks and
     /// notifications), as planning from a ``LaunchModel`` needs. Off by default: on a store of a
-    /// million launches of 200 apps they made learning 7 times slower and a cached model's
-    /// header 6 times slower to read. ``Predictor/launchModel`` turns it on.
+    /// million launches of 200 apps they made learning 7 times slower, and loading a cached
+    /// model to plan one app several times slower. ``Predictor/launchModel`` turns it on.
     public var tracksLaunchFeatures: Bool = false
 
     /// Creates a value with every field given.
