@@ -103,6 +103,13 @@ struct LaunchModelPlanningTests {
         // A header cut short is refused, not read with traces half there.
         let header = device.encodedHeader()
         #expect(DeviceModel(encodedHeader: Array(header.dropLast(3)), apps: apps, timeZone: Self.zone) == nil)
+        // So is one whose traces' flag of notifications is neither 0 nor 1.
+        let flag = header.count - device.traces.encodedSize + 8
+        var corrupt = header
+        corrupt[flag] = 7
+        #expect(DeviceModel(encodedHeader: corrupt, apps: apps, timeZone: Self.zone) == nil)
+        corrupt[flag] = header[flag]
+        #expect(DeviceModel(encodedHeader: corrupt, apps: apps, timeZone: Self.zone) != nil)
     }
 
     /// Over a day of wakes planned from the model, no app is woken twice within its interval:

@@ -185,6 +185,13 @@ struct ByteReader {
     mutating func int64() -> Int64? { integer(Int64.self) }
     mutating func double() -> Double? { integer(UInt64.self).map(Double.init(bitPattern:)) }
 
+    /// A count written as a `UInt32`, when the bytes left could hold that many items of a byte
+    /// or more: a corrupt count is refused, not allocated.
+    mutating func itemCount() -> Int? {
+        guard let count = uint32(), Int(count) <= bytes.count - offset else { return nil }
+        return Int(count)
+    }
+
     mutating func string() -> String? {
         guard let count = uint32(), offset + Int(count) <= bytes.count else { return nil }
         defer { offset += Int(count) }

@@ -40,14 +40,23 @@ extension LaunchTraces {
         }
     }
 
+    /// The bytes ``encode(into:)`` writes.
+    var encodedSize: Int {
+        var writer = ByteWriter()
+        encode(into: &writer)
+        return writer.bytes.count
+    }
+
     /// Reads traces written by ``encode(into:)``, or returns `nil` when the bytes are not them.
     init?(from reader: inout ByteReader) {
         self.init()
-        guard let version = reader.int64(), let notifies = reader.integer(UInt8.self) else { return nil }
+        guard let version = reader.int64(), let notifies = reader.integer(UInt8.self), notifies <= 1 else {
+            return nil
+        }
         self.version = Int(version)
         self.notifies = notifies == 1
         guard let any = reader.int64(), let session = reader.int64(), let unlock = reader.int64(),
-            let hasLastApp = reader.integer(UInt8.self)
+            let hasLastApp = reader.integer(UInt8.self), hasLastApp <= 1
         else { return nil }
         (lastAnyLaunch, sessionStart, lastUnlock) = (
             ByteReader.optionalTime(any), ByteReader.optionalTime(session), ByteReader.optionalTime(unlock)
@@ -56,10 +65,10 @@ extension LaunchTraces {
             guard let name = reader.string() else { return nil }
             lastApp = name
         }
-        guard let appCount = reader.count() else { return nil }
+        guard let appCount = reader.itemCount() else { return nil }
         for _ in 0..<appCount {
             guard let name = reader.string(), let last = reader.int64(), let lastCold = reader.int64(),
-                let notification = reader.int64(), let colds = reader.count()
+                let notification = reader.int64(), let colds = reader.itemCount()
             else { return nil }
             var trace = AppTrace(
                 lastLaunch: ByteReader.optionalTime(last), lastColdLaunch: ByteReader.optionalTime(lastCold),
@@ -70,9 +79,9 @@ extension LaunchTraces {
             }
             apps[name] = trace
         }
-        guard let recentCount = reader.count() else { return nil }
+        guard let recentCount = reader.itemCount() else { return nil }
         for _ in 0..<recentCount {
-            guard let time = reader.int64(), let app = reader.string(), let followers = reader.count() else {
+            guard let time = reader.int64(), let app = reader.string(), let followers = reader.itemCount() else {
                 return nil
             }
             var launch = RecentLaunch(time: time, app: app)
@@ -82,14 +91,14 @@ extension LaunchTraces {
             }
             recent.append(launch)
         }
-        guard let counts = reader.count() else { return nil }
+        guard let counts = reader.itemCount() else { return nil }
         for _ in 0..<counts {
             guard let name = reader.string(), let count = reader.int64() else { return nil }
             launchCounts[name] = Int(count)
         }
-        guard let leaders = reader.count() else { return nil }
+        guard let leaders = reader.itemCount() else { return nil }
         for _ in 0..<leaders {
-            guard let name = reader.string(), let followers = reader.count() else { return nil }
+            guard let name = reader.string(), let followers = reader.itemCount() else { return nil }
             var counts: [String: Int] = [:]
             for _ in 0..<followers {
                 guard let follower = reader.string(), let count = reader.int64() else { return nil }
@@ -97,14 +106,5 @@ extension LaunchTraces {
             }
             followed[name] = counts
         }
-    }
-}
-
-extension ByteReader {
-    /// A count written as a `UInt32`, when the bytes left could hold that many items of a byte
-    /// or more: a corrupt count is refused, not allocated.
-    mutating func count() -> Int? {
-        guard let count = uint32(), Int(count) <= bytes.count - offset else { return nil }
-        return Int(count)
     }
 }
