@@ -20,15 +20,21 @@ struct FeaturesCommandTests {
         return formatter.date(from: String(text))!.timeIntervalSince1970
     }
 
+    /// A synthetic commuter's log of some days, generated into a folder; its path.
+    static func commuterLog(days: Int, in folder: URL) throws -> String {
+        let log = folder.appendingPathComponent("commuter.csv").path
+        let generated = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "\(days)", "--time-zone", "Europe/Warsaw",
+        ])
+        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        return log
+    }
+
     @Test func rowsHaveTheHeaderAndLabelsTheLogBearsOut() throws {
         // Given ten days of a synthetic commuter
         let folder = Tool.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("commuter.csv").path
-        let generated = try Tool.run([
-            "generate", "--persona", "commuter", "--days", "10", "--time-zone", "Europe/Warsaw",
-        ])
-        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        let log = try Self.commuterLog(days: 10, in: folder)
         // When its features are written every 30 minutes
         let out = folder.appendingPathComponent("rows.csv").path
         let result = try Tool.run(["features", log, "--time-zone", "Europe/Warsaw", "--every", "30", "--out", out])
@@ -40,7 +46,7 @@ struct FeaturesCommandTests {
                 == Substring((["device", "app", "time"] + Self.featureNames + ["label"]).joined(separator: ",")))
         // And each label says whether the log has a cold launch of the app 1 to 30 minutes later
         var launches: [String: [Double]] = [:]
-        for line in generated.stdout.split(separator: "\n").dropFirst() {
+        for line in try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             if fields[2] == "launch" { launches[String(fields[1]), default: []].append(Self.seconds(fields[0])) }
         }
@@ -98,11 +104,7 @@ struct FeaturesCommandTests {
     @Test func evaluatePlansFromTheLaunchModelItIsGiven() throws {
         let folder = Tool.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = folder.appendingPathComponent("commuter.csv").path
-        let generated = try Tool.run([
-            "generate", "--persona", "commuter", "--days", "12", "--time-zone", "Europe/Warsaw",
-        ])
-        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        let log = try Self.commuterLog(days: 12, in: folder)
         func wakes(_ model: String) throws -> String {
             let out = folder.appendingPathComponent("wakes-\(model).csv").path
             let result = try Tool.run([
