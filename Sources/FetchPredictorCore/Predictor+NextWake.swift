@@ -62,13 +62,13 @@ extension Predictor {
     mutating func firstWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
         -> DeviceWake?
     {
-        let start = (time.milliseconds / 60_000 + 1) * 60_000
+        let start = time.milliseconds.nextWholeMinute
         guard let model = try planningModel(device) else { return nil }
         // Taken out of the dictionary while it changes, so that its plans are not copied.
         var cache = takeCache(device, from: start, zone: model.timeZone)
-        let startIndex = Int((start - cache.clock.start) / 60_000)
+        let startIndex = start.minutes(since: cache.clock.start)
         var plans = stagedPlans(device, model: model, cache: &cache, startIndex: startIndex, after: time)
-        let end = Date(milliseconds: start + Milliseconds(Self.lookAhead * 1000))
+        let end = Date(milliseconds: start + .seconds(Self.lookAhead))
         let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
         let earliest = extend(&plans, model: model, cache: &cache, asked: asked, end: end.milliseconds, after: time)
         caches[device] = cache

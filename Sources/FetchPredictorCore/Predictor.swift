@@ -60,7 +60,7 @@ public struct Predictor: Sendable {
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
     /// How long a cached planning horizon is reused before a new one is laid.
-    static let horizonReuse: Milliseconds = 12 * 3_600_000
+    static let horizonReuse: Milliseconds = 12 * .perHour
 
     /// How far ahead, in minutes, an app's plan is made at first for ``nextWake(after:device:)``:
     /// the whole horizon only when no app wakes sooner. `nil` plans every app through the whole
@@ -202,7 +202,7 @@ public struct Predictor: Sendable {
     /// - Complexity: O(minutes of the day × the app's wakes): only this app is planned.
     public func nextWake(after time: Date, device: String, app: String) throws(PredictorError) -> AppWake? {
         guard let model = try planningModel(device) else { return nil }
-        let start = (time.milliseconds / 60_000 + 1) * 60_000
+        let start = time.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
         let plan = Planner(device: model, clock: clock, configuration, launchModel: launchModel).planApp(
@@ -222,9 +222,9 @@ public struct Predictor: Sendable {
         guard let model = try planningModel(device) else {
             return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
         }
-        let first = (start.milliseconds / 60_000 + 1) * 60_000
+        let first = start.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
-            from: first, minutes: max(1, Int((end.milliseconds - first) / 60_000)), configuration: configuration,
+            from: first, minutes: max(1, end.milliseconds.minutes(since: first)), configuration: configuration,
             zone: model.timeZone)
         let planner = Planner(device: model, clock: clock, configuration, launchModel: launchModel)
         var plans: [String: AppPlan] = [:]

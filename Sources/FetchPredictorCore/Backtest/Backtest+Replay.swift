@@ -31,7 +31,7 @@ struct PreparedDevice: Sendable {
         var byApp: [String: [Milliseconds]] = [:]
         for launch in launches { byApp[launch.app, default: []].append(launch.time) }
         appLaunches = byApp
-        let window = Milliseconds(settings.window * 1000)
+        let window = Milliseconds.seconds(settings.window)
         if let apps = settings.apps {
             scope = apps
         } else {
@@ -87,9 +87,10 @@ struct PreparedDevice: Sendable {
             if lastDay >= firstDay {
                 for day in firstDay...lastDay {
                     let (year, month, dayOfMonth) = CivilDate.fromDays(day)
-                    for minute in stride(from: 0, to: 1440, by: period) {
+                    for minute in stride(from: 0, to: DayMinute.perDay, by: period) {
                         let fields = DateFields(
-                            year: year, month: month, day: dayOfMonth, hour: minute / 60, minute: minute % 60)
+                            year: year, month: month, day: dayOfMonth, hour: minute / DayMinute.perHour,
+                            minute: minute % DayMinute.perHour)
                         let (time, resolution) = fields.instant(in: zone)
                         if resolution != .skipped { starts.append(time) }
                     }
@@ -97,7 +98,7 @@ struct PreparedDevice: Sendable {
             }
             fetches = simulateResults(scope.keys.sorted().map { ($0, starts) }, settings)
         case .oracle:
-            let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+            let window = Milliseconds.seconds(settings.window), lead = Milliseconds.seconds(settings.lead)
             let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
                 let times = appLaunches[app] ?? []
                 return (
@@ -145,7 +146,7 @@ struct PreparedDevice: Sendable {
         var lastRefresh: [String: Milliseconds] = [:]
         var fetches: [SimulatedFetch] = []
         var pending: [Event] = []
-        let duration = Milliseconds(settings.fetchDuration * 1000)
+        let duration = Milliseconds.seconds(settings.fetchDuration)
         guard var now = launches.first.map({ min($0.time, logged.first?.time ?? $0.time) - 1 }) else { return [] }
         var index = 0
         while true {
@@ -257,7 +258,7 @@ struct PreparedDevice: Sendable {
     func scoreColdLaunches(
         of app: String, _ appFetches: [SimulatedFetch], _ settings: BacktestSettings, into sheet: inout ScoreSheet
     ) -> [Int] {
-        let window = Milliseconds(settings.window * 1000), lead = Milliseconds(settings.lead * 1000)
+        let window = Milliseconds.seconds(settings.window), lead = Milliseconds.seconds(settings.lead)
         let launchTimes = appLaunches[app] ?? []
         let timeline = timeline(app, settings)
         let refreshing = appFetches.indices.filter { appFetches[$0].result != .failed }
@@ -279,7 +280,7 @@ struct PreparedDevice: Sendable {
                 served[refreshing[refreshIndex - 1]] += 1
                 sheet.figures.servedLaunches += 1
             }
-            if let refresh { sheet.ages.append(Double(time - refresh) / 60_000) }
+            if let refresh { sheet.ages.append(time.fractionalMinutes(since: refresh)) }
             sheet.scored.append(ScoredLaunch(device: name, app: app, time: time, fresh: fresh))
         }
         return served

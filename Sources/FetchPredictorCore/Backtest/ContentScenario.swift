@@ -132,7 +132,7 @@ struct ContentTimeline {
         random = SeededGenerator(seed: seed)
         if let entry, let scenario, let process = scenario.process(entry) {
             let firstDay = DeviceModel(timeZone: zone).local(from, utcOffset: nil).day - 1
-            let days = Int((to - from) / 86_400_000) + 3
+            let days = Int((to - from) / .perDay) + 3
             let (year, month, day) = CivilDate.fromDays(firstDay)
             let log = SyntheticLog(
                 persona: Persona(name: "", summary: "", apps: []),

@@ -67,9 +67,9 @@ extension BacktestDevice {
         let scope = apps?.sorted() ?? colds.filter { $0.value.count >= minimumColdLaunches }.keys.sorted()
         guard !scope.isEmpty else { return }
         let firstDay = DeviceModel.local(first.time, utcOffset: nil, zone: timeZone).day + warmupDays
-        let dayStart = Milliseconds(firstDay) * 86_400_000
-        var time = dayStart - Milliseconds(timeZone.secondsFromGMT(for: Date(milliseconds: dayStart))) * 1000
-        let step = Milliseconds(everyMinutes) * 60_000
+        let dayStart = Milliseconds(firstDay) * .perDay
+        var time = dayStart - .seconds(timeZone.secondsFromGMT(for: Date(milliseconds: dayStart)))
+        let step = Milliseconds.minutes(everyMinutes)
         let lead = configuration.leadMilliseconds
         let window = configuration.windowMilliseconds
         var tracker = FeatureTracker(timeZone: timeZone, configuration: configuration)

@@ -33,7 +33,7 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// The width of a bin of ``gaps``, in minutes.
     static let gapBinMinutes = 10
     /// The bins of ``gaps`` below a day.
-    static let gapBins = (24 * 60 - gapStartMinutes) / gapBinMinutes
+    static let gapBins = (DayMinute.perDay - gapStartMinutes) / gapBinMinutes
 
     /// The bin of ``gaps`` of a time since a launch, in minutes.
     static func gapBin(minutes: Int) -> Int {
@@ -131,7 +131,7 @@ public struct AppModel: Sendable, Hashable, Codable {
             let bin = minuteOfDay / Self.binMinutes
             recent[bin] += 1
             if let last = lastLaunch {
-                let minutes = Int((time - last) / 60_000)
+                let minutes = time.minutes(since: last)
                 gaps[Self.gapBin(minutes: minutes)] += 1
             }
             if isWeekend { weekend[bin] += 1 } else { weekday[bin] += 1 }
@@ -173,16 +173,16 @@ public struct AppModel: Sendable, Hashable, Codable {
     /// hours in proportion to the rates believed so far.
     mutating func learnPublications(at time: Milliseconds, minuteOfDay: Int, newData: Bool) {
         guard let refresh = lastRefresh, refresh < time else { return }
-        let gapMinutes = min(Int((time - refresh) / 60_000), 24 * 60)
+        let gapMinutes = min(time.minutes(since: refresh), DayMinute.perDay)
         guard gapMinutes > 0 else { return }
         var overlap = [Double](repeating: 0, count: 24)
         var minute = minuteOfDay
         var left = gapMinutes
         while left > 0 {
-            let hour = DayMinute.wrapped(minute - 1) / 60
+            let hour = DayMinute.wrapped(minute - 1) / DayMinute.perHour
             let intoHour = ((minute - 1) % 60 + 60) % 60 + 1
             let step = min(left, intoHour)
-            overlap[hour] += Double(step) / 60
+            overlap[hour] += Double(step) / Double(DayMinute.perHour)
             minute -= step
             left -= step
         }
@@ -203,7 +203,7 @@ public struct AppModel: Sendable, Hashable, Codable {
     mutating func observeFetch(
         at time: Milliseconds, minuteOfDay: Int, day: Int, result: FetchResult, duration: Double?
     ) {
-        let hour = minuteOfDay / 60
+        let hour = minuteOfDay / DayMinute.perHour
         if firstDay == nil { firstDay = day }
         if result != .failed {
             learnPublications(at: time, minuteOfDay: minuteOfDay, newData: result == .newData)
@@ -264,10 +264,10 @@ extension AppModel {
         guard let last = lastLaunch, hazardBins.count == Self.binsPerDay else { return }
         let from = max(exposureCountedUntil ?? .min, last + coldGap)
         guard from < time else { return }
-        let minutes = Int((time - from) / 60_000)
+        let minutes = time.minutes(since: from)
         guard minutes > 0 else { return }
         var minute = DeviceModel.local(from, utcOffset: nil, zone: zone).minute
-        var since = Int((from - last) / 60_000)
+        var since = from.minutes(since: last)
         var expected = [Double](repeating: 0, count: LaunchHazard.sinceBins)
         hazardBins.withUnsafeBufferPointer { bins in
             for _ in 0..<minutes {
@@ -279,7 +279,7 @@ extension AppModel {
                 since += 1
             }
         }
-        exposureCountedUntil = from + Milliseconds(minutes) * 60_000
+        exposureCountedUntil = from + .minutes(minutes)
         for bin in expected.indices { sinceExpected[bin] += expected[bin] }
     }
 
@@ -290,7 +290,7 @@ extension AppModel {
         countExposure(until: time, coldGap: coldGap, zone: zone, into: &hazard)
         guard let last = lastLaunch, hazardBins.count == Self.binsPerDay else { return }
         if ColdLaunch.isCold(at: time, previous: last, gap: coldGap) {
-            let sinceBin = LaunchHazard.sinceBin(minutes: Int((time - last) / 60_000))
+            let sinceBin = LaunchHazard.sinceBin(minutes: time.minutes(since: last))
             sinceLaunches[sinceBin] += 1
             hazard.count(
                 profileBin: Int(hazardBins[minute / Self.binMinutes]), sinceBin: sinceBin, minutes: 0, launched: true)

@@ -81,7 +81,7 @@ extension DeviceModel {
             usual = sum
         }
         var share = 1.0
-        if let last = model.lastLaunch, now.milliseconds - last >= Milliseconds(Planner.recencyHorizon) * 60_000 {
+        if let last = model.lastLaunch, now.milliseconds - last >= .minutes(Planner.recencyHorizon) {
             let missed = Planner.expectedLaunches(
                 from: last, to: now.milliseconds, device: self,
                 profiles: (

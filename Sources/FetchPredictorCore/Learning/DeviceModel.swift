@@ -54,8 +54,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// (days since 1970-01-01) and its minute of the day.
     public static func local(_ time: Milliseconds, utcOffset: Int?, zone: TimeZone) -> (day: Int, minute: Int) {
         let offset = utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: time))
-        let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
-        return (day, millisecond / 60_000)
+        let (day, millisecond) = CivilDate.split(localMilliseconds: time + .seconds(offset))
+        return (day, millisecond / Int(Milliseconds.perMinute))
     }
 
     /// Moves the model's clock to a local day, decaying what came before.

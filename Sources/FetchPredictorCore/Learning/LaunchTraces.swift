@@ -70,12 +70,12 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     }
 
     private mutating func observeLaunch(of app: String, at time: Milliseconds, coldGap: Milliseconds) {
-        let window = Milliseconds(Self.followMinutes) * 60_000
+        let window = Milliseconds.minutes(Self.followMinutes)
         var trace = apps[app, default: AppTrace()]
         if ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap) {
             trace.lastColdLaunch = time
             trace.coldLaunches.append(time)
-            let kept = time - Milliseconds(LaunchFeatures.capMinutes) * 60_000 - 3_600_000
+            let kept = time - Milliseconds(LaunchFeatures.capMinutes) * .perMinute - .perHour
             if let first = trace.coldLaunches.first, first < kept {
                 trace.coldLaunches.removeAll { $0 < kept }
             }
@@ -89,7 +89,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         }
         recent.append(RecentLaunch(time: time, app: app))
         launchCounts[app, default: 0] += 1
-        let gap = Milliseconds(Self.sessionGapMinutes) * 60_000
+        let gap = Milliseconds.minutes(Self.sessionGapMinutes)
         let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
         if previous == .min || time - previous >= gap { sessionStart = time }
         lastAnyLaunch = time
@@ -135,11 +135,11 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         features.minutesSinceLaunch = Self.minutes(since: trace?.lastLaunch, until: time)
         features.minutesSinceColdLaunch = Self.minutes(since: trace?.lastColdLaunch, until: time)
         let localMillisecond = CivilDate.split(
-            localMilliseconds: time + Milliseconds(zone.secondsFromGMT(for: Date(milliseconds: time))) * 1000
+            localMilliseconds: time + .seconds(zone.secondsFromGMT(for: Date(milliseconds: time)))
         ).millisecond
         let midnight = time - Milliseconds(localMillisecond)
         let colds = trace?.coldLaunches ?? []
-        let oneMinute = Milliseconds(60_000), hour = 60 * oneMinute, day24 = 24 * hour
+        let hour = Milliseconds.perHour, day24 = Milliseconds.perDay
         func count(after start: Milliseconds, through end: Milliseconds) -> Double {
             Double(colds.reduce(0) { $0 + ($1 > start && $1 <= end ? 1 : 0) })
         }
@@ -158,7 +158,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         }
         features.minutesSinceAnyLaunch = Self.minutes(since: lastAnyLaunch, until: time)
         features.minutesSinceSessionStart = Self.minutes(since: sessionStart, until: time)
-        let windowStart = time - Milliseconds(Self.followMinutes) * oneMinute
+        let windowStart = time - .minutes(Self.followMinutes)
         features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
 
         // Device context.
@@ -172,6 +172,6 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// when there is no instant.
     static func minutes(since start: Milliseconds?, until time: Milliseconds) -> Double {
         guard let start else { return LaunchFeatures.capMinutes }
-        return min(LaunchFeatures.capMinutes, Double(time - start) / 60_000)
+        return min(LaunchFeatures.capMinutes, time.fractionalMinutes(since: start))
     }
 }

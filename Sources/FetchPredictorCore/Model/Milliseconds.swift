@@ -17,3 +17,42 @@ extension Date {
         Milliseconds((timeIntervalSince1970 * 1000).rounded())
     }
 }
+
+/// The core's two units of time and the one place they meet: instants and spans of instants are
+/// ``Milliseconds``; the planner's clock and the day's profiles step in whole minutes (`Int`).
+/// Every conversion between them, and from the seconds people configure, is one of these.
+extension Milliseconds {
+    /// Milliseconds in a second.
+    static let perSecond: Milliseconds = 1000
+    /// Milliseconds in a minute.
+    static let perMinute: Milliseconds = 60_000
+    /// Milliseconds in an hour.
+    static let perHour: Milliseconds = 3_600_000
+    /// Milliseconds in a day of 24 hours.
+    static let perDay: Milliseconds = 86_400_000
+
+    /// A number of whole minutes, in milliseconds.
+    @inline(__always) static func minutes(_ count: Int) -> Milliseconds { Milliseconds(count) * perMinute }
+
+    /// A number of seconds, in milliseconds, the fraction of a millisecond dropped.
+    @inline(__always) static func seconds(_ seconds: Double) -> Milliseconds { Milliseconds(seconds * 1000) }
+
+    /// A number of whole seconds, in milliseconds.
+    @inline(__always) static func seconds(_ seconds: Int) -> Milliseconds { Milliseconds(seconds) * perSecond }
+
+    /// The whole minutes from an earlier instant to this one (toward zero, as integer division).
+    @inline(__always) func minutes(since earlier: Milliseconds) -> Int { Int((self - earlier) / Self.perMinute) }
+
+    /// The minutes from an earlier instant to this one, with their fraction.
+    @inline(__always) func fractionalMinutes(since earlier: Milliseconds) -> Double {
+        Double(self - earlier) / Double(Self.perMinute)
+    }
+
+    /// The minutes from an earlier instant to this one, a started minute counted whole.
+    @inline(__always) func minutesRoundedUp(since earlier: Milliseconds) -> Int {
+        Int((self - earlier + Self.perMinute - 1) / Self.perMinute)
+    }
+
+    /// The first whole minute after this instant (a whole minute's next one).
+    var nextWholeMinute: Milliseconds { (self / Self.perMinute + 1) * Self.perMinute }
+}

@@ -27,7 +27,9 @@ struct ContentOutlook {
         self.from = min(max(0, from), end)
         if configuration.usesFetchResults {
             for index in self.from..<end {
-                prefix[index + 1] = prefix[index] + hourly[Int(clock.minuteOfDay[index]) / 60] / 60
+                prefix[index + 1] =
+                    prefix[index] + hourly[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
+                    / Double(DayMinute.perHour)
             }
         }
         self.prefix = prefix
@@ -42,11 +44,11 @@ struct ContentOutlook {
         if let previous = lastSelectedBefore {
             expected = prefix[candidate] - prefix[previous]
         } else if let refresh = model.lastRefresh {
-            let index = Int((refresh - clock.start) / 60_000)
+            let index = refresh.minutes(since: clock.start)
             if index >= from {
                 expected = prefix[candidate] - prefix[min(index, candidate)]
             } else {
-                let before = min(Double(from - index), 24 * 60) / 60 * meanRate
+                let before = min(Double(from - index), Double(DayMinute.perDay)) / Double(DayMinute.perHour) * meanRate
                 expected = prefix[candidate] - prefix[from] + before
             }
         } else {

@@ -22,13 +22,13 @@ struct HorizonClock {
         var offset = zone.secondsFromGMT(for: Date(milliseconds: start))
         var change = zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: start))?.milliseconds
         for index in 0..<minutes {
-            let time = start + Milliseconds(index) * 60_000
+            let time = start + .minutes(index)
             while let next = change, time >= next {
                 offset = zone.secondsFromGMT(for: Date(milliseconds: next))
                 change = zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: next))?.milliseconds
             }
-            let (day, millisecond) = CivilDate.split(localMilliseconds: time + Milliseconds(offset) * 1000)
-            minuteOfDay[index] = Int16(millisecond / 60_000)
+            let (day, millisecond) = CivilDate.split(localMilliseconds: time + .seconds(offset))
+            minuteOfDay[index] = Int16(millisecond / Int(Milliseconds.perMinute))
             weekend[index] = DeviceModel.isWeekend(day: day)
             localDay[index] = Int32(day)
         }
@@ -37,7 +37,7 @@ struct HorizonClock {
         self.localDay = localDay
     }
 
-    @inline(__always) func time(_ index: Int) -> Milliseconds { start + Milliseconds(index) * 60_000 }
+    @inline(__always) func time(_ index: Int) -> Milliseconds { start + .minutes(index) }
 }
 
 extension HorizonClock {

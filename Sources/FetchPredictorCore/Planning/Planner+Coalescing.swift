@@ -11,11 +11,11 @@ extension Planner {
         var deviceWakes: [DeviceWake] = []
         let maximumShift = configuration.coalescingMilliseconds
         func value(_ plan: AppPlan, at time: Milliseconds) -> Double {
-            let index = Int((time - clock.start) / 60_000)
+            let index = time.minutes(since: clock.start)
             guard index >= 0, index + window < plan.rates.count else { return 0 }
             var sum = 0.0
             for minute in (index + lead)...(index + window) { sum += plan.rates[minute] }
-            return sum * plan.factors[Int(clock.minuteOfDay[index]) / 60]
+            return sum * plan.factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
         }
         for var wake in all {
             let plan = plans[wake.app]!
@@ -30,7 +30,7 @@ extension Planner {
                 let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
                 if keepsValue && keepsInterval {
                     if anchor != planned {
-                        let plannedIndex = Int((planned - clock.start) / 60_000)
+                        let plannedIndex = planned.minutes(since: clock.start)
                         wake.reasons = movedReasons(
                             wake.reasons,
                             plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
@@ -69,7 +69,7 @@ extension Planner {
     func capPerDay(_ wakes: [DeviceWake]) -> [DeviceWake] {
         var byDay: [Int32: [Int]] = [:]
         for (index, wake) in wakes.enumerated() {
-            let minute = Int((wake.time.milliseconds - clock.start) / 60_000)
+            let minute = wake.time.milliseconds.minutes(since: clock.start)
             let day = clock.localDay[max(0, min(clock.count - 1, minute))]
             byDay[day, default: []].append(index)
         }
@@ -91,7 +91,7 @@ extension Planner {
     func movedReasons(
         _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double
     ) -> [WakeReason] {
-        let minutes = Int(shift / 60_000)
+        let minutes = Int(shift / .perMinute)
         let window = configuration.windowMinutes
         let lead = configuration.leadMinutes
         let gap = configuration.coldLaunchGapMinutes
@@ -120,7 +120,7 @@ extension Planner {
         // A wake the launch model chose is not said to be this time of day's use.
         let fromModel = reasons.contains { if case .launchModel = $0 { true } else { false } }
         if !reasons.isEmpty, !explains, !fromModel { kept.insert(.usualTime(expectedLaunches: value), at: 0) }
-        kept.append(.movedEarlier(seconds: Double(shift) / 1000))
+        kept.append(.movedEarlier(seconds: Double(shift) / Double(Milliseconds.perSecond)))
         return kept
     }
 }

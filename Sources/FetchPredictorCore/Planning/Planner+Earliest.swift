@@ -20,7 +20,7 @@ extension Planner {
         if configuration.usesFetchResults, model.consecutiveFailures > 0, let failure = model.lastFailure {
             let wait = min(
                 configuration.backoffBase * pow(2, Double(model.consecutiveFailures - 1)), configuration.backoffCap)
-            let until = failure + Milliseconds(wait * 1000)
+            let until = failure + .seconds(wait)
             if until >= earliest.time {
                 earliest.time = until
                 earliest.heldBy = .backoff(failures: model.consecutiveFailures, until: Date(milliseconds: until))

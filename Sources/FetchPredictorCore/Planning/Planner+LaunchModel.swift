@@ -107,7 +107,7 @@ extension Planner {
             // As expected launches, as the plan reads a chance.
             reasons.append(
                 .returning(
-                    minutesSinceLastLaunch: Int((clock.time(index) - last) / 60_000),
+                    minutesSinceLastLaunch: clock.time(index).minutes(since: last),
                     expectedLaunches: log(1 - min(0.999, chanceLongAgo)) - log(1 - min(0.999, chance))))
         }
         reasons.append(.launchModel(chance: chance))

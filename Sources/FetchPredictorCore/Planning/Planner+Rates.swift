@@ -2,7 +2,7 @@ import Foundation
 
 extension Planner {
     /// How long after a launch the time since it says more than the time of day, in minutes.
-    static let recencyHorizon = 4 * 60
+    static let recencyHorizon = 4 * DayMinute.perHour
     /// Expected launches an app may miss before it counts as in a quiet spell, and how much
     /// each further missed launch lowers its expected launches.
     static let quietSpellAllowance = 1.5
@@ -28,7 +28,7 @@ extension Planner {
         let now = clock.time(startIndex)
         let densities =
             configuration.usesRecency
-            ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: Int((now - $0) / 60_000)) } : nil
+            ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: now.minutes(since: $0)) } : nil
         var missed = launchesMissed(model: model, startIndex: startIndex, profiles: profiles)
         for index in startIndex..<max(startIndex, endIndex) {
             let time = clock.time(index)
@@ -38,7 +38,7 @@ extension Planner {
             guard time >= notColdUntil else { continue }
             expected.usual[index] = profileRate
             guard let last = model.lastLaunch else { continue }
-            let since = Int((time - last) / 60_000)
+            let since = time.minutes(since: last)
             if let densities, since >= AppModel.gapStartMinutes, since < Self.recencyHorizon {
                 // Both signals add: the profile's launches at this hour, and the chance of
                 // coming back so soon after the last launch.
@@ -86,7 +86,7 @@ extension Planner {
         let bins = weekday.rates.count
         var usualByBin = [Double](repeating: -1, count: 2 * bins)
         let factors = (0..<LaunchHazard.sinceBins).map { hazard.sinceFactors[$0] * model.sinceMultiplier(bin: $0) }
-        var since = Int((clock.time(startIndex) - last) / 60_000)
+        var since = clock.time(startIndex).minutes(since: last)
         var sinceBin = LaunchHazard.sinceBin(minutes: since)
         var missed = launchesMissed(model: model, startIndex: startIndex, profiles: profiles)
         for index in startIndex..<max(startIndex, endIndex) {
@@ -125,12 +125,12 @@ extension Planner {
         let today = clock.localDay[startIndex]
         let nowMinute = Int(clock.minuteOfDay[startIndex])
         let profile = clock.weekend[startIndex] ? profiles.weekend : profiles.weekday
-        let dayStart = clock.time(startIndex) - Milliseconds(nowMinute) * 60_000
+        let dayStart = clock.time(startIndex) - .minutes(nowMinute)
         for peak in profile.peaks where peak.minute < nowMinute {
             let spread = max(10, peak.spreadMinutes)
-            let began = dayStart + Milliseconds(Double(peak.minute) - 2 * spread) * 60_000
+            let began = dayStart + Milliseconds(Double(peak.minute) - 2 * spread) * .perMinute
             if let last = model.lastLaunch, last >= began { continue }
-            let end = min(1440, Int(Double(peak.minute) + 3 * spread))
+            let end = min(DayMinute.perDay, Int(Double(peak.minute) + 3 * spread))
             var index = startIndex
             while index < expected.usual.count, clock.localDay[index] == today, Int(clock.minuteOfDay[index]) < end {
                 expected.usual[index] = 0
@@ -147,12 +147,12 @@ extension Planner {
         guard start < end else { return 0 }
         var expected = 0.0
         var (day, minute) = device.local(start, utcOffset: nil)
-        var left = min(7 * 1440, Int((end - start) / 60_000))
+        var left = min(7 * DayMinute.perDay, end.minutes(since: start))
         while left > 0 {
             let profile = DeviceModel.isWeekend(day: day) ? profiles.weekend : profiles.weekday
-            if minute == 0, left >= 1440 {
+            if minute == 0, left >= DayMinute.perDay {
                 expected += profile.launchesPerDay
-                left -= 1440
+                left -= DayMinute.perDay
                 day += 1
                 continue
             }
@@ -161,7 +161,7 @@ extension Planner {
             expected += Double(minutes) * profile.rate(minute: minute)
             left -= minutes
             minute += minutes
-            if minute == 1440 {
+            if minute == DayMinute.perDay {
                 minute = 0
                 day += 1
             }

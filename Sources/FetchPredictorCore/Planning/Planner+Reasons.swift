@@ -19,7 +19,7 @@ extension Planner {
         {
             reasons.append(
                 .returning(
-                    minutesSinceLastLaunch: Int((clock.time(index) - last) / 60_000), expectedLaunches: returning))
+                    minutesSinceLastLaunch: clock.time(index).minutes(since: last), expectedLaunches: returning))
         }
         if reasons.isEmpty
             || !reasons.contains(where: { if case .peak = $0 { true } else { false } })
@@ -48,7 +48,7 @@ extension Planner {
         guard configuration.usesFetchResults, model.fetchWeight > 0 else { return [] }
         var reasons: [WakeReason] = []
         if newContentChance < 0.9 { reasons.append(.newContent(chance: newContentChance)) }
-        let failureRate = model.failureRate(hour: Int(clock.minuteOfDay[index]) / 60)
+        let failureRate = model.failureRate(hour: Int(clock.minuteOfDay[index]) / DayMinute.perHour)
         if failureRate >= 0.1 { reasons.append(.failures(rate: failureRate)) }
         return reasons
     }

@@ -50,7 +50,7 @@ extension Planner {
             func weigh(_ index: Int, above floor: Double) -> (expected: Double, chance: Double, value: Double) {
                 let from = max(index + lead, coveredUntil + 1)
                 let expected = from > index + window ? 0 : prefix[index + window + 1] - prefix[from]
-                let upper = expected * factors[Int(clock.minuteOfDay[index]) / 60]
+                let upper = expected * factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
                 guard upper > 0, upper >= floor else { return (expected, 1, upper) }
                 let chance = content.newContentChance(index, lastSelectedBefore: previous)
                 return (expected, chance, upper * chance)

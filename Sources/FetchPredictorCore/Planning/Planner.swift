@@ -42,7 +42,7 @@ struct Planner {
         switch interval {
         case .never: nil
         case .minimum: configuration.minimumIntervalMilliseconds
-        case .seconds(let seconds): Milliseconds(max(Double(seconds), configuration.minimumIntervalFloor) * 1000)
+        case .seconds(let seconds): .seconds(max(Double(seconds), configuration.minimumIntervalFloor))
         }
     }
 
@@ -67,7 +67,7 @@ struct Planner {
         let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()
         let earliest = earliestFetch(model, interval: policy.interval, floor: floor, from: clock.time(startIndex))
-        let firstIndex = max(0, Int((earliest.time - clock.start + 59_999) / 60_000))
+        let firstIndex = max(0, earliest.time.minutesRoundedUp(since: clock.start))
         let factors = valueFactors(model)
         if device.plansColdStart(app: name, configuration) {
             var wakes = coldStartWakes(
@@ -98,7 +98,7 @@ struct Planner {
             content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
             configuration: configuration)
         var choices = sweep.choose(
-            rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: Int((floor + 59_999) / 60_000))
+            rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: floor.minutesRoundedUp(since: 0))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
         let wakes = appWakes(
             name, choices: choices, model: model, expected: expected, earliest: earliest,

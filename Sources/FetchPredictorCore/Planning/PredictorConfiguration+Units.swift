@@ -9,13 +9,13 @@ extension PredictorConfiguration {
     /// The cold-launch gap in whole minutes.
     var coldLaunchGapMinutes: Int { Int(coldLaunchGap / 60) }
     /// The freshness window in milliseconds.
-    var windowMilliseconds: Milliseconds { Milliseconds(freshnessWindow * 1000) }
+    var windowMilliseconds: Milliseconds { .seconds(freshnessWindow) }
     /// The lead in milliseconds.
-    var leadMilliseconds: Milliseconds { Milliseconds(lead * 1000) }
+    var leadMilliseconds: Milliseconds { .seconds(lead) }
     /// The cold-launch gap in milliseconds.
-    var coldLaunchGapMilliseconds: Milliseconds { Milliseconds(coldLaunchGap * 1000) }
+    var coldLaunchGapMilliseconds: Milliseconds { .seconds(coldLaunchGap) }
     /// The coalescing window in milliseconds.
-    var coalescingMilliseconds: Milliseconds { Milliseconds(coalescingWindow * 1000) }
+    var coalescingMilliseconds: Milliseconds { .seconds(coalescingWindow) }
     /// The floor of the `minimum` interval in milliseconds.
-    var minimumIntervalMilliseconds: Milliseconds { Milliseconds(minimumIntervalFloor * 1000) }
+    var minimumIntervalMilliseconds: Milliseconds { .seconds(minimumIntervalFloor) }
 }

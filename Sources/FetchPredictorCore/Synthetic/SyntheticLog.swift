@@ -125,7 +125,7 @@ public struct SyntheticLog: Sendable {
     /// a fetch that did not fail).
     func fetches(of app: Persona.App, launches: [Milliseconds], random: inout SeededGenerator) -> [Event] {
         let published = publications(app.content, random: &random)
-        let period = Milliseconds(fetchPeriodMinutes) * 60_000
+        let period = Milliseconds.minutes(fetchPeriodMinutes)
         let begin = instant(dayIndex: 0, minute: 0) + Milliseconds(random.unit() * Double(period))
         let end = instant(dayIndex: days, minute: 0)
         var lastRefresh = begin - period

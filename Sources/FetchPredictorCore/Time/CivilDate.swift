@@ -30,8 +30,8 @@ public enum CivilDate {
     /// 1970-01-01 and the milliseconds into that day, rounding down before 1970 as after.
     @inline(__always)
     public static func split(localMilliseconds local: Milliseconds) -> (day: Int, millisecond: Int) {
-        let millisecond = ((local % 86_400_000) + 86_400_000) % 86_400_000
-        return (Int((local - millisecond) / 86_400_000), Int(millisecond))
+        let millisecond = ((local % .perDay) + .perDay) % .perDay
+        return (Int((local - millisecond) / .perDay), Int(millisecond))
     }
 
     /// The day of the week of a day counted from 1970-01-01, 1 for Sunday to 7 for Saturday,

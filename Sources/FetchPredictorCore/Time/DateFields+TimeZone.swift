@@ -8,9 +8,9 @@ extension DateFields {
     public func instant(in zone: TimeZone) -> (Milliseconds, LocalTimeResolution) {
         let local = millisecondsAsIfUTC
         func offset(at instant: Milliseconds) -> Milliseconds {
-            Milliseconds(zone.secondsFromGMT(for: Date(milliseconds: instant))) * 1000
+            .seconds(zone.secondsFromGMT(for: Date(milliseconds: instant)))
         }
-        let day: Milliseconds = 86_400_000
+        let day = Milliseconds.perDay
         let candidates = Set([offset(at: local - day), offset(at: local + day), offset(at: local)])
         let valid = candidates.map { local - $0 }.filter { offset(at: $0) == local - $0 }.sorted()
         if valid.count == 1 { return (valid[0], .exact) }

@@ -3,6 +3,8 @@
 enum DayMinute {
     /// Minutes in a day.
     static let perDay = 1440
+    /// Minutes in an hour.
+    static let perHour = 60
 
     /// A minute moved into `0..<1440`: the same minute of the day.
     @inline(__always) static func wrapped(_ minute: Int) -> Int {

@@ -18,7 +18,7 @@ public struct LocalInstantCache {
     /// The instant of a local time in the zone.
     public mutating func instant(_ fields: DateFields) -> Milliseconds {
         let local = fields.millisecondsAsIfUTC
-        let quarter = Milliseconds(15 * 60 * 1000)
+        let quarter = Milliseconds.minutes(15)
         let bucket = local >= 0 ? local / quarter : (local - quarter + 1) / quarter
         if let offset = offsets[bucket] { return local - offset }
         let (instant, _) = fields.instant(in: zone)

@@ -3,7 +3,7 @@ public enum TimestampFormatter {
     /// `2024-05-01T08:30:00.250+02:00`, or with `Z` when `utcOffset` is `nil`. Milliseconds are
     /// written only when not zero.
     public static func iso(_ milliseconds: Milliseconds, utcOffset: Int? = nil) -> String {
-        let (days, rest) = CivilDate.split(localMilliseconds: milliseconds + Milliseconds(utcOffset ?? 0) * 1000)
+        let (days, rest) = CivilDate.split(localMilliseconds: milliseconds + .seconds(utcOffset ?? 0))
         let (year, month, day) = CivilDate.fromDays(days)
         var text =
             pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(rest / 3_600_000, 2) + ":"

@@ -129,7 +129,7 @@ public enum TimestampParser {
         }
         guard index == text.count else { return .failure(.unreadable) }
         let local = fields.millisecondsAsIfUTC
-        return .success(Timestamp(milliseconds: local - Milliseconds(offset ?? 0) * 1000, utcOffset: offset))
+        return .success(Timestamp(milliseconds: local - .seconds(offset ?? 0), utcOffset: offset))
     }
 
     static func parseUnix(_ text: UnsafeBufferPointer<UInt8>) -> Result<Milliseconds, TimestampError> {
