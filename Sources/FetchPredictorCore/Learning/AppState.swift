@@ -85,8 +85,8 @@ extension DeviceModel {
             let missed = Planner.expectedLaunches(
                 from: last, to: now.milliseconds, device: self,
                 profiles: (
-                    weekday: planningProfile(app: app, for: .weekday, configuration),
-                    weekend: planningProfile(app: app, for: .weekend, configuration)
+                    weekday: planningProfile(app: app, for: .weekday, configuration, findsPeaks: false),
+                    weekend: planningProfile(app: app, for: .weekend, configuration, findsPeaks: false)
                 ))
             share = Planner.quietShare(missed: missed)
         }

@@ -37,11 +37,12 @@ public struct DailyProfile: Sendable, Hashable, Codable {
         let narrow = smooth(bins, days: days, sigma: sigma), wide = smooth(bins, days: days, sigma: sigma * 3)
         let rates = zip(narrow, wide).map { ($0 + $1) / 2 }
         guard findsPeaks else { return DailyProfile(days: kind, rates: rates, peaks: [], effectiveDays: days) }
-        // Peaks are found on a wider kernel than the rates, so that a habit seen only a few
-        // times, its launches scattered, makes one peak rather than several.
+        // The planner's peaks (``HabitFinder/passingPeaks(_:days:smoothingBins:)``) are found on a
+        // wider kernel than the rates, so that a habit seen only a few times, its launches
+        // scattered, makes one peak rather than several.
         let peakSigma = max(sigma, peakSmoothingMinutes / Double(AppModel.binMinutes))
         let peakRates = peakSigma == sigma ? rates : smooth(bins, days: days, sigma: peakSigma)
-        let peaks = findPeaks(peakRates, days: days, smoothingBins: peakSigma)
+        let peaks = HabitFinder.passingPeaks(peakRates, days: days, smoothingBins: peakSigma)
         return DailyProfile(days: kind, rates: rates, peaks: peaks, effectiveDays: days)
     }
 
@@ -138,44 +139,5 @@ public struct DailyProfile: Sendable, Hashable, Codable {
             }
         }
         return rates
-    }
-
-    /// Local maxima of the rates, each with the basin of bins around it that descend from it.
-    static func findPeaks(_ rates: [Double], days: Double, smoothingBins: Double) -> [Peak] {
-        let count = rates.count
-        var peaks: [Peak] = []
-        let binMinutes = Double(AppModel.binMinutes)
-        for bin in 0..<count {
-            let value = rates[bin]
-            let previous = rates[(bin - 1 + count) % count], next = rates[(bin + 1) % count]
-            guard value > 0, value > previous, value >= next else { continue }
-            // Walk down both sides to the basin's edges.
-            func rate(_ index: Int) -> Double { rates[((index % count) + count) % count] }
-            var left = bin, right = bin
-            while bin - left < count / 2, rate(left - 1) <= rate(left), rate(left - 1) > value * 0.05 { left -= 1 }
-            while right - bin < count / 2, rate(right + 1) <= rate(right), rate(right + 1) > value * 0.05 { right += 1 }
-            var mass = 0.0, weightedOffset = 0.0
-            for index in left...right {
-                mass += rate(index)
-                weightedOffset += rate(index) * Double(index - bin)
-            }
-            guard mass >= 0.15, mass * days >= 1.2 else { continue }
-            let centre = Double(bin) + weightedOffset / mass
-            var variance = 0.0
-            for index in left...right {
-                let distance = Double(index) - centre
-                variance += rate(index) * distance * distance
-            }
-            variance = max(0, variance / mass - smoothingBins * smoothingBins)
-            let minute = DayMinute.wrapped(Int(((centre + 0.5) * binMinutes).rounded()))
-            // Confidence grows with the launches seen around the peak and with the days behind them.
-            let support = mass * days
-            let confidence = (1 - exp(-support / 1.5)) * min(1, days / 2)
-            peaks.append(
-                Peak(
-                    minute: minute, spreadMinutes: variance.squareRoot() * binMinutes,
-                    launchesPerDay: mass, confidence: confidence))
-        }
-        return peaks.sorted { $0.minute < $1.minute }
     }
 }

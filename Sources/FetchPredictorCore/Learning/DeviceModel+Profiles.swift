@@ -36,10 +36,7 @@ extension DeviceModel {
     func planningProfile(
         app: String, for kind: DayKind, _ configuration: PredictorConfiguration, findsPeaks: Bool = true
     ) -> DailyProfile {
-        guard let model = apps[app] else {
-            return DailyProfile.make(
-                bins: Array(repeating: 0, count: AppModel.binsPerDay), days: 0, kind: .all, smoothingMinutes: 10)
-        }
+        guard let model = apps[app] else { return .empty }
         if kind != .all, configuration.splitsWeekends,
             Self.weekendsDiffer((model.weekday, weekdayDays), (model.weekend, weekendDays))
         {
