@@ -26,6 +26,31 @@ struct FormatsTests {
         #expect(log.apps() == ["Chat"])
     }
 
+    /// App Usage's rows make visits by the rule of every format that lists windows: an app's rows
+    /// more than five minutes apart are two launches though nothing came between them, and rows
+    /// at the same second keep the order of a file listed newest first.
+    @Test func appUsageVisitsFollowTheWindowFormatsRule() throws {
+        let path = TestFiles.write(
+            """
+            "App name","Date","Time","Duration"
+            "Chat","13/03/24","9:40:00 pm","0:00:30"
+            "Chat","13/03/24","9:01:10 pm","0:00:30"
+            "Chat","13/03/24","9:00:30 pm","0:00:30"
+            "Mail","13/03/24","8:59:00 pm","0:00:01"
+            "Chat","13/03/24","8:59:00 pm","0:00:01"
+            """, name: "visits.csv")
+        let log = try ReadLog(
+            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy))
+        let launches = log.events().filter { $0.kind == .launch }
+        func at(_ hour: Int, _ minute: Int, _ second: Int = 0) -> Milliseconds {
+            DateFields(year: 2024, month: 3, day: 13, hour: hour, minute: minute, second: second).millisecondsAsIfUTC
+        }
+        // The store's order puts Chat before Mail at one instant; Chat was in front first.
+        #expect(launches.map(\.app) == ["Chat", "Mail", "Chat", "Chat"])
+        #expect(launches.map(\.time) == [at(20, 59), at(20, 59), at(21, 0, 30), at(21, 40)])
+        #expect(launches.map(\.duration) == [1, 1, 60, 30], "the rows 10 s apart are one visit")
+    }
+
     /// App Usage's screen rows in Polish and French are device events that end a run, not apps.
     @Test(arguments: [
         ("Ekran włączony (odblokowany)", "Ekran wyłączony (zablokowany)", "Ekran wyłączony"),

@@ -9,9 +9,11 @@ import Foundation
 /// them. When the whole file cannot tell day/month from month/day, the import stops and asks for
 /// a ``DateOrder`` rather than guess.
 ///
-/// A launch is the first row of a run of the same app. Rows for the screen and the device
-/// (`Screen on (unlocked)`, `Screen off`, `Device boot`, ...) end a run and become device
-/// events; rows of App Usage itself end a run and are not launches.
+/// An app's rows are its windows in front, made into visits by ``VisitBuilder`` as every format
+/// that lists windows is: a launch is the first row of a visit, and an app's rows more than five
+/// minutes apart are two visits. Rows for the screen and the device (`Screen on (unlocked)`,
+/// `Screen off`, `Device boot`, ...) end a visit and become device events; rows of App Usage
+/// itself end a visit and are not launches.
 struct AppUsageParser: LogParser {
     /// The zone of the file's local times; `nil` refuses the file, as no zone is ever assumed.
     let timeZone: TimeZone?
@@ -265,22 +267,8 @@ struct AppUsageParser: LogParser {
         var columns: Columns?
         var fields = CSVLine()
         var inFooter = false
-        // The run being read: its app, its earliest row, its total duration.
-        var runApp: String?
-        var runStart: (time: Milliseconds, line: Int)?
-        var runDuration = 0.0
-        func endRun() throws {
-            if let app = runApp, let start = runStart {
-                try sink.emit(
-                    Event(
-                        kind: .launch, app: app, time: start.time,
-                        duration: min(runDuration, EventLimits.maximumDuration)),
-                    line: start.line, timeField: "Date", appField: "App name")
-            }
-            runApp = nil
-            runStart = nil
-            runDuration = 0
-        }
+        // An app's rows are its windows in front; the screen's and the device's rows end a visit.
+        var windows = VisitBuilder(timeField: "Date", sameInstantFollowsFile: true)
         try splitter.forEachLine { line, number in
             guard let found = columns else {
                 switch Self.columns(ofHeader: line) {
@@ -362,27 +350,20 @@ struct AppUsageParser: LogParser {
                         appField: "App name")
                     return true
                 }
-                try endRun()
+                try windows.addBreak(at: time, line: number)
                 if let kind = row.meaning.deviceEvent {
                     try sink.emit(Event(kind: kind, app: "", time: time), line: number, timeField: "Date")
                 }
                 return true
             }
             if Self.selfNames.contains(folded) {
-                try endRun()
+                try windows.addBreak(at: time, line: number)
                 return true
             }
-            if name != runApp { try endRun() }
-            if runApp == nil {
-                runApp = name
-                runStart = (time, number)
-            } else if let start = runStart, time < start.time {
-                runStart = (time, number)
-            }
-            runDuration += duration
+            try windows.add(app: name, time: time, duration: duration, ignored: false, line: number)
             return true
         }
-        try endRun()
+        try windows.emit(into: sink, appField: "App name")
         if columns == nil { throw ImportError.empty(file: source.name) }
     }
 }

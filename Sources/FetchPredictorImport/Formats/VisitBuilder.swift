@@ -30,20 +30,36 @@ struct VisitBuilder {
     private var index: [String: Int32] = [:]
     /// Where a streaming builder hands its launches, and the field its messages name.
     private let stream: (sink: ImportSink, appField: String)?
+    /// The field of a launch's time that messages name.
+    private let timeField: String
+    /// Whether windows at the same instant are taken in the direction the file runs (see
+    /// ``init(timeField:sameInstantFollowsFile:)``), rather than in the order they were read.
+    private let sameInstantFollowsFile: Bool
     /// The visit open, its duration so far, and when its last window ended.
     private var visit: Window?
     private var visitDuration = 0.0
     private var visitEnd: Milliseconds = 0
 
-    /// A builder that keeps windows until ``emit(into:appField:)``.
-    init() {
+    /// A builder that keeps windows until ``emit(into:appField:)``; messages name the time as
+    /// `timeField`.
+    ///
+    /// Windows at the same instant are taken in the order they were read, as ActivityWatch lists
+    /// them (newest first, but in the order they were recorded within an instant). With
+    /// `sameInstantFollowsFile`, they are taken in the direction the file runs, the reverse of
+    /// the read order when it lists windows mostly newest first, as a log to the second that was
+    /// written oldest first and exported reversed (App Usage) needs.
+    init(timeField: String = "timestamp", sameInstantFollowsFile: Bool = false) {
         stream = nil
+        self.timeField = timeField
+        self.sameInstantFollowsFile = sameInstantFollowsFile
     }
 
     /// A builder for windows added oldest first: each visit's launch goes to the sink as soon as
     /// the visit ends; ``finish()`` ends the last one.
-    init(streamingInto sink: ImportSink, appField: String) {
+    init(streamingInto sink: ImportSink, appField: String, timeField: String = "timestamp") {
         stream = (sink, appField)
+        self.timeField = timeField
+        sameInstantFollowsFile = false
     }
 
     /// Adds a window of an app (or of what is not one, when `ignored`).
@@ -80,10 +96,24 @@ struct VisitBuilder {
 
     /// Hands each visit's launch to the sink, oldest first, with the line of its first window.
     mutating func emit(into sink: ImportSink, appField: String) throws {
-        // Stable: windows at the same instant keep the order they were read in.
-        let sorted = windows.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+        // Windows at the same instant keep their read order, or the file's direction (above).
+        let reversed = sameInstantFollowsFile && listsNewestFirst
+        let sorted = windows.enumerated().sorted {
+            $0.element.time != $1.element.time
+                ? $0.element.time < $1.element.time : (reversed ? $0.offset > $1.offset : $0.offset < $1.offset)
+        }
         for (_, window) in sorted { try step(window, into: sink, appField: appField) }
         try close(into: sink, appField: appField)
+    }
+
+    /// Whether the windows were read mostly newest first: more steps back in time from one
+    /// window to the next than forward.
+    private var listsNewestFirst: Bool {
+        var back = 0, forward = 0
+        for (earlier, later) in zip(windows, windows.dropFirst()) where earlier.time != later.time {
+            if later.time < earlier.time { back += 1 } else { forward += 1 }
+        }
+        return back > forward
     }
 
     private mutating func step(_ window: Window, into sink: ImportSink, appField: String) throws {
@@ -106,6 +136,6 @@ struct VisitBuilder {
         let event = Event(
             kind: .launch, app: names[Int(open.app)], time: open.time, utcOffset: open.utcOffset.map(Int.init),
             duration: min(visitDuration, EventLimits.maximumDuration))
-        try sink.emit(event, line: Int(open.line), timeField: "timestamp", appField: appField)
+        try sink.emit(event, line: Int(open.line), timeField: timeField, appField: appField)
     }
 }
