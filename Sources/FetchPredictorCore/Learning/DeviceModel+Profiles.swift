@@ -50,6 +50,14 @@ extension DeviceModel {
             findsPeaks: findsPeaks)
     }
 
+    /// Weekdays and weekends are learned apart when one has this many times the other's launches
+    /// a day...
+    static let weekendRateRatio = 2.0
+    /// ...or when their shapes, smoothed over ``weekendShapeSmoothingMinutes``, are further apart
+    /// than this total variation distance.
+    static let weekendShapeDistance = 0.45
+    static let weekendShapeSmoothingMinutes = 30.0
+
     /// Whether an app's weekdays and weekends differ enough, on enough history, to learn apart.
     static func weekendsDiffer(_ weekdays: (bins: [Double], days: Double), _ weekends: (bins: [Double], days: Double))
         -> Bool
@@ -60,16 +68,18 @@ extension DeviceModel {
         let weekdayTotal = weekday.reduce(0, +), weekendTotal = weekend.reduce(0, +)
         guard weekdayTotal + weekendTotal >= 2 else { return false }
         let weekdayRate = weekdayTotal / weekdayDays, weekendRate = weekendTotal / weekendDays
-        if weekdayRate > 0, weekendRate > 0, max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > 2 {
+        if weekdayRate > 0, weekendRate > 0,
+            max(weekdayRate, weekendRate) / min(weekdayRate, weekendRate) > weekendRateRatio
+        {
             return true
         }
         guard weekdayTotal > 0, weekendTotal > 0 else { return true }
         // Compare the shapes, smoothed over an hour, by their total variation distance.
-        let sigma = 30.0 / Double(AppModel.binMinutes)
+        let sigma = weekendShapeSmoothingMinutes / Double(AppModel.binMinutes)
         let a = DailyProfile.smooth(weekday, days: weekdayTotal, sigma: sigma)
         let b = DailyProfile.smooth(weekend, days: weekendTotal, sigma: sigma)
         let distance = zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } / 2
-        return distance > 0.45
+        return distance > weekendShapeDistance
     }
 
     /// Whether an app is planned with the conservative cold-start plan: it has too little history,

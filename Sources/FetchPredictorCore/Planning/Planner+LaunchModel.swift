@@ -36,7 +36,7 @@ extension Planner {
         var index = startIndex
         while true {
             let features = features(of: name, at: index, profiles: profiles, habits: habits)
-            let chance = min(0.999, launchModel.probability(features))
+            let chance = min(Self.maximumChance, launchModel.probability(features))
             readings.append(-log(1 - chance) / Double(span))
             // The last reading at or past the last minute read, within the clock.
             if index >= lastReading || index + step >= clock.count { break }
@@ -69,9 +69,13 @@ extension Planner {
             configuration)
     }
 
-    /// The share of a chance that a family of signals makes: how much lower the model's chance
-    /// is with those signals as they are when nothing happened for a week, over the chance.
+    /// The share of what makes a wake likely that a signal must make to be named as a reason:
+    /// of the hazard's expected launches, those of the time of day or of the return after the
+    /// last launch; of the model's chance, how much lower it is with a family of signals as they
+    /// are when nothing happened for a week.
     static let namedShare = 0.25
+    /// The highest chance the model's reading is taken at, so that −ln(1 − p) stays finite.
+    static let maximumChance = 0.999
 
     /// The reasons of a wake the launch model chose, each true of it: the chance the model gives
     /// a cold launch in its window; the app that was opened last, when following it makes a
@@ -108,7 +112,8 @@ extension Planner {
             reasons.append(
                 .returning(
                     minutesSinceLastLaunch: clock.time(index).minutes(since: last),
-                    expectedLaunches: log(1 - min(0.999, chanceLongAgo)) - log(1 - min(0.999, chance))))
+                    expectedLaunches: log(1 - min(Self.maximumChance, chanceLongAgo))
+                        - log(1 - min(Self.maximumChance, chance))))
         }
         reasons.append(.launchModel(chance: chance))
         return reasons

@@ -7,6 +7,11 @@ extension Planner {
     /// each further missed launch lowers its expected launches.
     static let quietSpellAllowance = 1.5
     static let quietSpellWeight = 0.5
+    /// A passed peak is waited for from this many of its spreads before its centre...
+    static let passedPeakStartSpreads = 2.0
+    /// ...to this many after it, a spread counted as this many minutes at least.
+    static let passedPeakEndSpreads = 3.0
+    static let passedPeakMinimumSpread = 10.0
 
     /// Expected cold launches per minute over the horizon: the daily profile, and where the time
     /// since the app's last launch makes the next launch likely, the chance of coming back (people
@@ -127,10 +132,10 @@ extension Planner {
         let profile = clock.weekend[startIndex] ? profiles.weekend : profiles.weekday
         let dayStart = clock.time(startIndex) - .minutes(nowMinute)
         for peak in profile.peaks where peak.minute < nowMinute {
-            let spread = max(10, peak.spreadMinutes)
-            let began = dayStart + Milliseconds(Double(peak.minute) - 2 * spread) * .perMinute
+            let spread = max(Self.passedPeakMinimumSpread, peak.spreadMinutes)
+            let began = dayStart + Milliseconds(Double(peak.minute) - Self.passedPeakStartSpreads * spread) * .perMinute
             if let last = model.lastLaunch, last >= began { continue }
-            let end = min(DayMinute.perDay, Int(Double(peak.minute) + 3 * spread))
+            let end = min(DayMinute.perDay, Int(Double(peak.minute) + Self.passedPeakEndSpreads * spread))
             var index = startIndex
             while index < expected.usual.count, clock.localDay[index] == today, Int(clock.minuteOfDay[index]) < end {
                 expected.usual[index] = 0

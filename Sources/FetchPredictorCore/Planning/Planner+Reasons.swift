@@ -1,6 +1,11 @@
 import Foundation
 
 extension Planner {
+    /// A wake's new-content chance below which it is named as a reason.
+    static let newContentReasonBelow = 0.9
+    /// A failure rate at the wake's hour from which it is named as a reason.
+    static let failuresReasonFrom = 0.1
+
     /// Why a wake at a minute of the horizon was chosen, each reason true of it: the habits that
     /// peak between its lead and the end of its window; use at this time of day; the app's return
     /// after its last launch; what fetch results say of new content and of failures.
@@ -15,7 +20,7 @@ extension Planner {
         var reasons = peakReasons(at: index, habits: habits)
         let total = usual + returning
         if let last = model.lastLaunch, returning > 0,
-            returning >= 0.25 * total || reasons.isEmpty && returning >= usual
+            returning >= Self.namedShare * total || reasons.isEmpty && returning >= usual
         {
             reasons.append(
                 .returning(
@@ -23,7 +28,7 @@ extension Planner {
         }
         if reasons.isEmpty
             || !reasons.contains(where: { if case .peak = $0 { true } else { false } })
-                && usual >= 0.25 * total && usual > 0
+                && usual >= Self.namedShare * total && usual > 0
         {
             reasons.append(.usualTime(expectedLaunches: usual))
         }
@@ -47,9 +52,9 @@ extension Planner {
     func fetchReasons(at index: Int, newContentChance: Double, model: AppModel) -> [WakeReason] {
         guard configuration.usesFetchResults, model.fetchWeight > 0 else { return [] }
         var reasons: [WakeReason] = []
-        if newContentChance < 0.9 { reasons.append(.newContent(chance: newContentChance)) }
+        if newContentChance < Self.newContentReasonBelow { reasons.append(.newContent(chance: newContentChance)) }
         let failureRate = model.failureRate(hour: Int(clock.minuteOfDay[index]) / DayMinute.perHour)
-        if failureRate >= 0.1 { reasons.append(.failures(rate: failureRate)) }
+        if failureRate >= Self.failuresReasonFrom { reasons.append(.failures(rate: failureRate)) }
         return reasons
     }
 }

@@ -155,9 +155,15 @@ struct Planner {
         return wakes
     }
 
+    /// A fetch this short, in seconds, costs nothing more than the wake...
+    static let freeFetchSeconds = 5.0
+    /// ...and each further this many seconds lower its value as much again.
+    static let fetchCostSeconds = 25.0
+
     /// The value factor of a fetch at each local hour: how likely it is to work, and how cheap.
     func valueFactors(_ model: AppModel) -> [Double] {
-        let costFactor = 1 / (1 + max(0, (model.meanFetchDuration ?? 0) - 5) / 25)
+        let seconds = model.meanFetchDuration ?? 0
+        let costFactor = 1 / (1 + max(0, seconds - Self.freeFetchSeconds) / Self.fetchCostSeconds)
         return (0..<24).map { hour -> Double in
             guard configuration.usesFetchResults else { return costFactor }
             return (1 - model.failureRate(hour: hour)) * costFactor
