@@ -79,6 +79,31 @@ struct LaunchModelTests {
             return reason.contains("tree 3")
         }
         #expect(throws: LaunchModel.ReadError.self) { try LaunchModel(json: Data("{\"kind\": \"logistic\"}".utf8)) }
+        // A node that two nodes lead to is no tree.
+        trees =
+            try #require(try JSONSerialization.jsonObject(with: try modelJSON()) as? [String: Any])["trees"]
+            as! [[String: Any]]
+        var right = try #require(trees[5]["right"] as? [Int])
+        right[0] = try #require(trees[5]["left"] as? [Int])[0]
+        trees[5]["right"] = right
+        json["trees"] = trees
+        #expect {
+            try LaunchModel(json: try JSONSerialization.data(withJSONObject: json))
+        } throws: { error in
+            guard case LaunchModel.ReadError.malformed(let reason) = error else { return false }
+            return reason.contains("tree 5") && reason.contains("two nodes")
+        }
+    }
+
+    /// Rows read through the trees together, as the planner reads a plan's, get each row's own
+    /// chance to the last bit, unknown values included.
+    @Test func rowsReadTogetherGetEachRowsOwnChance() throws {
+        let model = try LaunchModel(json: try modelJSON())
+        var rows = Array(try rows().prefix(500))
+        for index in stride(from: 0, to: rows.count, by: 7) { rows[index][index % rows[index].count] = .nan }
+        let together = model.probabilities(values: rows)
+        #expect(together == rows.map { model.probability(values: $0) })
+        #expect(Set(together).count > 50, "rows that differ get different chances")
     }
 }
 

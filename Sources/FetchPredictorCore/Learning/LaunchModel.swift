@@ -43,17 +43,17 @@ public struct LaunchModel: Sendable {
     /// The place of each tree's root in ``nodes``.
     let roots: [Int]
 
-    /// One node of a tree, laid out for inference: what one step from it reads is together.
+    /// One node of a tree, laid out for inference in 16 bytes, depth first: an inner node's left
+    /// child is the next place, so that the path most often taken reads on.
     struct Node: Sendable {
+        /// At an inner node, its threshold; at a leaf, its value.
+        var threshold: Double
+        /// At an inner node, the place of its right child in ``LaunchModel/nodes``.
+        var right: Int32
         /// The feature it splits on, as a place in ``LaunchFeatures/names``; -1 at a leaf.
-        var column: Int32
+        var column: Int16
         /// Where an unknown value goes: left when true.
         var missingLeft: Bool
-        var threshold: Double
-        var left: Int32
-        var right: Int32
-        /// A leaf's value (0 at an inner node).
-        var value: Double
     }
 
     /// The reasons a model's JSON is refused.
@@ -94,11 +94,18 @@ public struct LaunchModel: Sendable {
                 [tree.threshold.count, tree.left.count, tree.right.count, tree.missingLeft.count, tree.value.count]
                     .allSatisfy({ $0 == count }), count > 0
             else { throw .malformed("tree \(index) has arrays of different lengths") }
-            // Children come after their node, as the script writes them: every path ends at a leaf.
+            // Children come after their node, as the script writes them: every path ends at a leaf;
+            // and each node is the child of one node at most, as in a tree.
+            var parents = [Int](repeating: 0, count: count)
             for node in 0..<count where tree.feature[node] >= 0 {
                 guard tree.feature[node] < columns.count, (node + 1..<count).contains(tree.left[node]),
                     (node + 1..<count).contains(tree.right[node])
                 else { throw .malformed("node \(node) of tree \(index) points outside the tree or the features") }
+                parents[tree.left[node]] += 1
+                parents[tree.right[node]] += 1
+            }
+            guard parents.allSatisfy({ $0 <= 1 }) else {
+                throw .malformed("a node of tree \(index) is the child of two nodes")
             }
             // The script writes a split on missingness alone, whose threshold is infinite, with the
             // largest finite number, since JSON has no infinity: read back, it is infinite again.
@@ -111,19 +118,28 @@ public struct LaunchModel: Sendable {
         baseline = file.baseline
         var nodes: [Node] = [], roots: [Int] = []
         for tree in trees {
-            let root = nodes.count
-            roots.append(root)
-            for node in tree.feature.indices {
-                let isLeaf = tree.feature[node] < 0
-                nodes.append(
-                    Node(
-                        column: isLeaf ? -1 : Int32(columns[tree.feature[node]]), missingLeft: tree.missingLeft[node],
-                        threshold: tree.threshold[node], left: Int32(root + (isLeaf ? 0 : tree.left[node])),
-                        right: Int32(root + (isLeaf ? 0 : tree.right[node])), value: tree.value[node]))
-            }
+            roots.append(nodes.count)
+            Self.lay(tree, into: &nodes, columns: columns)
         }
         self.nodes = nodes
         self.roots = roots
+    }
+
+    /// Appends a checked tree's nodes reachable from its root, depth first, left before right.
+    private static func lay(_ tree: Tree, into nodes: inout [Node], columns: [Int]) {
+        // Each entry is a node to lay, and the place of the parent whose right child it is.
+        var pending = [(index: 0, rightOf: -1)]
+        while let (index, rightOf) = pending.popLast() {
+            if rightOf >= 0 { nodes[rightOf].right = Int32(nodes.count) }
+            let isLeaf = tree.feature[index] < 0
+            nodes.append(
+                Node(
+                    threshold: isLeaf ? tree.value[index] : tree.threshold[index], right: -1,
+                    column: isLeaf ? -1 : Int16(columns[tree.feature[index]]), missingLeft: tree.missingLeft[index]))
+            guard !isLeaf else { continue }
+            pending.append((tree.right[index], nodes.count - 1))
+            pending.append((tree.left[index], -1))
+        }
     }
 
     /// The chance of a cold launch for a row of features.
@@ -135,22 +151,53 @@ public struct LaunchModel: Sendable {
     /// (the columns of the `features` command).
     public func probability(values: [Double]) -> Double {
         precondition(values.count == LaunchFeatures.names.count, "a row has one value per feature")
-        var raw = baseline
+        return probabilities(flatValues: values)[0]
+    }
+
+    /// The chances of a cold launch for several rows of features, each as ``probability(_:)``
+    /// gives it, to the last bit. Rows are read through each tree together, so that their
+    /// independent walks overlap.
+    public func probabilities(_ rows: [LaunchFeatures]) -> [Double] {
+        var flat: [Double] = []
+        flat.reserveCapacity(rows.count * LaunchFeatures.names.count)
+        for row in rows { flat += row.values }
+        return probabilities(flatValues: flat)
+    }
+
+    /// The chances for several rows of values, each as ``probability(values:)`` gives it.
+    public func probabilities(values rows: [[Double]]) -> [Double] {
+        precondition(rows.allSatisfy { $0.count == LaunchFeatures.names.count }, "a row has one value per feature")
+        return probabilities(flatValues: Array(rows.joined()))
+    }
+
+    /// The chances for rows laid one after another in one array, each ``LaunchFeatures/names``
+    /// long.
+    private func probabilities(flatValues: [Double]) -> [Double] {
+        let width = LaunchFeatures.names.count
+        let count = flatValues.count / width
+        var raw = [Double](repeating: baseline, count: count)
         nodes.withUnsafeBufferPointer { nodes in
-            values.withUnsafeBufferPointer { values in
-                for root in roots {
-                    var node = nodes[root]
-                    // A tree read from JSON was checked to end at a leaf on every path.
-                    while node.column >= 0 {
-                        let value = values[Int(node.column)]
-                        let goesLeft = value.isNaN ? node.missingLeft : value <= node.threshold
-                        node = nodes[Int(goesLeft ? node.left : node.right)]
+            flatValues.withUnsafeBufferPointer { values in
+                raw.withUnsafeMutableBufferPointer { raw in
+                    for root in roots {
+                        for row in 0..<count {
+                            let offset = row * width
+                            var place = root
+                            var node = nodes[place]
+                            // A tree read from JSON was checked to end at a leaf on every path.
+                            while node.column >= 0 {
+                                let value = values[offset + Int(node.column)]
+                                let goesLeft = value.isNaN ? node.missingLeft : value <= node.threshold
+                                place = goesLeft ? place + 1 : Int(node.right)
+                                node = nodes[place]
+                            }
+                            raw[row] += node.threshold
+                        }
                     }
-                    raw += node.value
                 }
             }
         }
-        return 1 / (1 + exp(-raw))
+        return raw.map { 1 / (1 + exp(-$0)) }
     }
 
     /// The JSON as the script writes it.

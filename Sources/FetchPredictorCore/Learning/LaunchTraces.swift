@@ -99,18 +99,19 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// The profiles the time-of-day features of an app read, for the kind of day of the time asked.
     struct Profiles {
         /// The planning profile (``DeviceModel/planningProfile(app:for:_:findsPeaks:)``).
-        var planning: DailyProfile
+        let planning: DailyProfile
         /// The long-memory habit profile (``DeviceModel/profile(app:for:_:)``).
-        var habit: DailyProfile
+        let habit: DailyProfile
     }
 
     /// The features of an app at `time`, no earlier than the latest event the traces kept, from
-    /// the app's profiles for that time's kind of day.
+    /// the app's profiles for that time's kind of day; `utcOffset` is the zone's offset at `time`
+    /// in seconds, when the caller knows it (the zone is asked otherwise).
     ///
     /// - Complexity: O(the app's cold launches of the last week + launches of the last half hour).
     func features(
-        of app: String, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone, profiles: Profiles,
-        _ configuration: PredictorConfiguration
+        of app: String, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone, utcOffset: Int? = nil,
+        profiles: Profiles, _ configuration: PredictorConfiguration
     ) -> LaunchFeatures {
         var features = LaunchFeatures()
         let minute = local.minute
@@ -134,21 +135,29 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         let trace = apps[app]
         features.minutesSinceLaunch = Self.minutes(since: trace?.lastLaunch, until: time)
         features.minutesSinceColdLaunch = Self.minutes(since: trace?.lastColdLaunch, until: time)
-        let localMillisecond = CivilDate.split(
-            localMilliseconds: time + .seconds(zone.secondsFromGMT(for: Date(milliseconds: time)))
-        ).millisecond
+        let offset = utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: time))
+        let localMillisecond = CivilDate.split(localMilliseconds: time + .seconds(offset)).millisecond
         let midnight = time - Milliseconds(localMillisecond)
-        let colds = trace?.coldLaunches ?? []
         let hour = Milliseconds.perHour, day24 = Milliseconds.perDay
-        func count(after start: Milliseconds, through end: Milliseconds) -> Double {
-            Double(colds.reduce(0) { $0 + ($1 > start && $1 <= end ? 1 : 0) })
-        }
-        features.coldLaunchesToday = count(after: midnight - 1, through: time)
-        features.coldLaunchesLast24h = count(after: time - day24, through: time)
-        features.coldLaunchesLast3h = count(after: time - 3 * hour, through: time)
         let lead = configuration.leadMilliseconds, window = configuration.windowMilliseconds
-        features.sameWindowYesterday = count(after: time + lead - day24, through: time + window - day24)
-        features.sameWindowLastWeek = count(after: time + lead - 7 * day24, through: time + window - 7 * day24)
+        // Cold launches in (start, end] of each span, all five counted in one pass.
+        let yesterday = (start: time + lead - day24, end: time + window - day24)
+        let lastWeek = (start: time + lead - 7 * day24, end: time + window - 7 * day24)
+        var today = 0, last24h = 0, last3h = 0, sameYesterday = 0, sameLastWeek = 0
+        for cold in trace?.coldLaunches ?? [] {
+            if cold <= time {
+                if cold >= midnight { today += 1 }
+                if cold > time - day24 { last24h += 1 }
+                if cold > time - 3 * hour { last3h += 1 }
+            }
+            if cold > yesterday.start && cold <= yesterday.end { sameYesterday += 1 }
+            if cold > lastWeek.start && cold <= lastWeek.end { sameLastWeek += 1 }
+        }
+        features.coldLaunchesToday = Double(today)
+        features.coldLaunchesLast24h = Double(last24h)
+        features.coldLaunchesLast3h = Double(last3h)
+        features.sameWindowYesterday = Double(sameYesterday)
+        features.sameWindowLastWeek = Double(sameLastWeek)
 
         // Session.
         if let lastApp {

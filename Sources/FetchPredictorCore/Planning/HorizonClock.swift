@@ -11,6 +11,8 @@ struct HorizonClock {
     let minuteOfDay: [Int16]
     let weekend: [Bool]
     let localDay: [Int32]
+    /// For each minute: the zone's offset from UTC, in seconds.
+    let utcOffset: [Int32]
 
     init(start: Milliseconds, minutes: Int, zone: TimeZone) {
         self.start = start
@@ -18,6 +20,7 @@ struct HorizonClock {
         var minuteOfDay = [Int16](repeating: 0, count: minutes)
         var weekend = [Bool](repeating: false, count: minutes)
         var localDay = [Int32](repeating: 0, count: minutes)
+        var utcOffset = [Int32](repeating: 0, count: minutes)
         // The offset changes only at the zone's transitions: take each at its exact instant.
         var offset = zone.secondsFromGMT(for: Date(milliseconds: start))
         var change = zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: start))?.milliseconds
@@ -31,10 +34,12 @@ struct HorizonClock {
             minuteOfDay[index] = Int16(millisecond / Int(Milliseconds.perMinute))
             weekend[index] = DeviceModel.isWeekend(day: day)
             localDay[index] = Int32(day)
+            utcOffset[index] = Int32(offset)
         }
         self.minuteOfDay = minuteOfDay
         self.weekend = weekend
         self.localDay = localDay
+        self.utcOffset = utcOffset
     }
 
     @inline(__always) func time(_ index: Int) -> Milliseconds { start + .minutes(index) }

@@ -31,17 +31,22 @@ extension Planner {
         let step = Self.launchModelStepMinutes
         // Readings every `step` minutes from the start, through the last minute a rate reads.
         let lastReading = max(startIndex, endIndex - 1 - shift)
-        var readings: [Double] = []
-        readings.reserveCapacity((lastReading - startIndex) / step + 2)
+        // The profiles the features read, laid once for the plan.
+        let dayProfiles = (
+            weekday: LaunchTraces.Profiles(planning: profiles.weekday, habit: habits.weekday),
+            weekend: LaunchTraces.Profiles(planning: profiles.weekend, habit: habits.weekend)
+        )
+        var rows: [LaunchFeatures] = []
+        rows.reserveCapacity((lastReading - startIndex) / step + 2)
         var index = startIndex
         while true {
-            let features = features(of: name, at: index, profiles: profiles, habits: habits)
-            let chance = min(Self.maximumChance, launchModel.probability(features))
-            readings.append(-log(1 - chance) / Double(span))
+            rows.append(
+                features(of: name, at: index, laid: clock.weekend[index] ? dayProfiles.weekend : dayProfiles.weekday))
             // The last reading at or past the last minute read, within the clock.
             if index >= lastReading || index + step >= clock.count { break }
             index += step
         }
+        let readings = launchModel.probabilities(rows).map { -log(1 - min(Self.maximumChance, $0)) / Double(span) }
         for minute in startIndex..<endIndex {
             let at = max(0, minute - shift - startIndex)
             let reading = at / step
@@ -60,13 +65,18 @@ extension Planner {
     /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
     func features(of name: String, at index: Int, profiles: DayProfiles, habits: DayProfiles) -> LaunchFeatures {
         let weekend = clock.weekend[index]
-        return device.traces.features(
-            of: name, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
-            zone: device.timeZone,
-            profiles: LaunchTraces.Profiles(
+        return features(
+            of: name, at: index,
+            laid: LaunchTraces.Profiles(
                 planning: weekend ? profiles.weekend : profiles.weekday,
-                habit: weekend ? habits.weekend : habits.weekday),
-            configuration)
+                habit: weekend ? habits.weekend : habits.weekday))
+    }
+
+    /// The same from the profiles of the minute's kind of day, laid for the features.
+    func features(of name: String, at index: Int, laid profiles: LaunchTraces.Profiles) -> LaunchFeatures {
+        device.traces.features(
+            of: name, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
+            zone: device.timeZone, utcOffset: Int(clock.utcOffset[index]), profiles: profiles, configuration)
     }
 
     /// The share of what makes a wake likely that a signal must make to be named as a reason:
