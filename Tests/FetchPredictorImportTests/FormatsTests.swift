@@ -12,17 +12,20 @@ struct FormatsTests {
         return (log, log.report)
     }
 
+    /// An App Usage export of these lines (after its header), read in UTC with day-first dates.
+    func appUsageLog(_ rows: String, name: String) throws -> ReadLog {
+        let path = TestFiles.write("\"App name\",\"Date\",\"Time\",\"Duration\"\n" + rows, name: name)
+        return try ReadLog(path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy))
+    }
+
     /// App Usage's note that its history was switched on is no app.
     @Test func appUsageMetaRowsAreNoApps() throws {
-        let path = TestFiles.write(
+        let log = try appUsageLog(
             """
-            "App name","Date","Time","Duration"
             "Chat","13/03/24","9:01:10 pm","0:00:30"
             "Activity history enabled","13/03/24","9:00:00 pm","0:00:00"
             "App Usage","13/03/24","8:59:00 pm","0:00:10"
             """, name: "meta.csv")
-        let log = try ReadLog(
-            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy))
         #expect(log.apps() == ["Chat"])
     }
 
@@ -30,17 +33,14 @@ struct FormatsTests {
     /// more than five minutes apart are two launches though nothing came between them, and rows
     /// at the same second keep the order of a file listed newest first.
     @Test func appUsageVisitsFollowTheWindowFormatsRule() throws {
-        let path = TestFiles.write(
+        let log = try appUsageLog(
             """
-            "App name","Date","Time","Duration"
             "Chat","13/03/24","9:40:00 pm","0:00:30"
             "Chat","13/03/24","9:01:10 pm","0:00:30"
             "Chat","13/03/24","9:00:30 pm","0:00:30"
             "Mail","13/03/24","8:59:00 pm","0:00:01"
             "Chat","13/03/24","8:59:00 pm","0:00:01"
             """, name: "visits.csv")
-        let log = try ReadLog(
-            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy))
         let launches = log.events().filter { $0.kind == .launch }
         func at(_ hour: Int, _ minute: Int, _ second: Int = 0) -> Milliseconds {
             DateFields(year: 2024, month: 3, day: 13, hour: hour, minute: minute, second: second).millisecondsAsIfUTC
@@ -57,17 +57,14 @@ struct FormatsTests {
         ("Écran allumé (déverrouillé)", "Écran éteint (verrouillé)", "Écran éteint"),
     ])
     func appUsageScreenRowsInOtherLanguages(unlock: String, lockedOff: String, off: String) throws {
-        let path = TestFiles.write(
+        let log = try appUsageLog(
             """
-            "App name","Date","Time","Duration"
             "Chat","13/03/24","9:10:00 pm","0:00:30"
             "\(off)","13/03/24","9:05:00 pm","0:00:00"
             "\(lockedOff)","13/03/24","9:04:00 pm","0:00:00"
             "Chat","13/03/24","9:03:00 pm","0:00:30"
             "\(unlock)","13/03/24","9:02:00 pm","0:00:00"
             """, name: "screens.csv")
-        let log = try ReadLog(
-            path, options: ImportOptions(timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy))
         #expect(log.apps() == ["Chat"])
         let events = log.events()
         #expect(events.filter { $0.kind == .launch }.count == 2, "the screen rows end the first run")
