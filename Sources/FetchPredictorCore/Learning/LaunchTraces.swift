@@ -99,9 +99,9 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// The profiles the time-of-day features of an app read, for the kind of day of the time asked.
     struct Profiles {
         /// The planning profile (``DeviceModel/planningProfile(app:for:_:findsPeaks:)``).
-        let planning: DailyProfile
+        var planning: DailyProfile
         /// The long-memory habit profile (``DeviceModel/profile(app:for:_:)``).
-        let habit: DailyProfile
+        var habit: DailyProfile
     }
 
     /// The features of an app at `time`, no earlier than the latest event the traces kept, from

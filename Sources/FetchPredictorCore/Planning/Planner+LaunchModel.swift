@@ -31,17 +31,11 @@ extension Planner {
         let step = Self.launchModelStepMinutes
         // Readings every `step` minutes from the start, through the last minute a rate reads.
         let lastReading = max(startIndex, endIndex - 1 - shift)
-        // The profiles the features read, laid once for the plan.
-        let dayProfiles = (
-            weekday: LaunchTraces.Profiles(planning: profiles.weekday, habit: habits.weekday),
-            weekend: LaunchTraces.Profiles(planning: profiles.weekend, habit: habits.weekend)
-        )
         var rows: [LaunchFeatures] = []
         rows.reserveCapacity((lastReading - startIndex) / step + 2)
         var index = startIndex
         while true {
-            rows.append(
-                features(of: name, at: index, laid: clock.weekend[index] ? dayProfiles.weekend : dayProfiles.weekday))
+            rows.append(features(of: name, at: index, profiles: profiles, habits: habits))
             // The last reading at or past the last minute read, within the clock.
             if index >= lastReading || index + step >= clock.count { break }
             index += step
@@ -65,18 +59,13 @@ extension Planner {
     /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
     func features(of name: String, at index: Int, profiles: DayProfiles, habits: DayProfiles) -> LaunchFeatures {
         let weekend = clock.weekend[index]
-        return features(
-            of: name, at: index,
-            laid: LaunchTraces.Profiles(
-                planning: weekend ? profiles.weekend : profiles.weekday,
-                habit: weekend ? habits.weekend : habits.weekday))
-    }
-
-    /// The same from the profiles of the minute's kind of day, laid for the features.
-    func features(of name: String, at index: Int, laid profiles: LaunchTraces.Profiles) -> LaunchFeatures {
-        device.traces.features(
+        return device.traces.features(
             of: name, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
-            zone: device.timeZone, utcOffset: Int(clock.utcOffset[index]), profiles: profiles, configuration)
+            zone: device.timeZone, utcOffset: Int(clock.utcOffset[index]),
+            profiles: LaunchTraces.Profiles(
+                planning: weekend ? profiles.weekend : profiles.weekday,
+                habit: weekend ? habits.weekend : habits.weekday),
+            configuration)
     }
 
     /// The share of what makes a wake likely that a signal must make to be named as a reason:
