@@ -56,9 +56,9 @@ struct VisitBuilder {
 
     /// A builder for windows added oldest first: each visit's launch goes to the sink as soon as
     /// the visit ends; ``finish()`` ends the last one.
-    init(streamingInto sink: ImportSink, appField: String, timeField: String = "timestamp") {
+    init(streamingInto sink: ImportSink, appField: String) {
         stream = (sink, appField)
-        self.timeField = timeField
+        timeField = "timestamp"
         sameInstantFollowsFile = false
     }
 
