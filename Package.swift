@@ -105,7 +105,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "FetchPredictorCLITests",
-            dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example"],
+            dependencies: ["FetchPredictorCLI", "fetchpredict", "scheduler-example", "FetchPredictorTestSupport"],
             // The pinned --help of each command, read by HelpTests from the source tree.
             exclude: ["Help"]
         ),

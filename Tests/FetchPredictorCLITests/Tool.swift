@@ -1,3 +1,4 @@
+import FetchPredictorTestSupport
 import Foundation
 
 /// Runs the built `fetchpredict` as a separate process, as users and scripts do.
@@ -35,11 +36,9 @@ struct Tool {
         root.appendingPathComponent("fixtures").appendingPathComponent(name).path
     }
 
-    /// A scratch folder for one test.
+    /// A scratch folder for one test, removed when the test process exits.
     static func scratch() -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fetchpredict-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        TestFiles.scratchFolder("cli")
     }
 
     /// Starts the tool without waiting for it.

@@ -1,5 +1,6 @@
 import FetchPredictor
 import FetchPredictorService
+import FetchPredictorTestSupport
 import Foundation
 import Hummingbird
 import Testing
@@ -31,8 +32,7 @@ final class LiveService: @unchecked Sendable {
 
     init(settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() }) async throws
     {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetchpredict-service-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
         acme = try store.createKey(tenant: "acme", now: Date()).key
         other = try store.createKey(tenant: "other", now: Date()).key

@@ -150,9 +150,7 @@ struct ServeProcessTests {
     }
 
     static func scratchStore() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fetchpredict-serve-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("events.sqlite").path
+        TestFiles.scratchFolder("serve").appendingPathComponent("events.sqlite").path
     }
 
     /// The stores a server is tested on: an SQLite file, and a database of the tests' PostgreSQL

@@ -19,7 +19,7 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func makeStore() throws -> any EventStoring {
         switch self {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fp-store-\(UUID().uuidString)")
+            let folder = TestFiles.scratchFolder("store")
             return try EventStore(path: folder.path + "/events.sqlite")
         case .postgres:
             return try PostgresEventStore(url: try TestCluster.shared.newDatabase())

@@ -21,10 +21,20 @@ public enum TestFiles {
         FileManager.default.fileExists(atPath: dataset("README.md"))
     }
 
-    /// A new, empty folder that is removed when the process ends (or by the system's tmp cleaning).
-    public static func scratchFolder() -> URL {
+    /// The folder that holds this test process's scratch folders, removed with everything in it
+    /// when the process exits (a killed run leaves it, named by its process id).
+    static let processFolder: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "fetchpredict-tests-\(UUID().uuidString)")
+            "fetchpredict-tests-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFiles.processFolder) }
+        return url
+    }()
+
+    /// A new, empty folder, removed when the test process exits. `label` begins its name, so that
+    /// a folder a failing test leaves open says whose it is.
+    public static func scratchFolder(_ label: String = "scratch") -> URL {
+        let url = processFolder.appendingPathComponent("\(label)-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
