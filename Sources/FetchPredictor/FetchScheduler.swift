@@ -356,4 +356,16 @@ public final class FetchScheduler: @unchecked Sendable {
             predictor.apps(device: device)
         }
     }
+
+    /// The apps of a device that the predictor knows, as of `time`, each with the policy it is
+    /// planned with: its interval (its own, else the device's or the store's default) and
+    /// whether fetch is on. From the model the scheduler holds, without counting events.
+    public func policies(device: String = "default", asOf time: Date = .distantFuture) throws -> [String: AppPolicy] {
+        try withDevice(device, asOf: time) {
+            Dictionary(
+                uniqueKeysWithValues: predictor.apps(device: device).map {
+                    ($0, predictor.policy(app: $0, device: device))
+                })
+        }
+    }
 }

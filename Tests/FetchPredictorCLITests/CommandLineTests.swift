@@ -315,6 +315,35 @@ struct PlanningCommandTests {
         #expect(schedule.stdout.contains("--default-interval minimum"))
     }
 
+    /// An empty `next` says why when the settings explain it: every app at never or disabled, or
+    /// no app at all; an app that may fetch takes the hint away, and JSON never carries it.
+    @Test func anEmptyNextSaysWhyWhenTheSettingsExplainIt() throws {
+        try prepared()
+        let now = ["--db", db, "--now", "2024-01-29T00:00:00+01:00"]
+        let never = "Every app's interval is never"
+        // Given every app at never, the default
+        for command in [["next"], ["next", "com.example.news"], ["schedule"]] {
+            let result = try Tool.run(command + now)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            #expect(result.stdout.contains(never), "\(command): \(result.stdout)")
+        }
+        // When the one app that may fetch is disabled, the hint stays
+        try Tool.run(["config", "com.example.news", "--interval", "minimum", "--disable", "--db", db])
+        #expect(try Tool.run(["next"] + now).stdout.contains(never))
+        // And when it is enabled, there is a wake and no hint
+        try Tool.run(["config", "com.example.news", "--enable", "--db", db])
+        let enabled = try Tool.run(["next"] + now)
+        #expect(enabled.stdout.contains("com.example.news"), "\(enabled.stdout)")
+        #expect(!enabled.stdout.contains(never))
+        // A device with a zone and no events has no apps yet
+        try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--device", "tablet", "--db", db])
+        let empty = try Tool.run(["next", "--device", "tablet"] + now)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.contains("No apps on device tablet yet"), "\(empty.stdout)")
+        let json = try Tool.run(["next", "--device", "tablet", "--json"] + now)
+        #expect(!json.stdout.contains("No apps"))
+    }
+
     @Test func scheduleAndNextInTextAndJSON() throws {
         try prepared()
         try Tool.run(["config", "--default-interval", "minimum", "--db", db])

@@ -47,10 +47,15 @@ struct NextCommand: ParsableCommand {
         } else {
             wake = try scheduler.nextWake(after: now, device: store.device)
         }
-        let hint = wake == nil ? try WakeText.emptyHint(eventStore, device: store.device, asOf: now) : nil
         let answer = Answer(device: store.device, app: app, now: now, wake: wake)
         switch output.chosen {
-        case .text: print(WakeText.next(answer, zone: zone, hint: hint))
+        case .text:
+            let hint =
+                wake == nil
+                ? WakeText.emptyHint(
+                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: now))
+                : nil
+            print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))
         case .ics: print(WakeCalendar.ics(wake.map { [$0] } ?? [], stamp: now), terminator: "")

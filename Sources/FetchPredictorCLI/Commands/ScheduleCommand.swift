@@ -38,11 +38,17 @@ struct ScheduleCommand: ParsableCommand {
         let zone = try store.zone(in: eventStore)
         let now = clock.currentDate
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
-        let schedule = try FetchScheduler(store: eventStore, configuration: plan.configuration)
-            .schedule(from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
-        let hint = schedule.wakes.isEmpty ? try WakeText.emptyHint(eventStore, device: store.device, asOf: start) : nil
+        let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
+        let schedule = try scheduler.schedule(
+            from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
         switch output.chosen {
-        case .text: print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
+        case .text:
+            let hint =
+                schedule.wakes.isEmpty
+                ? WakeText.emptyHint(
+                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: start))
+                : nil
+            print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
         case .json: print(try Output.json(schedule))
         case .csv: print(WakeCalendar.csv(schedule.wakes))
         case .ics: print(WakeCalendar.ics(schedule.wakes, stamp: now), terminator: "")

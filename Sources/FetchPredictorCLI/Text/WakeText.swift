@@ -79,11 +79,11 @@ enum WakeText {
         + "(an app not opened for hours looks like one in a quiet spell); every launch replans its app: "
         + "ask again as events come."
 
-    /// Why a schedule may be empty, when the settings explain it.
-    static func emptyHint(_ store: any EventStoring, device: String, asOf time: Date) throws -> String? {
-        let apps = try store.apps(device: device, asOf: time)
-        if apps.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
-        if apps.allSatisfy({ $0.interval == .never || !$0.enabled }) {
+    /// Why a schedule may be empty, when the settings explain it: no app yet, or none that may
+    /// fetch. `policies` are the device's apps with their policies (``FetchScheduler/policies(device:asOf:)``).
+    static func emptyHint(device: String, policies: [String: AppPolicy]) -> String? {
+        if policies.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
+        if policies.values.allSatisfy({ $0.interval == .never || !$0.enabled }) {
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
         }
