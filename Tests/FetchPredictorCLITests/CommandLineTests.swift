@@ -259,6 +259,60 @@ struct CommandLineTests {
         #expect(lines.last?.hasPrefix("\(bad.path),3,timestamp,'not-a-time' is ") == true, "\(rejects)")
     }
 
+    /// A record whose time cannot be read makes no store: the folder and the file stay absent,
+    /// as after a refused import.
+    @Test func aRefusedRecordMakesNoStore() throws {
+        let folder = Tool.scratch().appendingPathComponent("new")
+        let path = folder.appendingPathComponent("events.sqlite").path
+        for at in ["2024-05-01 08:30", "yesterday"] {
+            let refused = try Tool.run(["record", "launch", "com.example.news", "--at", at, "--db", path])
+            #expect(refused.status != 0, "\(at)")
+            #expect(refused.stderr.contains("--at '\(at)'"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path), "\(at)")
+        }
+        // An instant needs no zone: it makes the store
+        let recorded = try Tool.run([
+            "record", "launch", "com.example.news", "--at", "2024-05-01T08:30:00Z", "--db", path,
+        ])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// `config --default-interval` with --device sets that device's default alone; without, the
+    /// store's, which a device with its own keeps out of.
+    @Test func aDefaultIntervalWithADeviceIsThatDevicesAlone() throws {
+        try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "phone", "--time-zone", "UTC",
+        ])
+        try Tool.run([
+            "import", Tool.fixture("commuter-28d.csv"), "--db", db, "--device", "tablet", "--time-zone", "UTC",
+        ])
+        let set = try Tool.run(["config", "--default-interval", "3600", "--device", "tablet", "--db", db, "--json"])
+        #expect(set.status == 0, "\(set.stderr)")
+        func defaultInterval(_ device: String) throws -> String? {
+            let shown = try Tool.run(["config", "--device", device, "--db", db, "--json"])
+            return try #require(try json(shown.stdout) as? [String: Any])["defaultInterval"] as? String
+        }
+        #expect(try defaultInterval("tablet") == "3600")
+        #expect(try defaultInterval("phone") == "never")
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        #expect(try defaultInterval("phone") == "minimum")
+        #expect(try defaultInterval("tablet") == "3600")
+    }
+
+    /// A replay refused for its invalid rows says why first, then the further rows, as import does.
+    @Test func invalidRowsAreSaidAfterTheirHeadline() throws {
+        let bad = Tool.scratch().appendingPathComponent("bad.csv")
+        try Data(
+            "timestamp,app,event\n2024-01-01T08:00:00Z,a,launch\nnot-a-time,b,launch\nalso-not,b,launch\n".utf8
+        ).write(to: bad)
+        let refused = try Tool.run(["evaluate", bad.path, "--time-zone", "UTC"])
+        #expect(refused.status != 0)
+        let headline = try #require(refused.stderr.range(of: "was not evaluated: 2 invalid rows"), "\(refused.stderr)")
+        let second = try #require(refused.stderr.range(of: "\(bad.path):4"), "\(refused.stderr)")
+        #expect(headline.lowerBound < second.lowerBound, "\(refused.stderr)")
+    }
+
     @Test func databasePathFollowsTheEnvironment() throws {
         let home = Tool.scratch()
         try Tool.run(["record", "launch", "a", "--at", "now"], environment: ["HOME": home.path, "XDG_DATA_HOME": ""])

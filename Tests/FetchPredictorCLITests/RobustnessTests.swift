@@ -269,6 +269,14 @@ struct RobustnessTests {
             "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC", "--settings", bad,
         ])
         #expect(settings.stderr.contains("is not a settings file"), "\(settings.stderr)")
+        // A settings file with one app's interval wrong names the app and the value
+        let wrong = folder.appendingPathComponent("wrong.json")
+        try Data(#"{"apps": {"com.example.news": "minimum", "com.example.mail": "sometimes"}}"#.utf8).write(to: wrong)
+        let named = try Tool.run([
+            "evaluate", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC", "--settings", wrong.path,
+        ])
+        #expect(named.status != 0)
+        #expect(named.stderr.contains("the interval of com.example.mail, \"sometimes\", is refused"), "\(named.stderr)")
     }
 }
 

@@ -50,7 +50,8 @@ struct AppsCommand: ParsableCommand {
             ],
             rows, rightAligned: [4, 5, 6, 7, 8])
         if apps.contains(where: \.intervalIsDefault) {
-            text += "\n* the store's default interval; set one with fetchpredict config APP --interval."
+            text +=
+                "\n* the default interval (the device's own, else the store's); set one with fetchpredict config APP --interval."
         }
         return text
     }

@@ -15,6 +15,7 @@ struct ConfigCommand: ParsableCommand {
               fetchpredict config com.example.news --interval 3600
               fetchpredict config com.example.chat --interval minimum --enable
               fetchpredict config --default-interval minimum
+              fetchpredict config --default-interval 3600 --device tablet
               fetchpredict config --time-zone Europe/Warsaw --device tablet
             """)
 
@@ -45,7 +46,9 @@ struct ConfigCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("The interval of apps that set none: minimum, never or seconds.", valueName: "interval"),
+        help: ArgumentHelp(
+            "The interval of apps that set none, of the store or, with --device, of that device alone: minimum, never or seconds.",
+            valueName: "interval"),
         transform: IntervalArgument.parse)
     var defaultInterval: FetchInterval?
 
@@ -90,7 +93,14 @@ struct ConfigCommand: ParsableCommand {
         if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
         if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
-        if let defaultInterval { try eventStore.setDefaultInterval(defaultInterval) }
+        if let defaultInterval {
+            // With --device, that device's default; without, the store's.
+            if store.deviceOption != nil {
+                try eventStore.setDefaultInterval(defaultInterval, device: store.device)
+            } else {
+                try eventStore.setDefaultInterval(defaultInterval)
+            }
+        }
         let settings = Settings(
             device: store.device, deviceExists: try eventStore.hasDevice(store.device),
             timeZone: try eventStore.timeZone(device: store.device)?.identifier,

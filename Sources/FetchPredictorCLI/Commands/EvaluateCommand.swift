@@ -198,13 +198,16 @@ struct EvaluateCommand: ParsableCommand {
     struct InvalidRows: Error, CustomStringConvertible {
         var description: String
 
-        /// Says the refused rows after the first on standard error, and why the file was `not` done.
+        /// Why the file was `not` done, then the refused rows after the first, one a line, as
+        /// `import` says them.
         init(_ file: String, rejected: Int, first: [Rejection], not done: String, remedy: String) {
-            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
-            if rejected > first.count { Output.error("  ... and \(rejected - first.count) more.") }
-            description =
+            var lines = [
                 "\(file) was not \(done): \(Output.count(rejected, "invalid row")), the first: "
-                + "\(first.first.map(\.description) ?? "?"). \(remedy)"
+                    + "\(first.first.map(\.description) ?? "?"). \(remedy)"
+            ]
+            lines += first.dropFirst().map { "  \($0)" }
+            if rejected > first.count { lines.append("  ... and \(rejected - first.count) more.") }
+            description = lines.joined(separator: "\n")
         }
     }
 
@@ -254,15 +257,31 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 
+    /// The apps and intervals of a settings file; an app whose interval cannot be read is named,
+    /// with its value.
     static func readSettings(_ path: String) throws -> [String: FetchInterval] {
-        struct File: Decodable { var apps: [String: FetchInterval] }
         let data = try read(path, option: "--settings")
-        do {
-            return try JSONDecoder().decode(File.self, from: data).apps
-        } catch {
+        guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let apps = file["apps"] as? [String: Any]
+        else {
             throw ValidationError(
                 "--settings \(path) is not a settings file such as {\"apps\": {\"com.example.news\": \"minimum\", \"com.example.mail\": 3600}}."
             )
         }
+        var intervals: [String: FetchInterval] = [:]
+        for (app, value) in apps.sorted(by: { $0.key < $1.key }) {
+            let json = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)) ?? Data()
+            do {
+                intervals[app] = try JSONDecoder().decode(FetchInterval.self, from: json)
+            } catch {
+                let reason =
+                    (error as? FetchIntervalError)?.description
+                    ?? "an interval is minimum, never or a number of seconds."
+                throw ValidationError(
+                    "--settings \(path): the interval of \(app), \(String(decoding: json, as: UTF8.self)), is refused: \(reason)"
+                )
+            }
+        }
+        return intervals
     }
 }

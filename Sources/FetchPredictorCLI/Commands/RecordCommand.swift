@@ -53,9 +53,16 @@ struct RecordCommand: ParsableCommand {
             }
         }
 
-        func time(_ eventStore: any EventStoring, device: String, now: Date) throws -> Date {
-            let zone = try eventStore.timeZone(device: device)
-            return try TimeArgument.parse(at, option: "--at", zone: zone, now: now)
+        /// Opens the store and reads `--at`, a local time in the device's zone. A time that cannot
+        /// be read is refused before a store is made for it: a new store is made only once the
+        /// time has been read without a zone, as an instant.
+        func openStore(_ store: StoreOptions, now: Date) throws -> (store: any EventStoring, time: Date) {
+            if let existing = try? store.openStore(creating: false) {
+                let zone = try existing.timeZone(device: store.device)
+                return (existing, try TimeArgument.parse(at, option: "--at", zone: zone, now: now))
+            }
+            let time = try TimeArgument.parse(at, option: "--at", zone: nil, now: now)
+            return (try store.openStore(), time)
         }
     }
 
@@ -70,8 +77,7 @@ struct RecordCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
 
         func run() throws {
-            let eventStore = try store.openStore()
-            let time = try event.time(eventStore, device: store.device, now: clock.currentDate)
+            let (eventStore, time) = try event.openStore(store, now: clock.currentDate)
             let stored = try eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
                 device: store.device)
@@ -105,8 +111,7 @@ struct RecordCommand: ParsableCommand {
         }
 
         func run() throws {
-            let eventStore = try store.openStore()
-            let time = try event.time(eventStore, device: store.device, now: clock.currentDate)
+            let (eventStore, time) = try event.openStore(store, now: clock.currentDate)
             let stored = try eventStore.record(
                 Event(
                     kind: .fetch, app: event.app, time: time.milliseconds, result: result, duration: event.duration,

@@ -45,7 +45,7 @@ enum ErrorText {
             return amend(sentence, "; upgrade fetchpredict to use it.")
         case .missing:
             return amend(
-                sentence, ": start one with fetchpredict import FILE or fetchpredict record launch APP, or give --db.")
+                sentence, ": start one with fetchpredict import FILE or fetchpredict record launch APP, or check --db.")
         case .unknownDevice:
             return amend(sentence, ": import or record events for it first, or check --device.")
         case .timeZoneConflict(let device, let stored, let given):

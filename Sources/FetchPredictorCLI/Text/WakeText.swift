@@ -59,7 +59,8 @@ enum WakeText {
         let span = hours == hours.rounded() ? String(Int(hours)) : String(hours)
         var text = wrap(
             "Schedule of device \(schedule.device) (\(zone.identifier)) from \(Output.local(schedule.from, zone)) "
-                + "for \(span) h: \(schedule.wakes.count) device wakes for \(schedule.appWakeCount) app fetches.",
+                + "for \(span) h: \(Output.count(schedule.wakes.count, "device wake")) for "
+                + "\(Output.count(schedule.appWakeCount, "app fetch")).",
             first: "", width: width)
         if let hint { text += wrap(hint, first: "", width: width) }
         let appWidth = schedule.wakes.flatMap(\.apps).map(\.app.count).max() ?? 0

@@ -49,7 +49,7 @@ public enum EventBatchReader {
             return .failure(Problem(field: nil, reason: "the body is not a JSON object with an 'events' array"))
         }
         if let other = members.keys.sorted().first(where: { $0 != "events" }) {
-            return .failure(Problem(field: other, reason: "the body holds only 'events'"))
+            return .failure(Problem(field: other, reason: "unknown field '\(other)': the body holds only 'events'"))
         }
         guard case .array(let items)? = members["events"] else {
             return .failure(Problem(field: "events", reason: "'events' must be an array of event objects"))
