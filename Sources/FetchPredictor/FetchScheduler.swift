@@ -357,6 +357,14 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
+    /// The time of the latest event of a device learned as of `time` (by default, of every
+    /// event); `nil` when it has none.
+    public func lastEventTime(device: String = "default", asOf time: Date = .distantFuture) throws -> Date? {
+        try withDevice(device, asOf: time) {
+            predictor.devices[device]?.lastEventTime.map { Date(milliseconds: $0) }
+        }
+    }
+
     /// The apps of a device that the predictor knows, as of `time`, each with the policy it is
     /// planned with: its interval (its own, else the device's or the store's default) and
     /// whether fetch is on. From the model the scheduler holds, without counting events.

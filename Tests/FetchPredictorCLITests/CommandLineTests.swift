@@ -389,6 +389,15 @@ struct PlanningCommandTests {
         let enabled = try Tool.run(["next"] + now)
         #expect(enabled.stdout.contains("com.example.news"), "\(enabled.stdout)")
         #expect(!enabled.stdout.contains(never))
+        // Months after the log ended, with nothing planned, the answer says how to ask about then
+        let later = try Tool.run(["next", "--db", db, "--now", "2024-06-01T00:00:00Z", "--budget", "0.5"])
+        #expect(
+            later.stdout.contains("the last event of device default was at 2024-01-28 23:45, 124 days before now"),
+            "\(later.stdout)")
+        #expect(later.stdout.contains("--now 2024-01-28T22:45:02.349Z"), "\(later.stdout)")
+        // A week after it, not yet
+        let weekLater = try Tool.run(["next", "--db", db, "--now", "2024-02-03T00:00:00Z", "--budget", "0.5"])
+        #expect(!weekLater.stdout.contains("the last event"), "\(weekLater.stdout)")
         // A device with a zone and no events has no apps yet
         try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--device", "tablet", "--db", db])
         let empty = try Tool.run(["next", "--device", "tablet"] + now)

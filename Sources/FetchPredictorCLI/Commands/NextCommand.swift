@@ -53,7 +53,8 @@ struct NextCommand: ParsableCommand {
             let hint =
                 wake == nil
                 ? WakeText.emptyHint(
-                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: now))
+                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: now),
+                    lastEvent: try scheduler.lastEventTime(device: store.device, asOf: now), now: now, zone: zone)
                 : nil
             print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))

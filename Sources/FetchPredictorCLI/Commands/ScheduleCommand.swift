@@ -46,7 +46,8 @@ struct ScheduleCommand: ParsableCommand {
             let hint =
                 schedule.wakes.isEmpty
                 ? WakeText.emptyHint(
-                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: start))
+                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: start),
+                    lastEvent: try scheduler.lastEventTime(device: store.device, asOf: start), now: start, zone: zone)
                 : nil
             print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
         case .json: print(try Output.json(schedule))

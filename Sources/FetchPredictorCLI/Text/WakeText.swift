@@ -80,13 +80,25 @@ enum WakeText {
         + "(an app not opened for hours looks like one in a quiet spell); every launch replans its app: "
         + "ask again as events come."
 
-    /// Why a schedule may be empty, when the settings explain it: no app yet, or none that may
-    /// fetch. `policies` are the device's apps with their policies (``FetchScheduler/policies(device:asOf:)``).
-    static func emptyHint(device: String, policies: [String: AppPolicy]) -> String? {
+    /// Days without an event after which an empty answer says how to ask about the past.
+    static let staleDays = 7.0
+
+    /// Why a schedule may be empty, when the settings or the log's age explain it: no app yet,
+    /// none that may fetch, or a log that ended long before `now`, whose apps are all in a quiet
+    /// spell. `policies` are the device's apps with their policies (``FetchScheduler/policies(device:asOf:)``).
+    static func emptyHint(
+        device: String, policies: [String: AppPolicy], lastEvent: Date?, now: Date, zone: TimeZone
+    ) -> String? {
         if policies.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
         if policies.values.allSatisfy({ $0.interval == .never || !$0.enabled }) {
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
+        }
+        if let lastEvent, now.timeIntervalSince(lastEvent) > staleDays * 86_400 {
+            let days = Int(now.timeIntervalSince(lastEvent) / 86_400)
+            return "No wake planned: the last event of device \(device) was at \(Output.local(lastEvent, zone)), "
+                + "\(Output.count(days, "day")) before now, and apps unused that long are in a quiet spell. "
+                + "To plan as the log ended, ask as of then: --now \(TimestampFormatter.iso(lastEvent.milliseconds))."
         }
         return nil
     }
