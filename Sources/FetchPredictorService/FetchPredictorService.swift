@@ -38,6 +38,16 @@ public struct ServiceSettings: Sendable {
 /// try await app.runService()  // until SIGTERM or SIGINT, then drains what is in flight
 /// ```
 public enum FetchPredictorService {
+    /// Why the service could not listen at an address, as one sentence: what the system said, and
+    /// for an address in use, what to do; `nil` for an error that is not the socket's.
+    public static func listenFailure(_ error: any Error, host: String, port: Int) -> String? {
+        guard let error = error as? IOError else { return nil }
+        let reason = String(cString: strerror(error.errnoCode)).lowercased()
+        let remedy =
+            error.errnoCode == EADDRINUSE ? ": another process listens there; give another --listen HOST:PORT" : ""
+        return "Cannot listen on \(host):\(port): \(reason)\(remedy)."
+    }
+
     /// The OpenAPI 3.1 document of the service, as served at `/openapi.yaml`.
     public static var openAPIDocument: String { String(decoding: PackageResources.openapi_yaml, as: UTF8.self) }
 

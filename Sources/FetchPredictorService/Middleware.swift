@@ -57,6 +57,9 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
                 // The path is a route, the method is not one of it.
                 answer = APIError(.methodNotAllowed, "\(request.method.rawValue) is not a method of this route")
                 answer.headers[.allow] = allowed.joined(separator: ", ")
+            } else if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
+                // No route has this path: said as a sentence, as every other error is.
+                answer = APIError(.notFound, "there is no such route: the service's routes are in /openapi.yaml")
             } else if let known = APIError.from(error) {
                 answer = known
             } else {
@@ -67,6 +70,12 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
             response = try answer.response(from: request, context: context)
         }
         let route = context.endpointPath ?? "unmatched"
+        context.logger.debug(
+            "answered",
+            metadata: [
+                "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(response.status.code)",
+                "ms": "\(Self.milliseconds(since: start))",
+            ])
         let dimensions = [
             ("route", route), ("method", request.method.rawValue), ("status", String(response.status.code)),
         ]
@@ -74,6 +83,14 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
         Metrics.Timer(label: "fetchpredict_http_request_duration_seconds", dimensions: dimensions)
             .recordInterval(since: start)
         return response
+    }
+}
+
+extension ErrorsAndMetricsMiddleware {
+    /// The time since `start` in milliseconds, to a hundredth, for the log.
+    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        return (Double(seconds) * 1000 + Double(attoseconds / 10_000_000_000_000) / 100)
     }
 }
 

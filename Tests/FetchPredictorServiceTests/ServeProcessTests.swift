@@ -36,8 +36,9 @@ struct ServeProcessTests {
         }
 
         /// A server of the store the arguments name (`--db PATH` or `--postgres URL`), with a new
-        /// key, or with `key` when given (one made for another instance of the same store).
-        init(storeArguments: [String], key: String? = nil) throws {
+        /// key, or with `key` when given (one made for another instance of the same store), and
+        /// `options` of `serve`.
+        init(storeArguments: [String], key: String? = nil, options: [String] = []) throws {
             store = storeArguments.last!
             if let key {
                 self.key = key
@@ -54,7 +55,7 @@ struct ServeProcessTests {
             }
             process = Process()
             process.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
-            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + storeArguments
+            process.arguments = ["serve", "--listen", "127.0.0.1:0"] + storeArguments + options
             log = Pipe()
             process.standardError = log
             process.standardOutput = FileHandle.nullDevice
@@ -212,6 +213,36 @@ struct ServeProcessTests {
         let status = Int(answer.split(separator: " ").dropFirst().first ?? "") ?? 0
         let parts = answer.components(separatedBy: "\r\n\r\n")
         return (status, parts.dropFirst().joined(separator: "\r\n\r\n"), parts.first ?? "")
+    }
+
+    /// At --log-level debug every request is logged with its route and status; a second server on
+    /// the port is refused in one sentence that names the address and what to do.
+    @Test func requestsAreLoggedAndATakenPortIsSaid() throws {
+        let store = try Self.scratchStore()
+        var server = try Server(storeArguments: ["--db", store], options: ["--log-level", "debug"])
+        #expect(server.port > 0)
+        server.key = "not-a-key"
+        #expect(try Self.http("GET", "/v1/devices/phone", to: server).status == 401)
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: Self.tool)
+        second.arguments = ["serve", "--listen", "127.0.0.1:\(server.port)", "--db", store]
+        let refusal = Pipe()
+        second.standardError = refusal
+        second.standardOutput = FileHandle.nullDevice
+        try second.run()
+        let said = String(decoding: refusal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 1)
+        #expect(
+            said.contains(
+                "Cannot listen on 127.0.0.1:\(server.port): address already in use: another process listens there"),
+            "\(said)")
+        #expect(!said.contains("Usage:"))
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let log = String(decoding: server.log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("method=GET"), "\(log)")
+        #expect(log.contains("route=/v1/devices/{device} status=401"), "\(log)")
     }
 
     /// Two `serve` instances on one PostgreSQL database answer as one: what is posted to one is

@@ -223,6 +223,8 @@ struct ServiceTests {
             #expect(answer.json["error"] is String, "\(body.prefix(80))")
             #expect(!answer.text.contains(service.folder.path))
         }
+        let misspelled = try await post(#"{"evnts": []}"#)
+        #expect(misspelled.json["error"] as? String == "unknown field 'evnts': the body holds only 'events'")
         #expect(try service.store.eventCounts().launches == 0)
         #expect(try service.store.devices().isEmpty)
         // Settings are checked as the config command checks them.
@@ -425,7 +427,9 @@ struct ServiceTests {
         let events = try await service.request("GET", "/v1/devices/phone/events", key: service.acme)
         #expect(events.status == 405)
         #expect(events.headers["allow"] == "POST")
-        #expect(try await service.request("GET", "/v1/nothing", key: service.acme).status == 404)
+        let nothing = try await service.request("GET", "/v1/nothing", key: service.acme)
+        #expect(nothing.status == 404)
+        #expect(nothing.json["error"] as? String == "there is no such route: the service's routes are in /openapi.yaml")
         await service.stop()
     }
 }

@@ -103,7 +103,12 @@ struct ServeCommand: ParsableCommand {
             done.signal()
         }
         done.wait()
-        if let error = outcome.error { throw error }
+        if let error = outcome.error {
+            if let sentence = FetchPredictorService.listenFailure(error, host: settings.host, port: settings.port) {
+                throw ErrorText.Hinted(description: sentence)
+            }
+            throw error
+        }
         lifecycle.notice("stopped")
     }
 
