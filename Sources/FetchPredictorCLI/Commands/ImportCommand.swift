@@ -112,7 +112,7 @@ struct ImportCommand: ParsableCommand {
                 if !output.json { ImportText.show(report, rejectsPath: rejects) }
             } catch {
                 bar.finish()
-                summary.failures.append(ImportText.Failure(file: file, error: ErrorText.message(error)))
+                summary.failures.append(ImportText.Failure(file: file, error: error))
                 if !output.json { ImportText.show(error) }
             }
         }

@@ -8,6 +8,19 @@ enum ImportText {
     struct Failure: Encodable {
         var file: String
         var error: String
+        /// For a file refused for its invalid rows: how many, and the first of them, each with
+        /// its line and field, as an import with --skip-invalid lists them.
+        var rejected: Int?
+        var rejections: [Rejection]?
+
+        init(file: String, error: any Error) {
+            self.file = file
+            self.error = ErrorText.message(error)
+            if case ImportError.invalidRows(_, let count, let first) = error {
+                rejected = count
+                rejections = first
+            }
+        }
     }
 
     /// The JSON form of a whole run.
