@@ -1,4 +1,5 @@
 import FetchPredictor
+import Foundation
 import Testing
 
 @testable import FetchPredictorCLI
@@ -94,5 +95,25 @@ struct ErrorTextTests {
             ),
         ]
         for (error, sentence) in said { #expect(ErrorText.message(error) == sentence) }
+    }
+}
+
+/// The reliability table says what its first row holds besides low forecasts.
+struct ReliabilityTextTests {
+    func figures(firstRowWakes: Int) throws -> StrategyFigures {
+        let json = """
+            {"strategy": "predictor", "budget": 0.85, "coldLaunches": 10, "freshLaunches": 4, "fetches": 9,
+             "appDays": 3, "scoredDays": 3, "deviceWakes": 9, "wastedNoData": 0, "wastedFailed": 0,
+             "wastedSuperseded": 0, "expectedFresh": 3.5, "servedLaunches": 4,
+             "reliability": [{"lower": 0, "upper": 0.05, "wakes": \(firstRowWakes), "forecast": 0, "served": 1},
+                             {"lower": 0.5, "upper": 1, "wakes": 5, "forecast": 3.5, "served": 3}]}
+            """
+        return try JSONDecoder().decode(StrategyFigures.self, from: Data(json.utf8))
+    }
+
+    @Test func theFirstRowSaysItHoldsTheColdStartPlan() throws {
+        let note = "The first row holds the wakes of the cold-start plan"
+        #expect(EvaluationText.reliability(try figures(firstRowWakes: 4)).contains(note))
+        #expect(!EvaluationText.reliability(try figures(firstRowWakes: 0)).contains(note))
     }
 }

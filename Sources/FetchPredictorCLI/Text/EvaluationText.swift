@@ -96,9 +96,13 @@ enum EvaluationText {
                 format: "%.0f fresh cold launches expected of its fetches, %d served (%.2f).",
                 figures.expectedFresh ?? 0, figures.servedLaunches,
                 (figures.expectedFresh ?? 0) > 0 ? Double(figures.servedLaunches) / figures.expectedFresh! : 0)
-        return header + "\n"
-            + Output.table(
-                ["FORECAST PER WAKE", "WAKES", "EXPECTED", "SERVED", "SERVED/EXPECTED"], rows,
-                rightAligned: [1, 2, 3, 4])
+        let table = Output.table(
+            ["FORECAST PER WAKE", "WAKES", "EXPECTED", "SERVED", "SERVED/EXPECTED"], rows, rightAligned: [1, 2, 3, 4])
+        // The cold-start plan's wakes forecast nothing: they are counted in the first row.
+        let note =
+            (figures.reliability.first?.wakes ?? 0) > 0
+            ? "\nThe first row holds the wakes of the cold-start plan (apps with too little history), which forecast none."
+            : ""
+        return header + "\n" + table + note
     }
 }
