@@ -83,7 +83,9 @@ struct StoreOptions: ParsableArguments {
 
     @Option(
         name: .customLong("device"),
-        help: ArgumentHelp("The device whose events these are (default: default).", valueName: "name"))
+        help: ArgumentHelp(
+            "The device whose events these are (default: default; evaluate, export and imports take every device).",
+            valueName: "name"))
     var deviceOption: String?
 
     /// The device named, else `default`.
