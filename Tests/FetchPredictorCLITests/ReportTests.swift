@@ -194,6 +194,24 @@ struct ReportTests {
         #expect(!reader.marks(in: "fresh").filter { $0.name == "rect" }.isEmpty)
     }
 
+    /// A report with nothing planned says why, on the page and in its last line, and shows the
+    /// device's own default interval.
+    @Test func anEmptyReportSaysWhyAndTheDevicesDefault() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "1800", "--device", "default", "--db", db])
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run([
+            "report", "--db", db, "--now", "2024-06-01T00:00:00Z", "--budget", "0.5", "--out", out,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("0 device wakes"), "\(made.stderr)")
+        #expect(made.stderr.contains("--now 2024-01-28T22:45:02.349Z"), "\(made.stderr)")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(page.contains("the last event of device default was at 2024-01-28 23:45"))
+        #expect(page.contains("default interval 1800"))
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Tool.dataset("README.md"))))
     func reportOfARealLog() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path

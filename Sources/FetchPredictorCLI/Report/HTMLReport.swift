@@ -91,7 +91,7 @@ enum HTMLReport {
             (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
             \(data.apps.count) apps.</p>
             \(table(["App", "Interval", "Fetch", "Launches", "newData", "noData", "failed", "Notified"], rows, numeric: [3, 4, 5, 6, 7]))
-            <p class="muted">* the store's default interval.</p></section>
+            <p class="muted">* the default interval (the device's own, else the store's).</p></section>
             """
     }
 
@@ -133,7 +133,9 @@ enum HTMLReport {
         }
         let title = "Device wakes planned in the 24 hours from \(Output.local(data.schedule.from, data.zone))"
         let empty =
-            rows.isEmpty ? "<p class=\"muted\">No wake is planned: set an interval with fetchpredict config.</p>" : ""
+            rows.isEmpty
+            ? "<p class=\"muted\">\(Markup.escape(data.emptyHint ?? "No wake is planned: no launch is expected soon enough to be worth one."))</p>"
+            : ""
         return """
             <section id="timeline"><h2>The next 24 hours</h2>
             \(chart.svg(attributes: "data-chart=\"timeline\" data-wakes=\"\(rows.count)\"", title: title))

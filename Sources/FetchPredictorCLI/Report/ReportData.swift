@@ -24,6 +24,8 @@ struct ReportData {
     var days: Int
     var apps: [App]
     var schedule: Schedule
+    /// Why the schedule is empty, when the settings or the log's age explain it.
+    var emptyHint: String?
     var evaluation: BacktestReport?
 
     /// Reads a device as of `now`.
@@ -38,9 +40,14 @@ struct ReportData {
         self.device = device
         self.zone = zone
         self.now = now
-        defaultInterval = try store.defaultInterval()
+        defaultInterval = try store.defaultInterval(device: device)
         let scheduler = FetchScheduler(store: store, configuration: configuration)
         schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
+        emptyHint =
+            schedule.wakes.isEmpty
+            ? WakeText.emptyHint(
+                device: device, policies: try scheduler.policies(device: device, asOf: now),
+                lastEvent: try scheduler.lastEventTime(device: device, asOf: now), now: now, zone: zone) : nil
         let learned = Set(try scheduler.apps(device: device, asOf: now))
         // The events up to now, read once in time order and counted as they come.
         var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))
