@@ -201,13 +201,10 @@ struct EvaluateCommand: ParsableCommand {
         /// Why the file was `not` done, then the refused rows after the first, one a line, as
         /// `import` says them.
         init(_ file: String, rejected: Int, first: [Rejection], not done: String, remedy: String) {
-            var lines = [
+            let headline =
                 "\(file) was not \(done): \(Output.count(rejected, "invalid row")), the first: "
-                    + "\(first.first.map(\.description) ?? "?"). \(remedy)"
-            ]
-            lines += first.dropFirst().map { "  \($0)" }
-            if rejected > first.count { lines.append("  ... and \(rejected - first.count) more.") }
-            description = lines.joined(separator: "\n")
+                + "\(first.first.map(\.description) ?? "?"). \(remedy)"
+            description = ([headline] + ImportText.furtherRows(rejected, first: first)).joined(separator: "\n")
         }
     }
 

@@ -51,11 +51,7 @@ struct NextCommand: ParsableCommand {
         switch output.chosen {
         case .text:
             let hint =
-                wake == nil
-                ? WakeText.emptyHint(
-                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: now),
-                    lastEvent: try scheduler.lastEventTime(device: store.device, asOf: now), now: now, zone: zone)
-                : nil
+                wake == nil ? try WakeText.emptyHint(scheduler, device: store.device, asOf: now, zone: zone) : nil
             print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))

@@ -45,7 +45,7 @@ struct ReportCommand: ParsableCommand {
         try file.line(HTMLReport.page(data))
         try file.close()
         Output.error(
-            "Wrote \(out): \(data.apps.count) apps; \(Output.count(data.schedule.wakes.count, "device wake")) for \(Output.count(data.schedule.appWakeCount, "app fetch")) in the next 24 hours."
+            "Wrote \(out): \(data.apps.count) apps; \(WakeText.wakeCount(data.schedule)) in the next 24 hours."
                 + (data.emptyHint.map { " \($0)" } ?? ""))
     }
 }

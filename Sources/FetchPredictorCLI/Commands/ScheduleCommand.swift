@@ -45,10 +45,7 @@ struct ScheduleCommand: ParsableCommand {
         case .text:
             let hint =
                 schedule.wakes.isEmpty
-                ? WakeText.emptyHint(
-                    device: store.device, policies: try scheduler.policies(device: store.device, asOf: start),
-                    lastEvent: try scheduler.lastEventTime(device: store.device, asOf: start), now: start, zone: zone)
-                : nil
+                ? try WakeText.emptyHint(scheduler, device: store.device, asOf: start, zone: zone) : nil
             print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
         case .json: print(try Output.json(schedule))
         case .csv: print(WakeCalendar.csv(schedule.wakes))

@@ -44,10 +44,7 @@ struct ReportData {
         let scheduler = FetchScheduler(store: store, configuration: configuration)
         schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         emptyHint =
-            schedule.wakes.isEmpty
-            ? WakeText.emptyHint(
-                device: device, policies: try scheduler.policies(device: device, asOf: now),
-                lastEvent: try scheduler.lastEventTime(device: device, asOf: now), now: now, zone: zone) : nil
+            schedule.wakes.isEmpty ? try WakeText.emptyHint(scheduler, device: device, asOf: now, zone: zone) : nil
         let learned = Set(try scheduler.apps(device: device, asOf: now))
         // The events up to now, read once in time order and counted as they come.
         var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))

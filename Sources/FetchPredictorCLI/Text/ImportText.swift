@@ -65,13 +65,17 @@ enum ImportText {
         ]
     }
 
+    /// The lines that follow a sentence naming the first refused row: the others kept, then how
+    /// many more there were.
+    static func furtherRows(_ count: Int, first: [Rejection]) -> [String] {
+        first.dropFirst().map { "  \($0)" } + (count > first.count ? ["  ... and \(count - first.count) more."] : [])
+    }
+
     /// Prints why a file was not imported, with its first refused rows.
     static func show(_ error: any Error) {
         Output.error("Error: \(ErrorText.message(error))")
         if case ImportError.invalidRows(_, let count, let first) = error {
-            // The first is in the sentence above.
-            for rejection in first.dropFirst() { Output.error("  \(rejection)") }
-            if count > first.count { Output.error("  ... and \(count - first.count) more.") }
+            for line in furtherRows(count, first: first) { Output.error(line) }
         }
     }
 }

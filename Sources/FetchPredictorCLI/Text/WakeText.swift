@@ -59,8 +59,7 @@ enum WakeText {
         let span = hours == hours.rounded() ? String(Int(hours)) : String(hours)
         var text = wrap(
             "Schedule of device \(schedule.device) (\(zone.identifier)) from \(Output.local(schedule.from, zone)) "
-                + "for \(span) h: \(Output.count(schedule.wakes.count, "device wake")) for "
-                + "\(Output.count(schedule.appWakeCount, "app fetch")).",
+                + "for \(span) h: \(wakeCount(schedule)).",
             first: "", width: width)
         if let hint { text += wrap(hint, first: "", width: width) }
         let appWidth = schedule.wakes.flatMap(\.apps).map(\.app.count).max() ?? 0
@@ -80,21 +79,28 @@ enum WakeText {
         + "(an app not opened for hours looks like one in a quiet spell); every launch replans its app: "
         + "ask again as events come."
 
+    /// A schedule's size: "N device wakes for M app fetches", each in its number.
+    static func wakeCount(_ schedule: Schedule) -> String {
+        "\(Output.count(schedule.wakes.count, "device wake")) for \(Output.count(schedule.appWakeCount, "app fetch"))"
+    }
+
     /// Days without an event after which an empty answer says how to ask about the past.
     static let staleDays = 7.0
 
-    /// Why a schedule may be empty, when the settings or the log's age explain it: no app yet,
-    /// none that may fetch, or a log that ended long before `now`, whose apps are all in a quiet
-    /// spell. `policies` are the device's apps with their policies (``FetchScheduler/policies(device:asOf:)``).
-    static func emptyHint(
-        device: String, policies: [String: AppPolicy], lastEvent: Date?, now: Date, zone: TimeZone
-    ) -> String? {
+    /// Why a schedule made as of `now` may be empty, when the settings or the log's age explain
+    /// it: no app yet, none that may fetch, or a log that ended long before `now`, whose apps are
+    /// all in a quiet spell. Read from the model the scheduler planned with.
+    static func emptyHint(_ scheduler: FetchScheduler, device: String, asOf now: Date, zone: TimeZone) throws -> String?
+    {
+        let policies = try scheduler.policies(device: device, asOf: now)
         if policies.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
         if policies.values.allSatisfy({ $0.interval == .never || !$0.enabled }) {
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
         }
-        if let lastEvent, now.timeIntervalSince(lastEvent) > staleDays * 86_400 {
+        if let lastEvent = try scheduler.lastEventTime(device: device, asOf: now),
+            now.timeIntervalSince(lastEvent) > staleDays * 86_400
+        {
             let days = Int(now.timeIntervalSince(lastEvent) / 86_400)
             return "No wake planned: the last event of device \(device) was at \(Output.local(lastEvent, zone)), "
                 + "\(Output.count(days, "day")) before now, and apps unused that long are in a quiet spell. "
