@@ -87,6 +87,9 @@ struct APIError: HTTPResponseError {
             }
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "the body is larger than the service accepts")
+        case let error as HTTPError where error.status == .notFound && error.body == nil:
+            // The router's answer for a path no route has: said as a sentence, as every other is.
+            return APIError(.notFound, "there is no such route: the service's routes are in /openapi.yaml")
         case let error as HTTPError:
             return APIError(error.status, error.body ?? error.status.reasonPhrase)
         default:

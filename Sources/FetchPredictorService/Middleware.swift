@@ -57,9 +57,6 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
                 // The path is a route, the method is not one of it.
                 answer = APIError(.methodNotAllowed, "\(request.method.rawValue) is not a method of this route")
                 answer.headers[.allow] = allowed.joined(separator: ", ")
-            } else if let error = error as? HTTPError, error.status == .notFound, error.body == nil {
-                // No route has this path: said as a sentence, as every other error is.
-                answer = APIError(.notFound, "there is no such route: the service's routes are in /openapi.yaml")
             } else if let known = APIError.from(error) {
                 answer = known
             } else {
@@ -69,36 +66,30 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
             }
             response = try answer.response(from: request, context: context)
         }
+        let elapsed = ContinuousClock.now - start
         let route = context.endpointPath ?? "unmatched"
         context.logger.debug(
             "answered",
             metadata: [
                 "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(response.status.code)",
-                "ms": "\(Self.milliseconds(since: start))",
+                // Milliseconds to a hundredth.
+                "ms": "\(Double(elapsed.nanoseconds / 10_000) / 100)",
             ])
         let dimensions = [
             ("route", route), ("method", request.method.rawValue), ("status", String(response.status.code)),
         ]
         Counter(label: "fetchpredict_http_requests_total", dimensions: dimensions).increment()
         Metrics.Timer(label: "fetchpredict_http_request_duration_seconds", dimensions: dimensions)
-            .recordInterval(since: start)
+            .recordNanoseconds(elapsed.nanoseconds)
         return response
     }
 }
 
-extension ErrorsAndMetricsMiddleware {
-    /// The time since `start` in milliseconds, to a hundredth, for the log.
-    static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        return (Double(seconds) * 1000 + Double(attoseconds / 10_000_000_000_000) / 100)
-    }
-}
-
-extension Metrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let (seconds, attoseconds) = elapsed.components
-        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
 
