@@ -24,17 +24,13 @@ struct Tool {
     static let path = productsFolder.appendingPathComponent("fetchpredict").path
 
     /// The package's root folder.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var root: URL { TestFiles.root }
 
     /// A real log from ../shared/datasets, read in place.
-    static func dataset(_ relative: String) -> String {
-        root.deletingLastPathComponent().appendingPathComponent("shared/datasets").appendingPathComponent(relative).path
-    }
+    static func dataset(_ relative: String) -> String { TestFiles.dataset(relative) }
 
-    static func fixture(_ name: String) -> String {
-        root.appendingPathComponent("fixtures").appendingPathComponent(name).path
-    }
+    /// A fixture made by the project, under fixtures/.
+    static func fixture(_ name: String) -> String { TestFiles.fixture(name) }
 
     /// A scratch folder for one test, removed when the test process exits.
     static func scratch() -> URL {
