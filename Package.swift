@@ -84,9 +84,10 @@ let package = Package(
         .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
         .testTarget(
             name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore", "FetchPredictorTestSupport"]),
-        // What the tests of the formats and of the store share: fixtures' paths, the fuzzer.
+        // What the tests share: fixtures' paths, the fuzzer, a store that holds learning still.
         .target(
-            name: "FetchPredictorTestSupport", dependencies: ["FetchPredictorCore", "FetchPredictorImport"],
+            name: "FetchPredictorTestSupport",
+            dependencies: ["FetchPredictorCore", "FetchPredictorImport", "FetchPredictor"],
             path: "Tests/Support"),
         .testTarget(
             name: "FetchPredictorImportTests", dependencies: ["FetchPredictorImport", "FetchPredictorTestSupport"]),

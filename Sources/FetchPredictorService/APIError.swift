@@ -85,6 +85,9 @@ struct APIError: HTTPResponseError {
                 // The store's own sentences name files of the server: they stay in its log.
                 return nil
             }
+        case let error as SchedulerBusy:
+            // A route that did not wait for learning (they all should, through StoreWorkers.schedule).
+            return busy(error, waited: .zero)
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "the body is larger than the service accepts")
         case let error as HTTPError where error.status == .notFound && error.body == nil:

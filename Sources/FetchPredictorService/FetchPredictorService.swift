@@ -25,6 +25,12 @@ public struct ServiceSettings: Sendable {
     /// suits a local SQLite file. A store on a database server mostly waits for the network:
     /// give it more, up to its pool of connections.
     public var storeThreads: Int?
+    /// The most models of one tenant's devices learned at once: what one tenant may take of the
+    /// cores that every tenant's requests are answered on. Half the cores by default.
+    public var learnsPerTenant: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    /// How long a request whose device must be learned waits for its tenant's turn (or for the
+    /// device's learn by another request) before it is answered 429 (or 503) with `Retry-After`.
+    public var learnWait: Duration = .seconds(10)
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -67,9 +73,10 @@ public enum FetchPredictorService {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let registry = ServiceMetrics.registry
+        let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
-            requiresKnownDevices: true)
+            requiresKnownDevices: true, admission: learning)
         let workers = StoreWorkers(threads: settings.storeThreads)
         let router = Router(context: APIContext.self)
         router.add(middleware: ErrorsAndMetricsMiddleware())
@@ -86,6 +93,7 @@ public enum FetchPredictorService {
         }
         router.get("/metrics") { _, _ -> Response in
             Gauge(label: "fetchpredict_models_loaded").record(scheduler.loadedDeviceCount)
+            Gauge(label: "fetchpredict_learns_running").record(learning.runningCount)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(16_384)
             registry.emit(into: &buffer)

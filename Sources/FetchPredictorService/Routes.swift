@@ -5,7 +5,8 @@ import Metrics
 import NIOCore
 
 /// The handlers of the `/v1` routes: each parses, calls the library on the thread pool, and
-/// encodes, as a command's `run()` does.
+/// encodes, as a command's `run()` does. A query that must learn waits for its tenant's turn off
+/// the pool (``StoreWorkers/schedule(waitingAtMost:_:)``).
 struct Routes: Sendable {
     let store: any EventStoring
     let scheduler: FetchScheduler
@@ -85,7 +86,7 @@ struct Routes: Sendable {
         }
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
-        let wake = try await workers.run {
+        let wake = try await workers.schedule(waitingAtMost: settings.learnWait) {
             try scheduler.nextWake(after: now, before: before, device: device.stored)
         }
         guard var wake else { return Response(status: .noContent) }
@@ -105,7 +106,7 @@ struct Routes: Sendable {
             hours = value
         }
         let scheduler = self.scheduler
-        var schedule = try await workers.run { [hours] in
+        var schedule = try await workers.schedule(waitingAtMost: settings.learnWait) { [hours] in
             try scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
         }
         schedule.device = device.name
@@ -139,7 +140,7 @@ struct Routes: Sendable {
         let app = try context.app()
         let now = try instant(request, "now") ?? clock()
         let (store, scheduler) = (self.store, self.scheduler)
-        let habits = try await workers.run { () throws -> AppHabits in
+        let habits = try await workers.schedule(waitingAtMost: settings.learnWait) { () throws -> AppHabits in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
             guard try store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
                 throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")

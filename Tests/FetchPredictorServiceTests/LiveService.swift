@@ -13,6 +13,8 @@ import Testing
 /// one test; ``stop()`` ends it.
 final class LiveService: @unchecked Sendable {
     let store: EventStore
+    /// The store the service was given: ``store``, or one around it.
+    let served: any EventStoring
     let folder: URL
     let port: Int
     /// Keys of tenants `acme` and `other`.
@@ -30,17 +32,22 @@ final class LiveService: @unchecked Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    init(settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() }) async throws
-    {
+    /// - Parameter serving: the store the service is given, made from the test's SQLite store:
+    ///   the store itself, or one around it (such as a ``GatedStore``).
+    init(
+        settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() },
+        serving: (EventStore) -> any EventStoring = { $0 }
+    ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
         acme = try store.createKey(tenant: "acme", now: Date()).key
         other = try store.createKey(tenant: "other", now: Date()).key
+        served = serving(store)
         var settings = settings
         settings.port = 0
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = FetchPredictorService.application(
-            store: store, settings: settings, clock: clock, onRunning: { continuation.yield($0) })
+            store: served, settings: settings, clock: clock, onRunning: { continuation.yield($0) })
         task = Task { try await application.run() }
         var iterator = ports.makeAsyncIterator()
         port = await iterator.next() ?? 0
@@ -91,16 +98,17 @@ final class LiveService: @unchecked Sendable {
         return events
     }
 
-    /// Gives the device `phone` of tenant acme a zone and `minimum` as its default interval.
-    func setUpPhone(device: String = "phone") async throws {
+    /// Gives the device `phone` of tenant acme (or of the tenant of `key`) a zone and `minimum`
+    /// as its default interval.
+    func setUpPhone(device: String = "phone", key: String? = nil) async throws {
         let body = Data(#"{"timeZone":"Europe/Warsaw","defaultInterval":"minimum"}"#.utf8)
-        let answer = try await request("PUT", "/v1/devices/\(device)", key: acme, body: body)
+        let answer = try await request("PUT", "/v1/devices/\(device)", key: key ?? acme, body: body)
         #expect(answer.status == 200, "\(answer.text)")
     }
 }
 
 /// A plain TCP connection to the service, for requests no HTTP client would send.
-struct RawConnection {
+struct RawConnection: Sendable {
     let descriptor: Int32
 
     init(port: Int) throws {
@@ -152,4 +160,22 @@ struct RawConnection {
     }
 
     func close() { _ = Glibc.close(descriptor) }
+
+    /// ``waitForClose(seconds:)`` on a thread outside the cooperative pool, which the service
+    /// under test needs: tests run at once, and a few blocked reads would leave it no thread.
+    func closed(within seconds: Int) async -> Bool {
+        await offThePool { waitForClose(seconds: seconds) }
+    }
+
+    /// ``readAll(seconds:)`` on a thread outside the cooperative pool.
+    func received(within seconds: Int) async -> String {
+        await offThePool { readAll(seconds: seconds) }
+    }
+}
+
+/// Runs blocking work on a thread outside the cooperative pool.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
 }

@@ -363,7 +363,7 @@ struct ServiceTests {
         try socket.send("POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ev")
         // Then the service closes it, rather than wait for ever
         let started = Date()
-        let closed = socket.waitForClose(seconds: 10)
+        let closed = await socket.closed(within: 10)
         #expect(closed)
         #expect(Date().timeIntervalSince(started) < 5)
         socket.close()
@@ -400,7 +400,7 @@ struct ServiceTests {
             try await Task.sleep(for: .milliseconds(300))
             if Date().timeIntervalSince(started) > 3 { break }
         }
-        let answer = socket.readAll(seconds: 5)
+        let answer = await socket.received(within: 5)
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
         #expect(try service.store.devices().isEmpty)
         await service.stop()

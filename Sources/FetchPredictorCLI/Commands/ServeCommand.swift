@@ -40,6 +40,18 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most models of one tenant's devices learned at once; a request whose device must be learned beyond it waits --learn-wait, then is answered 429. Default: half the cores.",
+            valueName: "count"))
+    var learnsPerTenant: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request waits for its device to be learned before it is answered 429 or 503 with Retry-After.",
+            valueName: "seconds"))
+    var learnWait: Int = 10
+
+    @Option(
+        help: ArgumentHelp(
             "The least severe log level: trace, debug, info, notice, warning, error; the ready and stopped lines are always logged.",
             valueName: "level"))
     var logLevel: String = "info"
@@ -52,6 +64,8 @@ struct ServeCommand: ParsableCommand {
         guard maxBatchEvents >= 1 else { throw ValidationError("--max-batch-events must be at least 1.") }
         guard cacheDevices >= 1 else { throw ValidationError("--cache-devices must be at least 1.") }
         guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
+        guard learnsPerTenant ?? 1 >= 1 else { throw ValidationError("--learns-per-tenant must be at least 1.") }
+        guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
         }
@@ -77,6 +91,8 @@ struct ServeCommand: ParsableCommand {
         settings.maximumBatchEvents = maxBatchEvents
         settings.maximumLoadedDevices = cacheDevices
         settings.readTimeout = .seconds(readTimeout)
+        if let learnsPerTenant { settings.learnsPerTenant = learnsPerTenant }
+        settings.learnWait = .seconds(learnWait)
         // A database server's calls mostly wait for the network: as many threads as connections.
         if eventStore is PostgresEventStore { settings.storeThreads = PostgresEventStore.Limits().connections }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)

@@ -25,42 +25,18 @@ import Foundation
 public final class FetchScheduler: @unchecked Sendable {
     /// The store the scheduler reads and writes: the SQLite ``EventStore``, or any other.
     public let store: any EventStoring
-    private let lock = NSLock()
-    private var predictor: Predictor
-    /// What is loaded of each device: its model and settings.
-    private var loaded: [String: Loaded] = [:]
+    /// The settings of learning and planning.
+    public let configuration: PredictorConfiguration
     /// The most devices whose models are kept in memory; the least recently used goes first.
     public let maximumLoadedDevices: Int
     /// Whether a query about a device the store does not have throws
     /// ``StoreError/unknownDevice(_:)``, rather than answer as for a device with no events.
     public let requiresKnownDevices: Bool
-    /// A counter of uses, to find the least recently used device.
-    private var uses: UInt64 = 0
-
-    /// A device's model in the predictor, and what it learned from.
-    private struct Loaded {
-        /// The time of the last event learned.
-        var asOf: Milliseconds
-        /// The latest time of events learned, when later ones were left out for an as-of query;
-        /// `nil` when the model learned every event in the store.
-        var limit: Milliseconds?
-        /// The one app read, for a query about it; `nil` when every app was read.
-        var onlyApp: String?
-        /// The device's version in the store when the model was loaded: a write of its events
-        /// or of its zone, by any process, bumps it, and the model is then learned again.
-        var version: Int64
-        /// When the model was last used, on the scheduler's counter of uses.
-        var lastUse: UInt64 = 0
-
-        /// Whether the model is the one of the events up to `time`, with `app` (every app when
-        /// `nil`), of the device as it is at `version`.
-        func answers(asOf time: Milliseconds, app: String?, version: Int64) -> Bool {
-            if version != self.version { return false }
-            if let onlyApp, app != onlyApp { return false }
-            if let limit { return limit == time }
-            return asOf <= time
-        }
-    }
+    /// Who may learn a device's model now; `nil` lets every query learn, and a query of a
+    /// device that another is learning waits for it.
+    public let admission: (any LearningAdmission)?
+    /// Each device's model in memory, behind a lock of its own.
+    private let slots: DeviceSlots
 
     /// - Parameters:
     ///   - store: the event store.
@@ -69,99 +45,115 @@ public final class FetchScheduler: @unchecked Sendable {
     ///     recently used is dropped first, and learned again from the store's cache when asked.
     ///   - requiresKnownDevices: whether a query about a device the store does not have throws
     ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
+    ///   - admission: who may learn a device's model now. With one, a query never waits on its
+    ///     thread for learning, its own or another's: it throws ``SchedulerBusy`` instead, and
+    ///     the caller asks again where waiting costs no thread, as the HTTP service does.
     public init(
         store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
-        maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false
+        maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false,
+        admission: (any LearningAdmission)? = nil
     ) {
         self.store = store
+        self.configuration = configuration
         self.maximumLoadedDevices = max(1, maximumLoadedDevices)
         self.requiresKnownDevices = requiresKnownDevices
-        predictor = Predictor(configuration: configuration)
+        self.admission = admission
+        slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration)
     }
 
     /// How many devices' models are in memory now; read without waiting for a query in flight.
-    public var loadedDeviceCount: Int {
-        countLock.withLock { loadedCount }
-    }
-    private let countLock = NSLock()
-    private var loadedCount = 0
-
-    /// The settings of learning and planning.
-    public var configuration: PredictorConfiguration {
-        lock.withLock { predictor.configuration }
-    }
+    public var loadedDeviceCount: Int { slots.loadedCount }
 
     /// The key under which learned models are cached: only settings that change learning.
-    private var cacheKey: String { predictor.configuration.learningKey }
+    private var cacheKey: String { configuration.learningKey }
 
-    /// Loads a device's settings and its model as of `time`: learned from the events up to it
-    /// (included), never from later ones, so that an answer about the past is the one a store
-    /// holding only the events until then gives.
+    /// Loads a device's settings and its model as of `time`, holding the device's lock: learned
+    /// from the events up to it (included), never from later ones, so that an answer about the
+    /// past is the one a store holding only the events until then gives.
     ///
     /// The model of every event is cached in the store, and a query learns only from the events
     /// the cache has not seen; a model as of an earlier time is learned from the cache when the
     /// cache is older, else from the start, and is not cached. With `app`, and a cached model that
     /// has seen every event up to `time`, only that app's model is read.
-    private func prepare(_ device: String, settings: PlanningSettings, app: String? = nil, asOf time: Date)
-        throws
+    ///
+    /// - Returns: whether the model may stay loaded after this query: not when the device was
+    ///   written while it was learned, since it may or may not hold that write.
+    private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, app: String? = nil, asOf time: Date)
+        throws -> Bool
     {
+        let device = slot.device
         let limit = time.milliseconds
         let defaultInterval = settings.defaultInterval
-        if predictor.defaultInterval != defaultInterval { predictor.defaultInterval = defaultInterval }
+        if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
         // A device that is not there has no events, no settings and no zone: the predictor
         // knows nothing of it, and answers as for a device with no events, in no zone. One that
         // is there is planned in its own zone, never in an assumed one.
         guard settings.exists else {
-            unload(device)
-            return
+            slots.unload(slot)
+            return true
         }
         guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
-        if let current = loaded[device],
-            !current.answers(asOf: limit, app: app, version: settings.version)
-        {
-            loaded[device] = nil
-            predictor.forget(device: device)
+        if let current = slot.loaded, !current.answers(asOf: limit, app: app, version: settings.version) {
+            slots.unload(slot)
         }
-        if loaded[device] == nil {
-            let later = try store.hasEvents(device: device, after: limit)
-            if let app, let cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
-                cached.asOf <= limit, try !store.hasEvents(device: device, after: cached.asOf, through: limit)
-            {
-                // The cache holds a model in the device's zone: it is dropped when the zone changes.
-                predictor.setModel(cached.model, device: device)
-                loaded[device] = Loaded(
-                    asOf: cached.asOf, limit: later ? limit : nil, onlyApp: app, version: settings.version)
-            } else {
-                // Only events up to the limit are read, even when there were none after it: one
-                // that another process stores meanwhile is not learned into this answer.
-                var learned = try learn(
-                    device, zone: zone, through: limit, caching: !later ? settings.version : nil)
-                if !later { learned.limit = nil }
-                learned.version = settings.version
-                loaded[device] = learned
+        var keep = true
+        if slot.loaded == nil {
+            slot.isLearning = true
+            defer { slot.isLearning = false }
+            if let admission {
+                guard admission.beginLearning(device: device) else {
+                    throw SchedulerBusy(device: device, reason: .learningRefused)
+                }
             }
-            evictBeyondLimit(keeping: device)
-            publishLoadedCount()
+            defer { admission?.endLearning(device: device) }
+            let loaded = try load(slot, zone: zone, app: app, through: limit, version: settings.version)
+            // Installed for later queries only if no write of the device came meanwhile.
+            keep = try store.planningSettings(device: device).version == settings.version
+            slots.install(loaded, in: slot)
         }
-        uses += 1
-        loaded[device]?.lastUse = uses
+        slots.markUsed(slot)
         let policies = settings.policies
-        for app in predictor.apps(device: device) where policies[app] == nil {
-            predictor.setPolicy(nil, app: app, device: device)
+        for app in slot.predictor.apps(device: device) where policies[app] == nil {
+            slot.predictor.setPolicy(nil, app: app, device: device)
         }
         for (app, settings) in policies {
-            predictor.setPolicy(
+            slot.predictor.setPolicy(
                 AppPolicy(interval: settings.interval ?? defaultInterval, enabled: settings.enabled), app: app,
                 device: device)
         }
+        return keep
+    }
+
+    /// Reads a device's model into its slot's predictor as of `limit`: one app's from the
+    /// cache when that serves, else learned from the cache and the events after it.
+    private func load(_ slot: DeviceSlot, zone: TimeZone, app: String?, through limit: Milliseconds, version: Int64)
+        throws -> LoadedModel
+    {
+        let device = slot.device
+        let later = try store.hasEvents(device: device, after: limit)
+        if let app, let cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+            cached.asOf <= limit, try !store.hasEvents(device: device, after: cached.asOf, through: limit)
+        {
+            // The cache holds a model in the device's zone: it is dropped when the zone changes.
+            slot.predictor.setModel(cached.model, device: device)
+            return LoadedModel(
+                extent: .app(app, newest: cached.asOf, limit: later ? limit : nil), version: version)
+        }
+        // Only events up to the limit are read, even when there were none after it: one that
+        // another process stores meanwhile is not learned into this answer.
+        let newest = try learn(slot, zone: zone, through: limit, caching: !later ? version : nil)
+        return LoadedModel(extent: later ? .through(limit: limit) : .everything(newest: newest), version: version)
     }
 
     /// Learns a device's model from the cache and the events after it, up to `end` (from the
     /// start when the cache is newer); caches the model when `caching` gives the device's version
     /// it was learned at, and no process wrote the device since.
+    ///
+    /// - Returns: the time of the newest event learned.
     private func learn(
-        _ device: String, zone: TimeZone, through end: Milliseconds, caching version: Int64?
-    ) throws -> Loaded {
+        _ slot: DeviceSlot, zone: TimeZone, through end: Milliseconds, caching version: Int64?
+    ) throws -> Milliseconds {
+        let device = slot.device
         var asOf = Milliseconds.min
         var model = DeviceModel(timeZone: zone)
         if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
@@ -170,7 +162,7 @@ public final class FetchScheduler: @unchecked Sendable {
             (asOf, model) = (cached.asOf, cached.model)
         }
         var learned = 0
-        let configuration = predictor.configuration
+        let configuration = self.configuration
         try store.forEachEvent(device: device, after: asOf, through: end) { event in
             model.observe(event, configuration)
             asOf = event.time
@@ -179,31 +171,8 @@ public final class FetchScheduler: @unchecked Sendable {
         if learned > 0, let version {
             try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey, version: version)
         }
-        predictor.setModel(model, device: device)
-        return Loaded(asOf: asOf, limit: end, version: -1)
-    }
-
-    /// Drops a device's model, if one is loaded.
-    private func unload(_ device: String) {
-        guard loaded.removeValue(forKey: device) != nil else { return }
-        predictor.forget(device: device)
-        publishLoadedCount()
-    }
-
-    /// Makes the number of loaded models readable without the lock of queries.
-    private func publishLoadedCount() {
-        let count = loaded.count
-        countLock.withLock { loadedCount = count }
-    }
-
-    /// Drops the least recently used models until no more than the limit are loaded.
-    private func evictBeyondLimit(keeping device: String) {
-        while loaded.count > maximumLoadedDevices {
-            guard let oldest = loaded.filter({ $0.key != device }).min(by: { $0.value.lastUse < $1.value.lastUse })
-            else { return }
-            loaded[oldest.key] = nil
-            predictor.forget(device: oldest.key)
-        }
+        slot.predictor.setModel(model, device: device)
+        return asOf
     }
 
     /// Records a launch and learns from it.
@@ -232,36 +201,39 @@ public final class FetchScheduler: @unchecked Sendable {
     /// model is loaded, no other process wrote meanwhile, and they are all new and not older
     /// than what it learned; otherwise the next query learns them. Recording needs no time zone.
     ///
+    /// The events are stored before the device's lock is taken: a batch never waits for a query
+    /// of its device. With an ``admission``, a batch that comes while its device's model is being
+    /// learned leaves the model to be learned again at the next query, rather than wait.
+    ///
     /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event,
     ///   and then nothing is stored.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
-        try lock.withLock {
-            let batch = try store.record(events, device: device)
-            guard batch.stored > 0 else { return batch }
-            let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
-            if let current = loaded[device], current.limit == nil, current.onlyApp == nil,
-                current.version == batch.version - 1, batch.duplicates == 0,
-                learned.allSatisfy({ $0.time > current.asOf })
-            {
-                // In the order the store gives when learning: by time, launches before fetches.
-                var asOf = current.asOf
-                for event in learned.sorted(by: Self.learningOrder) {
-                    var event = event
-                    event.device = nil
-                    // Loaded, the device has its zone: learning it cannot fail.
-                    try predictor.observe(event, device: device)
-                    asOf = max(asOf, event.time)
-                }
-                loaded[device]?.asOf = asOf
-                loaded[device]?.version = batch.version
-            } else {
-                // Older events, a repeated one, or another process's write: learned again when asked.
-                loaded[device] = nil
-                predictor.forget(device: device)
-            }
+        let batch = try store.record(events, device: device)
+        guard batch.stored > 0, let slot = slots.loadedSlot(device, waitingForLearning: admission == nil) else {
             return batch
         }
+        defer { slots.release(slot) }
+        let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
+        if let current = slot.loaded, let newest = current.newestOfEverything,
+            current.version == batch.version - 1, batch.duplicates == 0,
+            learned.allSatisfy({ $0.time > newest })
+        {
+            // In the order the store gives when learning: by time, launches before fetches.
+            var asOf = newest
+            for event in learned.sorted(by: Self.learningOrder) {
+                var event = event
+                event.device = nil
+                // Loaded, the device has its zone: learning it cannot fail.
+                try slot.predictor.observe(event, device: device)
+                asOf = max(asOf, event.time)
+            }
+            slot.loaded = LoadedModel(extent: .everything(newest: asOf), version: batch.version)
+        } else {
+            // Older events, a repeated one, or another writer's: learned again when asked.
+            slots.unload(slot)
+        }
+        return batch
     }
 
     /// The order events are learned in: by time, a launch before a fetch, then by app.
@@ -282,7 +254,7 @@ public final class FetchScheduler: @unchecked Sendable {
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
         -> DeviceWake?
     {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             let wake = try predictor.nextWake(after: time, before: limit, device: device)
             if let wake { predictor.commit(to: wake, device: device) }
             return wake
@@ -291,7 +263,7 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
     public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
-        try withDevice(device, app: app, asOf: time) {
+        try withDevice(device, app: app, asOf: time) { predictor in
             try predictor.nextWake(after: time, device: device, app: app)
         }
     }
@@ -299,7 +271,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The device wakes planned strictly after `start` and before `end`, as of `start`: the
     /// first is the one ``nextWake(after:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
-        try withDevice(device, asOf: start) {
+        try withDevice(device, asOf: start) { predictor in
             try predictor.schedule(from: start, to: end, device: device)
         }
     }
@@ -309,14 +281,14 @@ public final class FetchScheduler: @unchecked Sendable {
     public func profile(
         app: String, device: String = "default", days: DayKind = .all, asOf time: Date = .distantFuture
     ) throws -> DailyProfile {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             predictor.profile(app: app, device: device, days: days)
         }
     }
 
     /// How an app is used lately, as of `now`.
     public func state(app: String, device: String = "default", now: Date) throws -> AppState {
-        try withDevice(device, asOf: now) {
+        try withDevice(device, asOf: now) { predictor in
             predictor.state(app: app, device: device, now: now)
         }
     }
@@ -324,35 +296,39 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Whether an app has too little history to learn from yet, as of `time` (by default, of every
     /// event).
     public func isColdStart(app: String, device: String = "default", asOf time: Date = .distantFuture) throws -> Bool {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             predictor.isColdStart(app: app, device: device)
         }
     }
 
-    /// Reads a device's settings, then, holding the lock, loads its model as of `time` and runs
-    /// `body`: the store is read outside the lock, so that one device's reads do not hold up
-    /// another's planning. The predictor's ``PredictorError/noTimeZone(device:)`` becomes the
-    /// store's ``StoreError/noTimeZone(device:)``, which callers already handle.
+    /// Reads a device's settings, then, holding the device's lock, loads its model as of `time`
+    /// and runs `body` with its predictor. Only this device's queries wait for each other: the
+    /// lock of the registry of devices is never held across a store read or learning. The
+    /// predictor's ``PredictorError/noTimeZone(device:)`` becomes the store's
+    /// ``StoreError/noTimeZone(device:)``, which callers already handle.
+    ///
+    /// - Throws: ``SchedulerBusy`` with an ``admission``, rather than wait for learning.
     private func withDevice<T>(
-        _ device: String, app: String? = nil, asOf time: Date, _ body: () throws -> T
+        _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
     ) throws -> T {
         let settings = try store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
-        return try lock.withLock {
-            try prepare(device, settings: settings, app: app, asOf: time)
-            do {
-                return try body()
-            } catch let error as PredictorError {
-                switch error {
-                case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)
-                }
+        let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
+        defer { slots.release(slot) }
+        let keep = try prepare(slot, settings: settings, app: app, asOf: time)
+        defer { if !keep { slots.unload(slot) } }
+        do {
+            return try body(&slot.predictor)
+        } catch let error as PredictorError {
+            switch error {
+            case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)
             }
         }
     }
 
     /// The apps of a device that the predictor knows, as of `time` (by default, of every event).
     public func apps(device: String = "default", asOf time: Date = .distantFuture) throws -> [String] {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             predictor.apps(device: device)
         }
     }
@@ -360,7 +336,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The time of the latest event of a device learned as of `time` (by default, of every
     /// event); `nil` when it has none.
     public func lastEventTime(device: String = "default", asOf time: Date = .distantFuture) throws -> Date? {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             predictor.devices[device]?.lastEventTime.map { Date(milliseconds: $0) }
         }
     }
@@ -369,7 +345,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// planned with: its interval (its own, else the device's or the store's default) and
     /// whether fetch is on. From the model the scheduler holds, without counting events.
     public func policies(device: String = "default", asOf time: Date = .distantFuture) throws -> [String: AppPolicy] {
-        try withDevice(device, asOf: time) {
+        try withDevice(device, asOf: time) { predictor in
             Dictionary(
                 uniqueKeysWithValues: predictor.apps(device: device).map {
                     ($0, predictor.policy(app: $0, device: device))

@@ -1,0 +1,154 @@
+import Foundation
+
+/// One device's model in memory, with the lock its queries take: the queries of one device take
+/// turns, while those of different devices never wait for each other.
+final class DeviceSlot: @unchecked Sendable {
+    /// The device, as the store names it.
+    let device: String
+    /// Held across a query of the device: its store reads, learning and planning.
+    let lock = NSLock()
+    /// The device's predictor, knowing this device alone. Guarded by ``lock``.
+    var predictor: Predictor
+    /// What the predictor's model was learned from; `nil` when none is loaded. Guarded by ``lock``.
+    var loaded: LoadedModel?
+    /// Whether the slot left the registry: a query that waited for it takes a new one. Guarded by
+    /// ``lock``.
+    var retired = false
+    /// When the model was last used, on the registry's counter. Guarded by the registry's lock.
+    var lastUse: UInt64 = 0
+    /// Whether a query holding ``lock`` is learning the model now: one that does not wait for
+    /// learning reads it without the lock, to tell a learn from a short query.
+    var isLearning: Bool {
+        get { flagLock.withLock { learning } }
+        set { flagLock.withLock { learning = newValue } }
+    }
+    private let flagLock = NSLock()
+    private var learning = false
+
+    init(device: String, configuration: PredictorConfiguration) {
+        self.device = device
+        predictor = Predictor(configuration: configuration)
+    }
+}
+
+/// The devices a scheduler has in memory, each in its own ``DeviceSlot``.
+///
+/// The registry's lock guards only the table of slots and the order of their use: it is held for
+/// a lookup, never across a store read, learning or planning, and never while waiting for a
+/// slot's lock (it only tries one, to evict a slot no query holds), so that no lock order can
+/// deadlock. A slot's lock is taken while holding no other.
+final class DeviceSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [String: DeviceSlot] = [:]
+    /// The devices whose slot holds a model.
+    private var loaded: Set<String> = []
+    /// A counter of uses, to find the least recently used model.
+    private var uses: UInt64 = 0
+    /// The most models kept.
+    let maximum: Int
+    /// The configuration of every slot's predictor.
+    let configuration: PredictorConfiguration
+
+    init(maximum: Int, configuration: PredictorConfiguration) {
+        self.maximum = maximum
+        self.configuration = configuration
+    }
+
+    /// How many devices' models are in memory now.
+    var loadedCount: Int { lock.withLock { loaded.count } }
+
+    /// The device's slot, locked: made when the device has none. Hand it back with ``release(_:)``.
+    ///
+    /// - Parameter waitingForLearning: whether to wait while another query learns the device's
+    ///   model; when `false`, that throws ``SchedulerBusy`` (a short query of the device is
+    ///   still waited for).
+    func lockedSlot(_ device: String, waitingForLearning: Bool) throws -> DeviceSlot {
+        while true {
+            let slot = lock.withLock {
+                if let slot = slots[device] { return slot }
+                let slot = DeviceSlot(device: device, configuration: configuration)
+                slots[device] = slot
+                return slot
+            }
+            if !slot.lock.try() {
+                if !waitingForLearning, slot.isLearning {
+                    throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
+                }
+                slot.lock.lock()
+            }
+            if !slot.retired { return slot }
+            slot.lock.unlock()
+        }
+    }
+
+    /// The device's slot, locked, when it holds a model; `nil` when it holds none, or, unless
+    /// `waitingForLearning`, while a query learns it.
+    func loadedSlot(_ device: String, waitingForLearning: Bool) -> DeviceSlot? {
+        guard let slot = lock.withLock({ slots[device] }) else { return nil }
+        if !slot.lock.try() {
+            if !waitingForLearning, slot.isLearning { return nil }
+            slot.lock.lock()
+        }
+        if slot.retired || slot.loaded == nil {
+            slot.lock.unlock()
+            return nil
+        }
+        return slot
+    }
+
+    /// Unlocks a slot that ``lockedSlot(_:waitingForLearning:)`` gave; one left with no model
+    /// leaves the registry.
+    func release(_ slot: DeviceSlot) {
+        if slot.loaded == nil {
+            lock.withLock {
+                if slots[slot.device] === slot { slots[slot.device] = nil }
+            }
+            slot.retired = true
+        }
+        slot.lock.unlock()
+    }
+
+    /// Marks a locked slot's model as just used.
+    func markUsed(_ slot: DeviceSlot) {
+        lock.withLock {
+            uses += 1
+            slot.lastUse = uses
+        }
+    }
+
+    /// Records that a locked slot's predictor holds the model `model` describes, then drops the
+    /// least recently used models of other devices beyond the limit.
+    func install(_ model: LoadedModel, in slot: DeviceSlot) {
+        slot.loaded = model
+        lock.withLock {
+            loaded.insert(slot.device)
+            evictBeyondLimit(keeping: slot.device)
+        }
+    }
+
+    /// Drops a locked slot's model, if it holds one.
+    func unload(_ slot: DeviceSlot) {
+        slot.predictor.forget(device: slot.device)
+        guard slot.loaded != nil else { return }
+        slot.loaded = nil
+        _ = lock.withLock { loaded.remove(slot.device) }
+    }
+
+    /// Drops the least recently used models, of slots no query holds, until no more than the
+    /// limit are loaded. Called holding the registry's lock.
+    private func evictBeyondLimit(keeping device: String) {
+        guard loaded.count > maximum else { return }
+        let candidates = loaded.compactMap { name in name == device ? nil : slots[name] }
+            .sorted { $0.lastUse < $1.lastUse }
+        for slot in candidates where loaded.count > maximum {
+            // Only a slot no query holds: trying never waits, so no lock order can deadlock.
+            guard slot.lock.try() else { continue }
+            slot.predictor.forget(device: slot.device)
+            slot.loaded = nil
+            slot.retired = true
+            slots[slot.device] = nil
+            loaded.remove(slot.device)
+            slot.lock.unlock()
+        }
+    }
+}

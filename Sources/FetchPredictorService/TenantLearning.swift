@@ -1,0 +1,92 @@
+import FetchPredictor
+import Foundation
+
+/// The bound on what one tenant's requests may cost the others: at most ``limit`` of its
+/// devices' models are learned at once, each on a thread of the store's pool.
+///
+/// Learning a device's model from the store (a cold device, one asked as of an earlier time, one
+/// whose cached model was dropped) is the one costly step of a query: a second for a million
+/// events. A tenant's further learns wait, off the pool, until one of its own ends, and so never
+/// take the threads and cores that other tenants' requests are answered on. A stored device name
+/// is `TENANT/NAME`: the tenant is the part before the first slash.
+final class TenantLearning: LearningAdmission, @unchecked Sendable {
+    /// The most learns one tenant runs at once.
+    let limit: Int
+    private let lock = NSLock()
+    private var running: [Substring: Int] = [:]
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    func beginLearning(device: String) -> Bool {
+        let tenant = Self.tenant(of: device)
+        return lock.withLock {
+            guard running[tenant, default: 0] < limit else { return false }
+            running[tenant, default: 0] += 1
+            return true
+        }
+    }
+
+    func endLearning(device: String) {
+        let tenant = Self.tenant(of: device)
+        lock.withLock {
+            let count = running[tenant, default: 1] - 1
+            running[tenant] = count > 0 ? count : nil
+        }
+    }
+
+    /// How many learns run now, of every tenant.
+    var runningCount: Int { lock.withLock { running.values.reduce(0, +) } }
+
+    /// The tenant of a stored device name.
+    static func tenant(of device: String) -> Substring {
+        device.prefix { $0 != "/" }
+    }
+}
+
+extension StoreWorkers {
+    /// Runs a query of the scheduler on a thread of the pool; while the scheduler says the query
+    /// must wait for learning (``SchedulerBusy``), waits off the pool, holding no thread, and asks
+    /// again, until `wait` has passed: then 429 when the tenant's own learns are at their limit,
+    /// 503 when the device is still being learned, both with `Retry-After`.
+    func schedule<T: Sendable>(
+        waitingAtMost wait: Duration, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: wait)
+        var pause = Duration.milliseconds(2)
+        while true {
+            do {
+                return try await run(body)
+            } catch let busy as SchedulerBusy {
+                let now = clock.now
+                guard now < deadline else { throw APIError.busy(busy, waited: wait) }
+                try await Task.sleep(for: min(pause, deadline - now))
+                pause = min(pause * 2, .milliseconds(50))
+            }
+        }
+    }
+}
+
+extension APIError {
+    /// The answer to a query that waited as long as it may for learning: 429 when its tenant's
+    /// learns are at their limit, 503 while its device is being learned by another request.
+    static func busy(_ busy: SchedulerBusy, waited: Duration) -> APIError {
+        let seconds = waited.components.seconds
+        var answer: APIError
+        switch busy.reason {
+        case .learningRefused:
+            answer = APIError(
+                .tooManyRequests,
+                "this tenant's devices are being learned at its limit of concurrent learns, and this one waited \(seconds) s: try again shortly"
+            )
+        case .deviceBeingLearned:
+            answer = APIError(
+                .serviceUnavailable,
+                "the device's model is being learned by another request, still after \(seconds) s: try again shortly")
+        }
+        answer.headers[.retryAfter] = "1"
+        return answer
+    }
+}

@@ -1,0 +1,192 @@
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+@testable import FetchPredictor
+
+/// One device never holds up another: each test holds one device's learning still at the store
+/// (``GatedStore``) and checks, by the order of answers and not by their times, what may and
+/// may not go on meanwhile.
+struct ConcurrentSchedulerTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    /// A store holding two weeks of a commuter on each of `devices`, every app on `minimum`,
+    /// with the reads of `gated`'s events held at a gate.
+    func gatedStore(devices: [String], gating gated: String) throws -> GatedStore {
+        let store = try EventStore(path: TestFiles.scratchFolder("concurrent").appendingPathComponent("e.sqlite").path)
+        for (index, device) in devices.enumerated() {
+            let log = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: UInt64(3 + index))
+            let path = TestFiles.write(EventLogWriter.csv(log.events()))
+            _ = try store.importFile(path, options: ImportOptions(device: device, timeZone: zone), now: Date())
+        }
+        try store.setDefaultInterval(.minimum)
+        return GatedStore(store, gating: gated)
+    }
+
+    /// The instant just after the commuter's two weeks.
+    var end: Date { Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0) }
+
+    /// Runs `body` on a thread of its own and returns a way to wait for its result.
+    func start<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> @Sendable (Double) -> Result<T, any Error>? {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox<T>()
+        Thread.detachNewThread {
+            box.set(Result { try body() })
+            done.signal()
+        }
+        return { seconds in done.wait(timeout: .now() + seconds) == .success ? box.get() : nil }
+    }
+
+    @Test func aDeviceBeingLearnedDoesNotHoldUpAnother() throws {
+        // Given the big device's learning held still at the store
+        let store = try gatedStore(devices: ["big", "small"], gating: "big")
+        let scheduler = FetchScheduler(store: store)
+        let big = start { try scheduler.nextWake(after: end, device: "big") }
+        #expect(store.waitUntilLearning())
+        // When another device is asked meanwhile
+        let small = start { try scheduler.schedule(from: end, to: end.addingTimeInterval(86_400), device: "small") }
+        // Then it answers while the big device is still learning (the wait only bounds a failure)
+        let answer = small(60)
+        #expect(store.learnCount("big") == 1)
+        #expect(big(0) == nil, "the big device was answered before its learning was let go")
+        store.open()
+        let schedule = try #require(answer, "the small device waited for the big device's learning").get()
+        #expect(schedule.wakes.count >= 4)
+        // And the big device is answered once let go, as it would be alone
+        let wake = try #require(big(60)).get()
+        #expect(wake == (try FetchScheduler(store: store.base).nextWake(after: end, device: "big")))
+    }
+
+    @Test func twoQueriesOfOneDeviceLearnItOnce() throws {
+        let store = try gatedStore(devices: ["phone"], gating: "phone")
+        let scheduler = FetchScheduler(store: store)
+        let first = start { try scheduler.nextWake(after: end, device: "phone") }
+        #expect(store.waitUntilLearning())
+        let second = start { try scheduler.nextWake(after: end, device: "phone") }
+        store.open()
+        let a = try #require(first(60)).get()
+        let b = try #require(second(60)).get()
+        #expect(a == b)
+        #expect(store.learnCount("phone") == 1)
+    }
+
+    @Test func aBatchStoredWhileItsDeviceIsLearnedIsNeverLostNorCountedTwice() throws {
+        // Given a learn held still, and a launch recorded meanwhile through the same scheduler
+        let store = try gatedStore(devices: ["phone"], gating: "phone")
+        let scheduler = FetchScheduler(store: store)
+        let first = start { try scheduler.nextWake(after: end, device: "phone") }
+        #expect(store.waitUntilLearning())
+        let launch = end.addingTimeInterval(-60)
+        let recorded = start { try scheduler.recordLaunch("com.example.new", at: launch, device: "phone") }
+        store.open()
+        _ = try #require(first(60)).get()
+        _ = try #require(recorded(60)).get()
+        // Then what the scheduler knows is what a scheduler learning from the store alone knows
+        let fresh = FetchScheduler(store: store.base)
+        for app in ["com.example.new", "com.example.news"] {
+            #expect(
+                try scheduler.profile(app: app, device: "phone", asOf: end)
+                    == fresh.profile(app: app, device: "phone", asOf: end))
+        }
+        #expect(
+            try scheduler.schedule(from: end, to: end.addingTimeInterval(86_400), device: "phone")
+                == fresh.schedule(from: end, to: end.addingTimeInterval(86_400), device: "phone"))
+    }
+
+    @Test func withAnAdmissionABusyDeviceIsSaidNotWaitedFor() throws {
+        let store = try gatedStore(devices: ["big", "small"], gating: "big")
+        let admission = CountingAdmission(limit: 1)
+        let scheduler = FetchScheduler(store: store, admission: admission)
+        let big = start { try scheduler.nextWake(after: end, device: "big") }
+        #expect(store.waitUntilLearning())
+        // The device being learned: said at once, not waited for
+        #expect(throws: SchedulerBusy(device: "big", reason: .deviceBeingLearned)) {
+            try scheduler.nextWake(after: end, device: "big")
+        }
+        // Another device past the admission's limit: refused, nothing learned
+        #expect(throws: SchedulerBusy(device: "small", reason: .learningRefused)) {
+            try scheduler.nextWake(after: end, device: "small")
+        }
+        #expect(store.learnCount("small") == 0)
+        store.open()
+        _ = try #require(big(60)).get()
+        #expect(admission.running == 0)
+        // Once the learn ended, the next is let in, and a batch learns in place
+        _ = try scheduler.nextWake(after: end, device: "small")
+        try scheduler.recordLaunch("com.example.news", at: end.addingTimeInterval(1), device: "small")
+        _ = try scheduler.nextWake(after: end.addingTimeInterval(2), device: "small")
+        #expect(store.learnCount("small") == 1)
+        #expect(admission.admitted == 2)
+    }
+
+    @Test func theLeastRecentlyUsedModelIsDroppedBeyondTheLimit() throws {
+        let store = try gatedStore(devices: ["a", "b", "c"], gating: "none")
+        let scheduler = FetchScheduler(store: store, maximumLoadedDevices: 2)
+        for device in ["a", "b", "a", "c"] { _ = try scheduler.nextWake(after: end, device: device) }
+        #expect(scheduler.loadedDeviceCount == 2)
+        // a and c stayed; b was dropped and is learned again
+        for device in ["a", "c", "b"] { _ = try scheduler.nextWake(after: end, device: device) }
+        #expect(store.learnCount("a") == 1)
+        #expect(store.learnCount("c") == 1)
+        #expect(store.learnCount("b") == 2)
+    }
+}
+
+/// Which events a model in memory answers for.
+struct LoadedModelTests {
+    @Test func everyEventServesLaterQueriesOfEveryAppAtItsVersion() {
+        let loaded = LoadedModel(extent: .everything(newest: 1_000), version: 3)
+        #expect(loaded.answers(asOf: 1_000, app: nil, version: 3))
+        #expect(loaded.answers(asOf: 5_000, app: "x", version: 3))
+        #expect(!loaded.answers(asOf: 999, app: nil, version: 3))
+        #expect(!loaded.answers(asOf: 5_000, app: nil, version: 4))
+        #expect(loaded.newestOfEverything == 1_000)
+    }
+
+    @Test func eventsUpToALimitServeOnlyThatInstant() {
+        let loaded = LoadedModel(extent: .through(limit: 2_000), version: 1)
+        #expect(loaded.answers(asOf: 2_000, app: nil, version: 1))
+        #expect(!loaded.answers(asOf: 2_001, app: nil, version: 1))
+        #expect(!loaded.answers(asOf: 1_999, app: "x", version: 1))
+        #expect(loaded.newestOfEverything == nil)
+    }
+
+    @Test func oneAppServesOnlyThatApp() {
+        let open = LoadedModel(extent: .app("news", newest: 1_000, limit: nil), version: 1)
+        #expect(open.answers(asOf: 3_000, app: "news", version: 1))
+        #expect(!open.answers(asOf: 3_000, app: "chat", version: 1))
+        #expect(!open.answers(asOf: 3_000, app: nil, version: 1))
+        let limited = LoadedModel(extent: .app("news", newest: 1_000, limit: 2_000), version: 1)
+        #expect(limited.answers(asOf: 2_000, app: "news", version: 1))
+        #expect(!limited.answers(asOf: 3_000, app: "news", version: 1))
+        #expect(open.newestOfEverything == nil)
+    }
+}
+
+/// An admission that lets `limit` learns run at once, and counts them.
+final class CountingAdmission: LearningAdmission, @unchecked Sendable {
+    let limit: Int
+    private let lock = NSLock()
+    private var runningCount = 0
+    private var admittedCount = 0
+    init(limit: Int) { self.limit = limit }
+    var running: Int { lock.withLock { runningCount } }
+    var admitted: Int { lock.withLock { admittedCount } }
+    func beginLearning(device: String) -> Bool {
+        lock.withLock {
+            guard runningCount < limit else { return false }
+            runningCount += 1
+            admittedCount += 1
+            return true
+        }
+    }
+    func endLearning(device: String) { lock.withLock { runningCount -= 1 } }
+}
+
+/// A result handed from one thread to another.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Result<T, any Error>?
+    func set(_ value: Result<T, any Error>) { lock.withLock { self.value = value } }
+    func get() -> Result<T, any Error>? { lock.withLock { value } }
+}

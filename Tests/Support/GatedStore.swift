@@ -1,0 +1,140 @@
+import FetchPredictor
+import Foundation
+
+/// A store that holds a device's learning still until a test lets it go: its reads of that
+/// device's events stop at a gate, so that a test can ask for another device (or the same one)
+/// while the first is provably still learning, and check the order of answers, not their times.
+/// It counts each device's reads of events, so that a test can tell how often a model was learned.
+public final class GatedStore: EventStoring, @unchecked Sendable {
+    /// The store every call goes to.
+    public let base: any EventStoring
+    /// The device whose reads of events wait at the gate.
+    public let gatedDevice: String
+    private let entered = DispatchSemaphore(value: 0)
+    private let opened = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var reads: [String: Int] = [:]
+    private var gateOpen = false
+    private var waiting = 0
+
+    public init(_ base: any EventStoring, gating device: String) {
+        self.base = base
+        gatedDevice = device
+    }
+
+    /// Waits until a read of the gated device's events has reached the gate; `false` after
+    /// `seconds` without one.
+    public func waitUntilLearning(seconds: Double = 30) -> Bool {
+        entered.wait(timeout: .now() + seconds) == .success
+    }
+
+    /// Waits, without holding a thread, until a read of the gated device's events has reached
+    /// the gate; `false` after `seconds` without one. For async tests, whose threads the service
+    /// under test needs.
+    public func reachedGate(seconds: Double = 30) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if lock.withLock({ waiting > 0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    /// Lets every read at the gate, and every later one, go on.
+    public func open() {
+        let first = lock.withLock {
+            defer { gateOpen = true }
+            return !gateOpen
+        }
+        // Enough for every thread a test starts.
+        if first { for _ in 0..<64 { opened.signal() } }
+    }
+
+    /// How many times the events of `device` were read for learning.
+    public func learnCount(_ device: String) -> Int { lock.withLock { reads[device, default: 0] } }
+
+    public var location: String { base.location }
+    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+        try base.record(events, device: device)
+    }
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
+        try base.hasEvents(device: device, after: time, through: end)
+    }
+    public func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
+    ) throws {
+        let gated = lock.withLock {
+            reads[device, default: 0] += 1
+            return device == gatedDevice && !gateOpen
+        }
+        if gated {
+            lock.withLock { waiting += 1 }
+            entered.signal()
+            opened.wait()
+            lock.withLock { waiting -= 1 }
+        }
+        try base.forEachEvent(device: device, after: time, through: end, body)
+    }
+    public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
+        try base.apps(device: device, asOf: time)
+    }
+    public func forEachStoredEvent(
+        device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void
+    ) throws {
+        try base.forEachStoredEvent(device: device, from: start, to: end, body)
+    }
+    public func importFile(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
+        onReject: ((Rejection) -> Void)?
+    ) throws -> ImportReport {
+        try base.importFile(path, options: options, now: now, progress: progress, onReject: onReject)
+    }
+    public func imports() throws -> [ImportSummary] { try base.imports() }
+    public func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport {
+        try base.prune(before: time, device: device, dryRun: dryRun)
+    }
+    public func prune(importID: Int64, dryRun: Bool) throws -> PruneReport {
+        try base.prune(importID: importID, dryRun: dryRun)
+    }
+    public func devices() throws -> [String] { try base.devices() }
+    public func hasDevice(_ device: String) throws -> Bool { try base.hasDevice(device) }
+    public func createDevice(_ device: String) throws { try base.createDevice(device) }
+    public func timeZone(device: String) throws -> TimeZone? { try base.timeZone(device: device) }
+    public func setTimeZone(_ zone: TimeZone, device: String) throws { try base.setTimeZone(zone, device: device) }
+    public func defaultInterval() throws -> FetchInterval { try base.defaultInterval() }
+    public func setDefaultInterval(_ interval: FetchInterval) throws { try base.setDefaultInterval(interval) }
+    public func defaultInterval(device: String) throws -> FetchInterval { try base.defaultInterval(device: device) }
+    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
+        try base.setDefaultInterval(interval, device: device)
+    }
+    public func createApp(_ app: String, device: String) throws { try base.createApp(app, device: device) }
+    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
+        try base.setInterval(interval, app: app, device: device)
+    }
+    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
+        try base.setEnabled(enabled, app: app, device: device)
+    }
+    public func settings(app: String, device: String) throws -> AppSettings {
+        try base.settings(app: app, device: device)
+    }
+    public func appSettings(device: String) throws -> [AppSettings] { try base.appSettings(device: device) }
+    public func planningSettings(device: String) throws -> PlanningSettings {
+        try base.planningSettings(device: device)
+    }
+    public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
+        try base.cachedModel(device: device, configuration: key, apps: only)
+    }
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) throws {
+        try base.cacheModel(model, asOf: asOf, device: device, configuration: key, version: version)
+    }
+    public func dropLearnedModels() throws { try base.dropLearnedModels() }
+    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+        try base.createKey(tenant: tenant, now: now)
+    }
+    public func keys() throws -> [APIKeyInfo] { try base.keys() }
+    public func revokeKey(id: Int64, now: Date) throws -> Bool { try base.revokeKey(id: id, now: now) }
+    public func tenant(forKey key: String) throws -> String? { try base.tenant(forKey: key) }
+    public func check() throws { try base.check() }
+}
