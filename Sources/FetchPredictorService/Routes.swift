@@ -184,8 +184,11 @@ struct Routes: Sendable {
                 throw APIError(
                     .badRequest, "'timeZone' must be an IANA zone name such as Europe/Warsaw", field: "timeZone")
             }
-            guard let known = TimeZone(identifier: name) else { throw StoreError.unknownTimeZone(name) }
-            zone = known
+            do {
+                zone = try TimeZoneName.zone(named: name)
+            } catch {
+                throw APIError(.badRequest, error.description, field: "timeZone")
+            }
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
         let store = self.store

@@ -233,6 +233,13 @@ struct CommandLineTests {
         let zone = try Tool.run(["config", "--time-zone", "Mars/Olympus", "--db", db])
         #expect(zone.status != 0)
         #expect(zone.stderr.contains("not a known time zone"))
+        // An abbreviation is refused, naming the places it may mean, and nothing is stored.
+        let abbreviation = try Tool.run(["config", "--time-zone", "BST", "--device", "uk", "--db", db])
+        #expect(abbreviation.status != 0)
+        #expect(abbreviation.stderr.contains("it may mean Europe/London or Asia/Dhaka"), "\(abbreviation.stderr)")
+        let offset = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--time-zone", "UTC+5:30", "--db", db])
+        #expect(offset.status != 0)
+        #expect(offset.stderr.contains("is a fixed offset"), "\(offset.stderr)")
         let result = try Tool.run(["record", "fetch", "a", "--result", "maybe", "--db", db])
         #expect(result.status != 0)
     }

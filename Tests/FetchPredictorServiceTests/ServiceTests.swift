@@ -230,6 +230,8 @@ struct ServiceTests {
         // Settings are checked as the config command checks them.
         let settingsCases: [(String, String, String)] = [
             ("/v1/devices/phone", #"{"timeZone": "Mars/Olympus"}"#, "timeZone"),
+            ("/v1/devices/phone", #"{"timeZone": "IST"}"#, "timeZone"),
+            ("/v1/devices/phone", #"{"timeZone": "GMT+1"}"#, "timeZone"),
             ("/v1/devices/phone", #"{"defaultInterval": -5}"#, "defaultInterval"),
             ("/v1/devices/phone", #"{"defaultInterval": "sometimes"}"#, "defaultInterval"),
             ("/v1/devices/phone", #"{"colour": "red"}"#, "colour"),
@@ -242,6 +244,15 @@ struct ServiceTests {
             #expect(answer.json["field"] as? String == field, "\(body): \(answer.text)")
         }
         #expect(try service.store.devices().isEmpty)
+        // A zone's error names what it likely meant, and echoes a long value only in part.
+        let abbreviation = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"timeZone": "BST"}"#.utf8))
+        #expect((abbreviation.json["error"] as? String)?.contains("Europe/London or Asia/Dhaka") == true)
+        let huge = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme,
+            body: Data(#"{"timeZone": "\#(String(repeating: "x", count: 3_000))"}"#.utf8))
+        #expect(huge.status == 400, "\(huge.status) \(huge.text.prefix(300))")
+        #expect(huge.body.count < 500, "\(huge.body.count) bytes")
         // Queries check their parameters.
         try await service.setUpPhone()
         for (query, field) in [

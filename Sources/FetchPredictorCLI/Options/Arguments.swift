@@ -31,19 +31,11 @@ enum TimeArgument {
     }
 }
 
-/// An IANA time zone name.
+/// An IANA time zone name, or `UTC`: abbreviations and offsets are refused, with the zones they
+/// likely meant (``TimeZoneName``).
 enum TimeZoneArgument {
-    /// Why a name is not a zone, as one sentence.
-    struct UnknownZone: Error, CustomStringConvertible {
-        var name: String
-        var description: String {
-            "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw."
-        }
-    }
-
     static func parse(_ name: String) throws -> TimeZone {
-        guard let zone = TimeZone(identifier: name) else { throw UnknownZone(name: name) }
-        return zone
+        try TimeZoneName.zone(named: name)
     }
 }
 
