@@ -41,6 +41,29 @@ import Testing
         #expect(try store.imports().map(\.eventsKept) == [rows, 0])
     }
 
+    /// A script that prunes an import by its id must never reach another file's events: an id
+    /// is given once, also after the import that had the highest was pruned.
+    @Test(arguments: Backend.available)
+    func importIDsAreNeverGivenTwice(backend: Backend) throws {
+        let store = try backend.makeStore()
+        var ids: [Int64] = []
+        for day in 1...3 {
+            let file = TestFiles.write("timestamp,app,event\n2024-01-0\(day)T08:00:00Z,com.example.news,launch\n")
+            _ = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: zone), now: now)
+            ids.append(try #require(try store.imports().last?.id))
+            // The newest import pruned each time: its id is the one a rowid would give again.
+            if day < 3 { _ = try store.prune(importID: ids.last!) }
+        }
+        #expect(Set(ids).count == 3, "\(ids)")
+        #expect(try store.imports().map(\.id) == [ids[2]])
+        #expect {
+            try store.prune(importID: ids[1])
+        } throws: { error in
+            guard case StoreError.unknownImport(let id) = error else { return false }
+            return id == ids[1]
+        }
+    }
+
     @Test(arguments: Backend.available)
     func localTimesInNoNamedZoneAreRefusedAndNothingIsStored(backend: Backend) throws {
         let store = try backend.makeStore()

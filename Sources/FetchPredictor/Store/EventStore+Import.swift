@@ -47,6 +47,7 @@ extension EventStore {
             }
             var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
             log.options = options.readingKey
+            log.id = try StoreSettingRecord.nextImportID(db)
             try log.insert(db)
             let writer = try EventWriter(
                 db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)

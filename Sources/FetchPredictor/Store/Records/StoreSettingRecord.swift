@@ -10,6 +10,20 @@ struct StoreSettingRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     /// The key of the interval of apps that set none.
     static let defaultInterval = "defaultInterval"
 
+    /// The key of the last import id given: ids are never given twice, also after the import
+    /// with the highest id was pruned (SQLite would give its rowid again).
+    static let lastImportID = "lastImportID"
+
+    /// The id of a new import: one more than any given before, by this version (the key above)
+    /// or an earlier one (the log's highest id); recorded as given.
+    static func nextImportID(_ db: Database) throws -> Int64 {
+        let recorded = try value(lastImportID, db).flatMap { Int64($0) } ?? 0
+        let logged = try Int64.fetchOne(db, sql: "SELECT max(id) FROM importLog") ?? 0
+        let next = max(recorded, logged) + 1
+        try StoreSettingRecord(key: lastImportID, value: String(next)).save(db)
+        return next
+    }
+
     /// The value of a setting, or `nil` when it was never set.
     static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [key])
