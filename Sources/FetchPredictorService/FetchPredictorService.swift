@@ -108,7 +108,7 @@ public enum FetchPredictorService {
         Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
-            router: router,
+            responder: HeadAsGet(base: router.buildResponder()),
             server: .http1(configuration: .init(idleTimeout: idle)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },

@@ -16,10 +16,13 @@ struct BearerKeyMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+        // The scheme's name is case-insensitive (RFC 9110, 11.1): 'bearer KEY' is a key too.
+        guard let header = request.headers[.authorization], header.count > 7,
+            header.prefix(7).lowercased() == "bearer "
+        else {
             throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
         }
-        let key = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         let store = self.store
         guard let tenant = try await workers.run({ try store.tenant(forKey: key) }) else {
             throw Self.refusal("the API key is not valid, or was revoked")
@@ -48,6 +51,11 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let response: Response
         do {
+            // The router reads '/v1/devices//events' as '/v1/devices/events': a path with an
+            // empty segment is no route, rather than another route than the one meant.
+            if request.uri.path.contains("//") {
+                throw APIError(.notFound, "there is no such route: the path has an empty segment")
+            }
             response = try await next(request, context)
         } catch {
             var answer: APIError
@@ -112,5 +120,20 @@ struct StoreWorkers: Sendable {
     /// Runs `body` on one of the threads.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await pool.runIfActive(body)
+    }
+}
+
+/// Answers HEAD as GET, without the body (RFC 9110, 9.3.2): before the router, which knows only
+/// the GET routes.
+struct HeadAsGet<Base: HTTPResponder>: HTTPResponder where Base.Context == APIContext {
+    let base: Base
+
+    func respond(to request: Request, context: APIContext) async throws -> Response {
+        guard request.method == .head else { return try await base.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await base.respond(to: Request(head: head, body: request.body), context: context)
+        response.body = .init()
+        return response
     }
 }

@@ -23,6 +23,10 @@ public enum EventLimits {
         if name.first!.isWhitespace || name.last!.isWhitespace {
             return "the app name starts or ends with white space"
         }
+        // What a reader puts for bytes that are not UTF-8: two names would become one.
+        if name.unicodeScalars.contains("\u{FFFD}") {
+            return "the app name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that were not)"
+        }
         return nil
     }
 

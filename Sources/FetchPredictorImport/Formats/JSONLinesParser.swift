@@ -101,8 +101,8 @@ struct JSONLinesParser: LogParser {
             event.duration = duration
         }
         if let value = object["bytes"], value != .null {
-            guard let number = value.number, number >= 0, let bytes = Int64(exactly: number.rounded(.towardZero))
-            else {
+            // 1.5 is refused, not cut to 1: the contract says a whole number.
+            guard let number = value.number, number >= 0, let bytes = Int64(exactly: number) else {
                 return sink.reject(line: line, field: "bytes", reason: "bytes is not a whole number")
             }
             event.bytes = bytes

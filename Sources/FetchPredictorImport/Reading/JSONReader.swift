@@ -143,7 +143,11 @@ struct JSONReader {
             guard let byte = try nextByte() else { throw error("the JSON ends inside a string") }
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: bytes, as: UTF8.self)
+                // Never mended into U+FFFD: two different byte strings would become one name.
+                guard let string = String(validating: bytes, as: UTF8.self) else {
+                    throw error("a string that is not valid UTF-8")
+                }
+                return string
             case UInt8(ascii: "\\"):
                 guard let escaped = try nextByte() else { throw error("the JSON ends inside a string") }
                 switch escaped {
@@ -230,6 +234,8 @@ struct JSONReader {
             var first = true
             while let key = try nextKey(first: first) {
                 first = false
+                // Readers disagree on which of two equal keys wins: neither does here.
+                guard members[key] == nil else { throw error("the key '\(key.prefix(40))' appears twice in an object") }
                 members[key] = try readValue(depth: depth + 1)
             }
             return .object(members)

@@ -1,0 +1,58 @@
+import FetchPredictor
+import FetchPredictorService
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// What the service was found to take loosely by a careless client (issue 41, point 4): one rule
+/// for every input, and nothing stored from a refused one.
+struct OneRuleTests {
+    func batch(_ event: String) -> Data { Data(#"{"events": [\#(event)]}"#.utf8) }
+
+    @Test func aBatchWithWhatTheContractForbidsIsRefusedByItsField() async throws {
+        let service = try await LiveService()
+        let event = #""timestamp": "2024-01-01T08:00:00Z", "app": "com.example.news""#
+        for (body, field) in [
+            // A fraction where the contract says a whole number: was stored as 1.
+            (batch(#"{\#(event), "event": "fetch", "result": "newData", "bytes": 1.5}"#), "events[0].bytes"),
+            // The same key twice: the last won.
+            (batch(#"{\#(event), "event": "launch", "app": "com.example.chat"}"#), nil),
+        ] {
+            let answer = try await service.request("POST", "/v1/devices/phone/events", key: service.acme, body: body)
+            #expect(answer.status == 400, "\(answer.text)")
+            #expect(answer.json["field"] as? String == field, "\(answer.text)")
+        }
+        // Bytes that are not UTF-8 in an app name: were stored as U+FFFD, two names as one.
+        var raw = Array(#"{"events": [{"timestamp": "2024-01-01T08:00:00Z", "event": "launch", "app": "com.a"#.utf8)
+        raw += [0xFF, 0xFE] + Array(#""}]}"#.utf8)
+        let invalid = try await service.request("POST", "/v1/devices/phone/events", key: service.acme, body: Data(raw))
+        #expect(invalid.status == 400, "\(invalid.text)")
+        #expect(invalid.text.contains("UTF-8"), "\(invalid.text)")
+        // And a U+FFFD sent as an escape is refused by the name rule, as every reader's is.
+        let escaped = try await service.request(
+            "POST", "/v1/devices/phone/events", key: service.acme,
+            body: batch(#"{"timestamp": "2024-01-01T08:00:00Z", "event": "launch", "app": "com.a\ufffd"}"#))
+        #expect(escaped.status == 400 && escaped.json["field"] as? String == "events[0].app", "\(escaped.text)")
+        #expect(try service.store.devices().isEmpty)
+        await service.stop()
+    }
+
+    @Test func pathsKeysAndMethodsAreReadAsTheStandardsSay() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        // An empty segment is no route: it made a device named 'events'.
+        let empty = try await service.request(
+            "PUT", "/v1/devices//events", key: service.acme, body: Data(#"{"timeZone": "UTC"}"#.utf8))
+        #expect(empty.status == 404, "\(empty.text)")
+        #expect(try service.store.devices() == ["acme/phone"])
+        // The scheme of Authorization is case-insensitive.
+        let lower = try await service.request(
+            "GET", "/v1/devices/phone", headers: ["Authorization": "bearer \(service.acme)"])
+        #expect(lower.status == 200, "\(lower.text)")
+        // HEAD answers as GET, without a body.
+        let head = try await service.request("HEAD", "/v1/devices/phone", key: service.acme)
+        #expect(head.status == 200 && head.body.isEmpty, "\(head.status) \(head.text)")
+        #expect(try await service.request("HEAD", "/healthz").status == 200)
+        await service.stop()
+    }
+}
