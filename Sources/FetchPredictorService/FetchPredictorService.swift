@@ -31,6 +31,10 @@ public struct ServiceSettings: Sendable {
     /// How long a request whose device must be learned waits for its tenant's turn (or for the
     /// device's learn by another request) before it is answered 429 (or 503) with `Retry-After`.
     public var learnWait: Duration = .seconds(10)
+    /// The most connections held at once; one beyond is closed as it opens. `nil` for the
+    /// process's limit of open files less 128 (``ConnectionLimit/fitting(openFiles:)``), or
+    /// 10,000 when that is unlimited.
+    public var maximumConnections: Int?
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -73,6 +77,10 @@ public enum FetchPredictorService {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let registry = ServiceMetrics.registry
+        let connections = ConnectionLimit(
+            maximum: settings.maximumConnections ?? ConnectionLimit.openFilesLimit.map(ConnectionLimit.fitting)
+                ?? 10_000,
+            logger: logger)
         let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
@@ -94,6 +102,7 @@ public enum FetchPredictorService {
         router.get("/metrics") { _, _ -> Response in
             Gauge(label: "fetchpredict_models_loaded").record(scheduler.loadedDeviceCount)
             Gauge(label: "fetchpredict_learns_running").record(learning.runningCount)
+            Gauge(label: "fetchpredict_connections_open").record(connections.openCount)
             var buffer: [UInt8] = []
             buffer.reserveCapacity(16_384)
             registry.emit(into: &buffer)
@@ -109,7 +118,8 @@ public enum FetchPredictorService {
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),
-            server: .http1(configuration: .init(idleTimeout: idle)),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [connections.handler()], idleTimeout: idle)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)

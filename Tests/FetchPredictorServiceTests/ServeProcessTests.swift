@@ -38,7 +38,9 @@ struct ServeProcessTests {
         /// A server of the store the arguments name (`--db PATH` or `--postgres URL`), with a new
         /// key, or with `key` when given (one made for another instance of the same store), and
         /// `options` of `serve`.
-        init(storeArguments: [String], key: String? = nil, options: [String] = []) throws {
+        /// With `openFiles`, the server runs under that limit of open files (`ulimit -n` in a
+        /// child shell), as a small container's would.
+        init(storeArguments: [String], key: String? = nil, options: [String] = [], openFiles: Int? = nil) throws {
             store = storeArguments.last!
             if let key {
                 self.key = key
@@ -56,6 +58,11 @@ struct ServeProcessTests {
             process = Process()
             process.executableURL = URL(fileURLWithPath: ServeProcessTests.tool)
             process.arguments = ["serve", "--listen", "127.0.0.1:0"] + storeArguments + options
+            if let openFiles {
+                process.executableURL = URL(fileURLWithPath: "/bin/bash")
+                process.arguments =
+                    ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", ServeProcessTests.tool] + process.arguments!
+            }
             log = Pipe()
             process.standardError = log
             process.standardOutput = FileHandle.nullDevice

@@ -52,6 +52,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most connections held at once; one beyond is closed as it opens. Default: the limit of open files (ulimit -n, raised to its hard limit at start) less 128.",
+            valueName: "count"))
+    var maxConnections: Int?
+
+    @Option(
+        help: ArgumentHelp(
             "The least severe log level: trace, debug, info, notice, warning, error; the ready and stopped lines are always logged.",
             valueName: "level"))
     var logLevel: String = "info"
@@ -65,6 +71,7 @@ struct ServeCommand: ParsableCommand {
         guard cacheDevices >= 1 else { throw ValidationError("--cache-devices must be at least 1.") }
         guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
         guard learnsPerTenant ?? 1 >= 1 else { throw ValidationError("--learns-per-tenant must be at least 1.") }
+        guard maxConnections ?? 1 >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
         guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -92,6 +99,9 @@ struct ServeCommand: ParsableCommand {
         settings.maximumLoadedDevices = cacheDevices
         settings.readTimeout = .seconds(readTimeout)
         if let learnsPerTenant { settings.learnsPerTenant = learnsPerTenant }
+        // A server holds a file a connection: take the most open files the system grants.
+        Self.raiseOpenFilesLimit()
+        settings.maximumConnections = maxConnections
         settings.learnWait = .seconds(learnWait)
         // A database server's calls mostly wait for the network: as many threads as connections.
         if eventStore is PostgresEventStore { settings.storeThreads = PostgresEventStore.Limits().connections }
@@ -126,6 +136,15 @@ struct ServeCommand: ParsableCommand {
             throw error
         }
         lifecycle.notice("stopped")
+    }
+
+    /// Raises the soft limit of open files to the hard limit, as servers do: the default soft
+    /// limit (often 1,024) is for programs that open a few files.
+    static func raiseOpenFilesLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// The error the service stopped with, handed from its task to the command.

@@ -1,0 +1,49 @@
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+/// The service survives the open network (issue 41): a flood of connections, which needs no key,
+/// is shed, and the service answers once it ends.
+@Suite(.serialized)
+struct FloodTests {
+    /// One GET over a new connection: its status line, or "" when the connection was refused or
+    /// closed without one.
+    func statusLine(_ path: String, port: Int) -> String {
+        guard let connection = try? RawConnection(port: port) else { return "" }
+        defer { connection.close() }
+        try? connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return String(connection.readAll(seconds: 5).split(separator: "\r\n").first ?? "")
+    }
+
+    @Test func aConnectionFloodIsShedAndTheServiceAnswersOnceItEnds() async throws {
+        // Given a service that may open 256 files, so that 128 connections are its limit
+        let store = TestFiles.scratchFolder("flood").appendingPathComponent("events.sqlite").path
+        let server = try ServeProcessTests.Server(storeArguments: ["--db", store], openFiles: 256)
+        defer { if server.process.isRunning { server.process.terminate() } }
+        #expect(server.port > 0)
+        // When 600 connections are opened and held, more than its files allow
+        let flood = await offThePool {
+            (0..<600).compactMap { _ in try? RawConnection(port: server.port) }
+        }
+        #expect(flood.count > 300)
+        // Then the excess is closed (the flood does not take its files), and once the flood ends
+        // it is alive and answers within a second
+        for connection in flood { connection.close() }
+        let answered = await offThePool {
+            let deadline = Date().addingTimeInterval(1)
+            repeat {
+                if statusLine("/healthz", port: server.port).hasPrefix("HTTP/1.1 200") { return true }
+                Thread.sleep(forTimeInterval: 0.05)
+            } while Date() < deadline
+            return false
+        }
+        #expect(answered, "the service did not answer /healthz within a second of the flood's end")
+        #expect(server.process.isRunning)
+        // And its log says once that it shed load, and once that it stopped
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let log = String(decoding: server.log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.components(separatedBy: "shedding connections:").count - 1 == 1, "\(log.suffix(2000))")
+        #expect(log.contains("stopped shedding connections"), "\(log.suffix(2000))")
+    }
+}
