@@ -63,6 +63,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             // The contract, served at /openapi.yaml and compiled into the binary.
             resources: [.embedInCode("openapi.yaml")]

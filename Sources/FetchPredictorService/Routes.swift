@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Metrics
 import NIOCore
+import NIOHTTP1
 
 /// The handlers of the `/v1` routes: each parses, calls the library on the thread pool, and
 /// encodes, as a command's `run()` does. A query that must learn waits for its tenant's turn off
@@ -261,7 +262,23 @@ struct Routes: Sendable {
     func body(of request: Request) async throws -> ByteBuffer {
         let (limit, timeout) = (settings.maximumBodyBytes, settings.readTimeout)
         return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await request.body.collect(upTo: limit) }
+            group.addTask {
+                do {
+                    return try await request.body.collect(upTo: limit)
+                } catch let error as NIOTooManyBytesError {
+                    throw error
+                } catch is HTTPParserError {
+                    // The client's framing (a chunk size of 'zz'), not the service's fault.
+                    var answer = APIError(.badRequest, "the request's body is not valid HTTP/1.1 framing")
+                    answer.headers[.connection] = "close"
+                    throw answer
+                } catch {
+                    // The connection closed, or its idle timeout closed it, before the body was whole.
+                    var answer = APIError(.requestTimeout, "the body stopped arriving before it was whole")
+                    answer.headers[.connection] = "close"
+                    throw answer
+                }
+            }
             group.addTask {
                 try await Task.sleep(for: timeout)
                 return nil

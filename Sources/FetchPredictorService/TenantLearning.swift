@@ -63,7 +63,7 @@ extension StoreWorkers {
                 let now = clock.now
                 guard now < deadline else { throw APIError.busy(busy, waited: wait) }
                 try await Task.sleep(for: min(pause, deadline - now))
-                pause = min(pause * 2, .milliseconds(50))
+                pause = min(pause * 2, .milliseconds(10))
             }
         }
     }

@@ -56,3 +56,41 @@ struct OneRuleTests {
         await service.stop()
     }
 }
+
+/// A client's broken framing or a body that stops is the client's error, never the service's:
+/// no 500, no error in the log, no false alert in `/metrics`.
+struct FramingTests {
+    @Test func aMalformedChunkIs400() async throws {
+        let service = try await LiveService()
+        let socket = try RawConnection(port: service.port)
+        defer { socket.close() }
+        try socket.send(
+            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
+        let answer = await socket.received(within: 5)
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+        #expect(try service.store.devices().isEmpty)
+        await service.stop()
+    }
+
+    @Test func aBodyThatStopsIsNoErrorOfTheService() async throws {
+        var settings = ServiceSettings()
+        settings.readTimeout = .seconds(1)
+        let service = try await LiveService(settings: settings)
+        let socket = try RawConnection(port: service.port)
+        try socket.send(
+            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
+                + "Content-Length: 100\r\n\r\n{\"ev")
+        #expect(await socket.closed(within: 10))
+        socket.close()
+        let metrics = try await service.request("GET", "/metrics")
+        // The registry is the process's, which other tests share: only the events route counts.
+        let failures = metrics.text.split(separator: "\n").filter {
+            $0.hasPrefix("fetchpredict_http_requests_total") && $0.contains(#"route="/v1/devices/{device}/events""#)
+                && $0.contains(#"status="5"#)
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(try service.store.devices().isEmpty)
+        await service.stop()
+    }
+}

@@ -201,19 +201,23 @@ public final class FetchScheduler: @unchecked Sendable {
     /// model is loaded, no other process wrote meanwhile, and they are all new and not older
     /// than what it learned; otherwise the next query learns them. Recording needs no time zone.
     ///
-    /// The events are stored before the device's lock is taken: a batch never waits for a query
-    /// of its device. With an ``admission``, a batch that comes while its device's model is being
-    /// learned leaves the model to be learned again at the next query, rather than wait.
+    /// A batch waits for a query of its device in flight only when the device's model is loaded;
+    /// with an ``admission``, one that comes while the model is being learned is stored at once,
+    /// and leaves the model to be learned again at the next query, rather than wait.
     ///
     /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event,
     ///   and then nothing is stored.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
-        let batch = try store.record(events, device: device)
-        guard batch.stored > 0, let slot = slots.loadedSlot(device, waitingForLearning: admission == nil) else {
-            return batch
+        // With a model loaded, the batch is stored holding the device's lock, so that no query of
+        // the device reads the store between the batch and the model learning it (it would find
+        // the model behind the store, and learn the device again).
+        guard let slot = slots.loadedSlot(device, waitingForLearning: admission == nil) else {
+            return try store.record(events, device: device)
         }
         defer { slots.release(slot) }
+        let batch = try store.record(events, device: device)
+        guard batch.stored > 0 else { return batch }
         let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
         if let current = slot.loaded, let newest = current.newestOfEverything,
             current.version == batch.version - 1, batch.duplicates == 0,

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The service under what the open network sends it (issue 41): a flood of connections under a low
+# limit of open files, slow bodies, malformed framing. After each attack the service must be
+# alive and answer /healthz within a second; the script prints what it shed and exits non-zero
+# when an attack left it down. About 40 s. Run from the package's root:
+#   scripts/attack.sh [OPEN-FILES (1024)]      FP_TOOL=path runs another build of fetchpredict.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+files=${1:-1024}
+work=$(mktemp -d /tmp/fetchpredict-attack.XXXXXX)
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+if [ -z "${FP_TOOL:-}" ]; then
+  swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
+  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
+else
+  tool=$FP_TOOL
+fi
+key=$("$tool" keys create --tenant attack --db "$work/s.sqlite" | awk '{print $NF}')
+# The limit of open files is set in a child shell, as a small container's would be; serve may
+# raise its soft limit only up to this hard one.
+bash -c "ulimit -n $files && exec \"\$0\" \"\$@\"" "$tool" serve --db "$work/s.sqlite" --listen 127.0.0.1:0 \
+  --read-timeout 5 2>"$work/serve.log" &
+server=$!
+for _ in $(seq 100); do
+  port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2 || true)
+  [ -n "$port" ] && break
+  sleep 0.1
+done
+[ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
+echo "== serve under ulimit -n $files, pid $server, port $port"
+python3 scripts/bench/attack.py --port "$port" --key "$key" --files "$files" --pid "$server"
+status=$?
+echo "== the service's log of shedding:"
+grep -i "shed" "$work/serve.log" | sed 's/^/  /' || echo "  (none)"
+exit $status
