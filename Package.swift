@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The HTTP types of NIO's pipeline, for the service's deadline of a whole request.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The fleet's store: PostgreSQL, through postgres-nio.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
@@ -64,6 +66,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             // The contract, served at /openapi.yaml and compiled into the binary.
             resources: [.embedInCode("openapi.yaml")]

@@ -119,7 +119,9 @@ public enum FetchPredictorService {
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [connections.handler()], idleTimeout: idle)),
+                configuration: .init(
+                    additionalChannelHandlers: [connections.handler(), RequestDeadlineHandler(deadline: idle)],
+                    idleTimeout: idle)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)

@@ -1,3 +1,4 @@
+import FetchPredictorService
 import FetchPredictorTestSupport
 import Foundation
 import Testing
@@ -45,5 +46,35 @@ struct FloodTests {
         let log = String(decoding: server.log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.components(separatedBy: "shedding connections:").count - 1 == 1, "\(log.suffix(2000))")
         #expect(log.contains("stopped shedding connections"), "\(log.suffix(2000))")
+    }
+}
+
+/// Every request has a deadline to arrive whole (issue 41, point 2), also when the service never
+/// reads its body: a byte every 300 ms resets the idle timeout but not this.
+struct RequestDeadlineTests {
+    @Test(arguments: [
+        "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+        "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n",
+    ])
+    func aTricklingRequestIsClosedAtItsDeadline(head: String) async throws {
+        var settings = ServiceSettings()
+        settings.readTimeout = .seconds(1)
+        let service = try await LiveService(settings: settings)
+        let socket = try RawConnection(port: service.port)
+        try socket.send(head)
+        // A byte every 300 ms for up to 6 s, while the connection lasts.
+        let lasted = await offThePool { () -> Double in
+            let started = Date()
+            while Date().timeIntervalSince(started) < 6 {
+                guard (try? socket.send("x")) != nil else { break }
+                Thread.sleep(forTimeInterval: 0.3)
+            }
+            return Date().timeIntervalSince(started)
+        }
+        let closed = await socket.closed(within: 1)
+        socket.close()
+        #expect(closed && lasted < 5, "the trickling connection lasted \(lasted) s")
+        #expect(try await service.request("GET", "/healthz").status == 200)
+        await service.stop()
     }
 }

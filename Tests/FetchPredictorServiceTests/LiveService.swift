@@ -130,7 +130,10 @@ struct RawConnection: Sendable {
 
     func send(_ text: String) throws {
         let bytes = Array(text.utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
+        // MSG_NOSIGNAL: a write to a connection the service closed is an error, not SIGPIPE.
+        guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw POSIXError(.EIO)
+        }
     }
 
     /// Whether the other side closed the connection within `seconds`.

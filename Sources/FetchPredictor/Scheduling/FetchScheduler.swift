@@ -305,8 +305,8 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
-    /// Reads a device's settings, then, holding the device's lock, loads its model as of `time`
-    /// and runs `body` with its predictor. Only this device's queries wait for each other: the
+    /// Holding the device's lock, reads its settings, loads its model as of `time` and runs
+    /// `body` with its predictor. Only this device's queries wait for each other: the
     /// lock of the registry of devices is never held across a store read or learning. The
     /// predictor's ``PredictorError/noTimeZone(device:)`` becomes the store's
     /// ``StoreError/noTimeZone(device:)``, which callers already handle.
@@ -315,10 +315,13 @@ public final class FetchScheduler: @unchecked Sendable {
     private func withDevice<T>(
         _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
     ) throws -> T {
-        let settings = try store.planningSettings(device: device)
-        if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
         let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
+        // Read holding the device's lock: a batch stored through this scheduler meanwhile is
+        // then both in the store's version and in the model, never in one alone (which would
+        // make the model look stale, and the device be learned again).
+        let settings = try store.planningSettings(device: device)
+        if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
         let keep = try prepare(slot, settings: settings, app: app, asOf: time)
         defer { if !keep { slots.unload(slot) } }
         do {
