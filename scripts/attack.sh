@@ -3,12 +3,13 @@
 # limit of open files, slow bodies, malformed framing. After each attack the service must be
 # alive and answer /healthz within a second; the script prints what it shed and exits non-zero
 # when an attack left it down. About 40 s. Run from the package's root:
-#   scripts/attack.sh [OPEN-FILES (1024)]      FP_TOOL=path runs another build of fetchpredict.
+#   scripts/attack.sh [OPEN-FILES (1024)]
+# FP_TOOL=path runs another build of fetchpredict; KEEP=1 keeps the store and the service's log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 files=${1:-1024}
 work=$(mktemp -d /tmp/fetchpredict-attack.XXXXXX)
-trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$server" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 if [ -z "${FP_TOOL:-}" ]; then
   swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
   tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
@@ -32,4 +33,5 @@ python3 scripts/bench/attack.py --port "$port" --key "$key" --files "$files" --p
 status=$?
 echo "== the service's log of shedding:"
 grep -i "shed" "$work/serve.log" | sed 's/^/  /' || echo "  (none)"
+[ -z "${KEEP:-}" ] || echo "== kept: $work"
 exit $status

@@ -21,13 +21,16 @@ public struct ServiceSettings: Sendable {
     /// How long a connection may send nothing before it is closed: a slow or half-sent request
     /// holds no connection for ever.
     public var readTimeout: Duration = .seconds(30)
-    /// How many threads run the store's calls; `nil` for NIO's shared pool, one a core, which
-    /// suits a local SQLite file. A store on a database server mostly waits for the network:
-    /// give it more, up to its pool of connections.
-    public var storeThreads: Int?
+    /// How many threads run the store's calls, learning and planning: by default two a core,
+    /// so that while one tenant's learns take as many threads as it may (``learnsPerTenant``,
+    /// one a core), as many are left for everyone else's requests, which the cores are shared
+    /// with. A store on a database server mostly waits for the network: give it more, up to its
+    /// pool of connections.
+    public var storeThreads: Int? = 2 * ProcessInfo.processInfo.activeProcessorCount
     /// The most models of one tenant's devices learned at once: what one tenant may take of the
-    /// cores that every tenant's requests are answered on. Half the cores by default.
-    public var learnsPerTenant: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    /// threads that every tenant's requests are answered on. One a core by default: half the
+    /// default ``storeThreads``.
+    public var learnsPerTenant: Int = ProcessInfo.processInfo.activeProcessorCount
     /// How long a request whose device must be learned waits for its tenant's turn (or for the
     /// device's learn by another request) before it is answered 429 (or 503) with `Retry-After`.
     public var learnWait: Duration = .seconds(10)
@@ -87,13 +90,15 @@ public enum FetchPredictorService {
             requiresKnownDevices: true, admission: learning)
         let workers = StoreWorkers(threads: settings.storeThreads)
         let router = Router(context: APIContext.self)
-        router.add(middleware: ErrorsAndMetricsMiddleware())
+        let health = StoreHealth(logger: logger)
+        router.add(middleware: ErrorsAndMetricsMiddleware(health: health))
         router.get("/healthz") { _, _ in try Routes.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
             do {
                 try await workers.run { try store.check() }
                 return try Routes.json(["status": "ready"])
             } catch {
+                health.failed()
                 var answer = APIError(.serviceUnavailable, "the store does not answer")
                 answer.headers[.retryAfter] = "1"
                 throw answer

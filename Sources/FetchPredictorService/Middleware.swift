@@ -44,6 +44,8 @@ struct BearerKeyMiddleware: RouterMiddleware {
 /// with a 500 that says no more.
 struct ErrorsAndMetricsMiddleware: RouterMiddleware {
     typealias Context = APIContext
+    /// Where an outage of the store is noticed, and its end.
+    let health: StoreHealth
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -57,7 +59,12 @@ struct ErrorsAndMetricsMiddleware: RouterMiddleware {
                 throw APIError(.notFound, "there is no such route: the path has an empty segment")
             }
             response = try await next(request, context)
+            // A 2xx of the store's routes: the store answered.
+            if response.status.code < 300, request.uri.path.hasPrefix("/v1/") || request.uri.path == "/readyz" {
+                health.answered()
+            }
         } catch {
+            if StoreHealth.isOutage(error) { health.failed() }
             var answer: APIError
             if let error = error as? HTTPError, error.status == .notFound,
                 let allowed = Routes.methods(allowedOn: request.uri.path), !allowed.contains(request.method.rawValue)

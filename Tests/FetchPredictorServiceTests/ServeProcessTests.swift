@@ -310,6 +310,13 @@ struct ServeProcessTests {
         let back = try Self.http("POST", "/v1/devices/phone/events", to: server, body: events)
         #expect(back.status == 200, "\(back.body)")
         #expect(try Self.http("GET", "/v1/devices/phone", to: server).body.contains("Europe/Warsaw"))
+        // The outage is logged once when it began and once when it ended, not a line a request.
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let log = String(decoding: server.log.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.components(separatedBy: "the store does not answer").count - 1 == 1, "\(log.suffix(3000))")
+        #expect(log.components(separatedBy: "the store answers again").count - 1 == 1, "\(log.suffix(3000))")
+        #expect(log.contains("answered_503=3"), "\(log.suffix(3000))")
     }
 
     /// The Python client of examples/python replays a log through the API and prints the next
