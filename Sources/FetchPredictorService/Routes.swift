@@ -295,37 +295,17 @@ struct Routes: Sendable {
     }
 
     /// One value of a settings body.
-    enum Scalar: Decodable, Equatable {
-        case string(String)
-        case number(Double)
-        case bool(Bool)
-        case null
-        case other
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else {
-                self = .other
-            }
-        }
-    }
+    typealias Scalar = SettingsBodyReader.Value
 
     /// The body as a JSON object whose keys are all in `allowed`.
     func jsonObject(_ request: Request, allowed: Set<String>) async throws -> [String: Scalar] {
         let body = try await body(of: request)
+        // The same parser and rules as an events body's: a key twice, or a string that is not
+        // UTF-8, is refused (JSONDecoder took the first of two keys).
         let object: [String: Scalar]
-        do {
-            object = try JSONDecoder().decode([String: Scalar].self, from: Data(buffer: body))
-        } catch {
-            throw APIError(.badRequest, "the body is not a JSON object of settings")
+        switch SettingsBodyReader.read(Array(buffer: body)) {
+        case .success(let members): object = members
+        case .failure(let problem): throw APIError(.badRequest, problem.reason)
         }
         if let other = object.keys.sorted().first(where: { !allowed.contains($0) }) {
             throw APIError(

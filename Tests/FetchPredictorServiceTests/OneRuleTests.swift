@@ -22,6 +22,12 @@ struct OneRuleTests {
             #expect(answer.status == 400, "\(answer.text)")
             #expect(answer.json["field"] as? String == field, "\(answer.text)")
         }
+        // The same key twice in settings: the first won there, the last in events.
+        let settings = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme,
+            body: Data(#"{"timeZone": "UTC", "timeZone": "Europe/Warsaw"}"#.utf8))
+        #expect(settings.status == 400, "\(settings.text)")
+        #expect((settings.json["error"] as? String)?.contains("appears twice") == true, "\(settings.text)")
         // Bytes that are not UTF-8 in an app name: were stored as U+FFFD, two names as one.
         var raw = Array(#"{"events": [{"timestamp": "2024-01-01T08:00:00Z", "event": "launch", "app": "com.a"#.utf8)
         raw += [0xFF, 0xFE] + Array(#""}]}"#.utf8)
