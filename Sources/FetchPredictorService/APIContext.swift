@@ -18,7 +18,17 @@ struct APIContext: RequestContext {
     func device() throws -> StoreDevice {
         guard let tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let name = try Self.pathName(parameters.get("device") ?? "", field: "device")
-        return StoreDevice(tenant: tenant, name: name)
+        let device = StoreDevice(tenant: tenant, name: name)
+        // The store's name, TENANT/DEVICE, must be one the command line can reach too.
+        let room = EventLimits.maximumAppNameBytes - tenant.utf8.count - 1
+        if name.utf8.count > room {
+            let length = name.utf8.count
+            throw APIError(
+                .badRequest,
+                "the device name is \(length) bytes long, more than the \(room) this tenant's names may have",
+                field: "device")
+        }
+        return device
     }
 
     /// The app the path names.

@@ -50,7 +50,17 @@ struct OneRuleTests {
         let empty = try await service.request(
             "PUT", "/v1/devices//events", key: service.acme, body: Data(#"{"timeZone": "UTC"}"#.utf8))
         #expect(empty.status == 404, "\(empty.text)")
-        #expect(try service.store.devices() == ["acme/phone"])
+        #expect(try service.store.devices() == ["acme/phone"])  // and no device 'events'
+        // A device name the API accepts is one the command line reaches once the tenant is
+        // prefixed: 'acme/' leaves 250 bytes of the 255.
+        let long = try await service.request(
+            "PUT", "/v1/devices/\(String(repeating: "d", count: 251))", key: service.acme,
+            body: Data(#"{"timeZone": "UTC"}"#.utf8))
+        #expect(long.status == 400 && long.json["field"] as? String == "device", "\(long.text)")
+        let longest = try await service.request(
+            "PUT", "/v1/devices/\(String(repeating: "d", count: 250))", key: service.acme,
+            body: Data(#"{"timeZone": "UTC"}"#.utf8))
+        #expect(longest.status == 200, "\(longest.text)")
         // The scheme of Authorization is case-insensitive.
         let lower = try await service.request(
             "GET", "/v1/devices/phone", headers: ["Authorization": "bearer \(service.acme)"])
