@@ -31,21 +31,22 @@ struct APIContext: RequestContext {
         return device
     }
 
-    /// The app the path names.
+    /// The app the path names: any name the events route stores, `/` sent as `%2F`.
     func app() throws -> String {
-        try Self.pathName(parameters.get("app") ?? "", field: "app")
+        try Self.pathName(parameters.get("app") ?? "", field: "app", separators: false)
     }
 
-    /// A name from a path segment, percent-decoded, refused when it holds `/`, `\`, `..` or a
-    /// control character, or breaks the store's limits on names.
-    static func pathName(_ raw: String, field: String) throws -> String {
+    /// A name from a path segment, percent-decoded, refused when it holds a control character or
+    /// breaks the store's limits on names, and, with `separators` (a device's name, which the
+    /// store prefixes with its tenant and a slash), when it holds `/`, `\` or `..`.
+    static func pathName(_ raw: String, field: String, separators: Bool = true) throws -> String {
         guard let name = raw.removingPercentEncoding else {
             throw APIError(.badRequest, "the \(field) name is not valid percent-encoded UTF-8", field: field)
         }
         // Bytes, not characters: a '/' followed by a combining mark is one character, not a '/'.
         let bytes = Array(name.utf8)
         let dots = zip(bytes, bytes.dropFirst()).contains { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }
-        if bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "\\")) || dots {
+        if separators, bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "\\")) || dots {
             throw APIError(.badRequest, "the \(field) name may not hold '/', '\\' or '..'", field: field)
         }
         // One spelling per name: Swift compares 'é' and 'e' with an accent as equal, the store does not.

@@ -43,6 +43,24 @@ struct OneRuleTests {
         await service.stop()
     }
 
+    /// An app the events route stores is one the per-app routes reach: a '/' or '..' in its
+    /// name (sent as %2F) was refused there, so such an app could be neither set nor asked about.
+    @Test func everyAppTheEventsRouteStoresIsReachedByTheAppRoutes() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        let stored = try await service.post(
+            [["timestamp": "2024-01-01T08:00:00Z", "app": "a/../b", "event": "launch"]], device: "phone")
+        #expect(stored.status == 200, "\(stored.text)")
+        let set = try await service.request(
+            "PUT", "/v1/devices/phone/apps/a%2F..%2Fb", key: service.acme, body: Data(#"{"interval": "minimum"}"#.utf8))
+        #expect(set.status == 200 && set.json["app"] as? String == "a/../b", "\(set.text)")
+        let habits = try await service.request(
+            "GET", "/v1/devices/phone/apps/a%2F..%2Fb/habits?now=2024-01-02T00:00:00Z", key: service.acme)
+        #expect(habits.status == 200, "\(habits.text)")
+        #expect(try service.store.settings(app: "a/../b", device: "acme/phone").interval == .minimum)
+        await service.stop()
+    }
+
     @Test func pathsKeysAndMethodsAreReadAsTheStandardsSay() async throws {
         let service = try await LiveService()
         try await service.setUpPhone()
