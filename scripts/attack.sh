@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The service under what the open network sends it (issue 41): a flood of connections under a low
 # limit of open files, slow bodies, malformed framing. After each attack the service must be
-# alive and answer /healthz within a second; the script prints what it shed and exits non-zero
-# when an attack left it down. About 40 s. Run from the package's root:
+# alive and answer /healthz within a second, no trickling connection may outlive the request
+# deadline, and framing errors are 4xx; the script prints what it shed and exits non-zero when an
+# attack failed. About 40 s. Run from the package's root:
 #   scripts/attack.sh [OPEN-FILES (1024)]
 # FP_TOOL=path runs another build of fetchpredict; KEEP=1 keeps the store and the service's log.
 set -euo pipefail
