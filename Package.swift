@@ -107,6 +107,7 @@ let package = Package(
             name: "FetchPredictorServiceTests",
             dependencies: [
                 "FetchPredictorService", "FetchPredictorPostgres", "fetchpredict", "FetchPredictorTestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
         .testTarget(
             name: "FetchPredictorCLITests",

@@ -3,6 +3,8 @@ import FetchPredictorService
 import FetchPredictorTestSupport
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -21,6 +23,7 @@ final class LiveService: @unchecked Sendable {
     let acme: String
     let other: String
     private let task: Task<Void, any Error>
+    private let group: ServiceGroup
 
     /// An HTTP answer.
     struct Answer {
@@ -48,13 +51,18 @@ final class LiveService: @unchecked Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = FetchPredictorService.application(
             store: served, settings: settings, clock: clock, onRunning: { continuation.yield($0) })
-        task = Task { try await application.run() }
+        // Stopped gracefully, as SIGTERM stops serve: a cancelled server logs its listener's
+        // CancellationError as an error, which a passing run should not print.
+        let group = ServiceGroup(
+            configuration: .init(services: [application], gracefulShutdownSignals: [], logger: Logger(label: "test")))
+        self.group = group
+        task = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
         port = await iterator.next() ?? 0
     }
 
     func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
         try? FileManager.default.removeItem(at: folder)
     }
