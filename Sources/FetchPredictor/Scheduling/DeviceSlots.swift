@@ -70,11 +70,8 @@ final class DeviceSlots: @unchecked Sendable {
                 slots[device] = slot
                 return slot
             }
-            if !slot.lock.try() {
-                if !waitingForLearning, slot.isLearning {
-                    throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
-                }
-                slot.lock.lock()
+            guard take(slot, waitingForLearning: waitingForLearning) else {
+                throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
             }
             if !slot.retired { return slot }
             slot.lock.unlock()
@@ -84,16 +81,23 @@ final class DeviceSlots: @unchecked Sendable {
     /// The device's slot, locked, when it holds a model; `nil` when it holds none, or, unless
     /// `waitingForLearning`, while a query learns it.
     func loadedSlot(_ device: String, waitingForLearning: Bool) -> DeviceSlot? {
-        guard let slot = lock.withLock({ slots[device] }) else { return nil }
-        if !slot.lock.try() {
-            if !waitingForLearning, slot.isLearning { return nil }
-            slot.lock.lock()
+        guard let slot = lock.withLock({ slots[device] }), take(slot, waitingForLearning: waitingForLearning) else {
+            return nil
         }
         if slot.retired || slot.loaded == nil {
             slot.lock.unlock()
             return nil
         }
         return slot
+    }
+
+    /// Takes a slot's lock, waiting for a query of the device in flight; `false`, without the
+    /// lock, when that query learns the model and `waitingForLearning` is `false`.
+    private func take(_ slot: DeviceSlot, waitingForLearning: Bool) -> Bool {
+        if slot.lock.try() { return true }
+        if !waitingForLearning, slot.isLearning { return false }
+        slot.lock.lock()
+        return true
     }
 
     /// Unlocks a slot that ``lockedSlot(_:waitingForLearning:)`` gave; one left with no model
