@@ -23,12 +23,7 @@ key=$("$tool" keys create --tenant attack --db "$work/s.sqlite" | awk '{print $N
 bash -c "ulimit -n $files && exec \"\$0\" \"\$@\"" "$tool" serve --db "$work/s.sqlite" --listen 127.0.0.1:0 \
   --read-timeout 5 2>"$work/serve.log" &
 server=$!
-for _ in $(seq 100); do
-  port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2 || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
-[ -n "$port" ] || { cat "$work/serve.log" >&2; exit 1; }
+port=$(scripts/bench/serve-port.sh "$work/serve.log")
 echo "== serve under ulimit -n $files, pid $server, port $port"
 python3 scripts/bench/attack.py --port "$port" --key "$key" --files "$files" --pid "$server"
 status=$?

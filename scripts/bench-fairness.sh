@@ -54,13 +54,7 @@ server=""
 start_server() {  # start_server ARGUMENTS...: serve on a free port, wait until it is ready
   "$tool" serve "${at[@]}" --listen 127.0.0.1:0 --log-level warning "$@" 2>"$work/serve.log" &
   server=$!
-  for _ in $(seq 300); do
-    port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2 || true)
-    [ -n "$port" ] && return
-    sleep 0.1
-  done
-  echo "the service did not start: $(cat "$work/serve.log")" >&2
-  exit 1
+  port=$(scripts/bench/serve-port.sh "$work/serve.log" 30)
 }
 stop_server() { kill -TERM "$server"; wait "$server" || true; }
 percentiles() { awk '/^ +50%/ {p50=$2} /^ +99%/ {p99=$2} END {printf "p50 %s, p99 %s", p50, p99}'; }

@@ -41,13 +41,8 @@ start_server() {  # start_server NAME STORE-ARGUMENTS...: serve on a free port, 
   local name=$1; shift
   "$tool" serve "$@" --listen 127.0.0.1:0 --cache-devices "$devices" --log-level warning 2>"$work/$name.log" &
   servers+=($!)
-  for _ in $(seq 100); do
-    port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/$name.log" | head -1 | cut -d: -f2 || true)
-    [ -n "$port" ] && { ports+=("$port"); return; }
-    sleep 0.1
-  done
-  echo "the service did not start: $(cat "$work/$name.log")" >&2
-  exit 1
+  port=$(scripts/bench/serve-port.sh "$work/$name.log")
+  ports+=("$port")
 }
 stop_servers() {
   for pid in "${servers[@]}"; do kill -TERM "$pid"; wait "$pid" || true; done

@@ -30,13 +30,7 @@ start_server() {  # start_server CACHE: serve on a free port, wait until it is r
   # SQLite reads through mmap, which the kernel can drop at will.
   (while kill -0 "$server" 2>/dev/null; do awk '/RssAnon/ {print $2}' "/proc/$server/status" 2>/dev/null; sleep 0.2; done) \
     >"$work/rss.log" &
-  for _ in $(seq 100); do
-    port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2 || true)
-    [ -n "$port" ] && return
-    sleep 0.1
-  done
-  echo "the service did not start: $(cat "$work/serve.log")" >&2
-  exit 1
+  port=$(scripts/bench/serve-port.sh "$work/serve.log")
 }
 stop_server() {
   kill -TERM "$server"

@@ -13,11 +13,7 @@ trap 'kill -TERM "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$wor
 key=$("$tool" keys create --tenant fuzz --db "$work/events.sqlite" | awk '{print $NF}')
 "$tool" serve --db "$work/events.sqlite" --listen 127.0.0.1:0 --log-level warning 2>"$work/serve.log" &
 server=$!
-for _ in $(seq 100); do
-  port=$(grep -o 'address=127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f2 || true)
-  [ -n "$port" ] && break
-  sleep 0.1
-done
+port=$(scripts/bench/serve-port.sh "$work/serve.log")
 url="http://127.0.0.1:$port"
 # A device with a zone and three weeks of launches, so that its routes answer 200 as well as 4xx.
 curl -sf -X PUT -H "Authorization: Bearer $key" -d '{"timeZone": "Europe/Warsaw", "defaultInterval": "minimum"}' \
