@@ -12,6 +12,9 @@ extension Predictor {
         var plan: AppPlan?
         /// The minute of the horizon the plan was made from: where it goes on from.
         var startIndex: Int
+        /// The minute of the horizon the app went silent at, when within it
+        /// (``Planner/silenceIndex(app:)``): a launch of another app moves the device's.
+        var silenceIndex: Int?
     }
 
     struct CachedProfiles {
@@ -119,8 +122,9 @@ extension Predictor {
             guard policy.enabled, policy.interval != .never else { continue }
             let position = model.apps.index(forKey: app)
             let version = position.map { model.apps.values[$0].version } ?? -1
+            let silenceIndex = planner.silenceIndex(app: app)
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy,
-                cached.traces == traces
+                cached.traces == traces, cached.silenceIndex == silenceIndex
             {
                 if let plan = cached.plan { plans.append((app, plan, plan.firstWake(after: time))) }
                 continue
@@ -135,7 +139,8 @@ extension Predictor {
                 looksAhead: launchModel == nil ? planningStage : planningStage.map { min($0, Self.modelStage) },
                 profiles: profiles, habits: habits)
             cache.plans[app] = CachedPlan(
-                version: version, traces: traces, policy: policy, plan: plan, startIndex: startIndex)
+                version: version, traces: traces, policy: policy, plan: plan, startIndex: startIndex,
+                silenceIndex: silenceIndex)
             if let plan { plans.append((app, plan, plan.firstWake(after: time))) }
         }
         return plans

@@ -229,8 +229,15 @@ public struct Predictor: Sendable {
         let planner = Planner(device: model, clock: clock, configuration, launchModel: launchModel)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
+        let silence = model.silence(at: start, configuration)
+        var silentApps: [String] = []
         for app in apps(device: device) {
             let policy = policy(app: app, device: device)
+            if silence == nil, policy.enabled, policy.interval != .never,
+                model.silence(app: app, at: start, configuration) != nil
+            {
+                silentApps.append(app)
+            }
             guard
                 let plan = planner.planApp(
                     app, policy: policy, startIndex: 0, planMinutes: clock.planMinutes(configuration))
@@ -239,7 +246,9 @@ public struct Predictor: Sendable {
             plans[app] = plan
         }
         let wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
-        return Schedule(device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart)
+        return Schedule(
+            device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,
+            silentApps: silentApps)
     }
 
     /// What was learned of an app: its daily profile for a kind of day, with its peaks; the
@@ -254,6 +263,13 @@ public struct Predictor: Sendable {
     /// a device the predictor has no model of, as for an app it has not seen.
     public func state(app: String, device: String, now: Date) -> AppState {
         devices[device]?.state(app: app, now: now, configuration) ?? .noHistory
+    }
+
+    /// Whether the device, or else `app` on it, has gone silent by `now`: no launch for longer
+    /// than ``PredictorConfiguration/silenceLimit``, so no wake; `nil` while it is in use, and for
+    /// a device the predictor has no model of.
+    public func silence(device: String, app: String? = nil, at now: Date) -> Silence? {
+        devices[device]?.silence(app: app, at: now, configuration)
     }
 
     /// Whether an app has too little history to learn from yet.

@@ -111,12 +111,21 @@ extension PostgresEventStore {
     static func deviceID(_ name: String, timeZone: String? = nil, _ db: Transaction) throws -> Int64 {
         if let id = try existingDeviceID(name, db) { return id }
         _ = try db.changes(
-            "INSERT INTO device (name, time_zone) VALUES (\(name), \(timeZone)) ON CONFLICT (name) DO NOTHING")
+            """
+            INSERT INTO device (name, time_zone, version) VALUES (\(name), \(timeZone), \(unescaped: firstVersionSQL))
+            ON CONFLICT (name) DO NOTHING
+            """)
         guard let id = try existingDeviceID(name, db) else {
             throw StoreError.unknownDevice(name)
         }
         return id
     }
+
+    /// The version a new device starts at, as SQL: past every version of a device erased, so
+    /// that an instance holding the model of an erased device never takes a new device of the
+    /// same name for it.
+    static let firstVersionSQL =
+        "(SELECT COALESCE(max(value::BIGINT), 0) FROM store_setting WHERE key = 'firstDeviceVersion')"
 
     /// A device's id, `nil` when there is no such device. A statement on the device's events that
     /// names its id, not its name, is planned over its one partition instead of all of them.

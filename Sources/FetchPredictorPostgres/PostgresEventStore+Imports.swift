@@ -333,8 +333,9 @@ final class BulkLoader {
         let zone = newDeviceTimeZone?.zone
         try db.changes(
             """
-            INSERT INTO device (name, time_zone)
-            SELECT name, CASE WHEN name = \(zoneDevice) THEN \(zone) END FROM unnest(\(names.sorted())::TEXT[]) AS name
+            INSERT INTO device (name, time_zone, version)
+            SELECT name, CASE WHEN name = \(zoneDevice) THEN \(zone) END, \(unescaped: PostgresEventStore.firstVersionSQL)
+            FROM unnest(\(names.sorted())::TEXT[]) AS name
             ORDER BY name COLLATE "C"
             ON CONFLICT (name) DO NOTHING
             """)

@@ -37,11 +37,35 @@ extension PostgresEventStore {
         }
     }
 
+    public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
+        var erased: Int64 = 0
+        return try prune(dryRun: dryRun) { db in
+            guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
+            erased = id
+            try db.execute("DELETE FROM also_imported WHERE device_id = \(id)")
+            return (kept: 0, events: "device_id = \(id)")
+        } then: { db in
+            try db.changes("DELETE FROM import_log WHERE device = \(device)")
+            // Devices made from now on start past its version.
+            try db.changes(
+                """
+                INSERT INTO store_setting (key, value)
+                SELECT 'firstDeviceVersion', (version + 1)::TEXT FROM device WHERE id = \(erased)
+                ON CONFLICT (key) DO UPDATE
+                SET value = greatest(store_setting.value::BIGINT, excluded.value::BIGINT)::TEXT
+                """)
+            // Its apps, their settings and its models go with it.
+            try db.changes("DELETE FROM device WHERE id = \(erased)")
+        }
+    }
+
     /// Runs `first`, which returns how many events it kept and the condition of the events to
-    /// delete (SQL of numbers only, never of names); deletes them and the learned models that remember them, then the apps left with no
-    /// event and no setting of their own; bumps every device's version. A dry run rolls back.
+    /// delete (SQL of numbers only, never of names); deletes them and the learned models that
+    /// remember them, then the apps left with no event and no setting of their own, then runs
+    /// `then`; bumps every device's version. A dry run rolls back.
     private func prune(
-        dryRun: Bool, first: (Transaction) throws -> (kept: Int, events: String)
+        dryRun: Bool, first: (Transaction) throws -> (kept: Int, events: String),
+        then: (Transaction) throws -> Void = { _ in }
     ) throws -> PruneReport {
         try transaction(commit: !dryRun) { db in
             let (kept, condition) = try first(db)
@@ -72,6 +96,7 @@ extension PostgresEventStore {
                 DELETE FROM app WHERE interval IS NULL AND enabled
                 AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
                 """)
+            try then(db)
             // Models kept in memory by other instances are learned again.
             try db.changes("UPDATE device SET version = version + 1")
             return report

@@ -36,6 +36,18 @@ extension PostgresEventStore {
         }
     }
 
+    public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
+        try read { db in
+            try db.rows(
+                """
+                SELECT name FROM device
+                WHERE name COLLATE "C" > \(after ?? "") AND starts_with(name, \(prefix))
+                ORDER BY name COLLATE "C" LIMIT \(max(0, limit))
+                """
+            ).map { try $0.decode(String.self) }
+        }
+    }
+
     public func hasDevice(_ device: String) throws -> Bool {
         try read { db in try db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false }
     }

@@ -26,12 +26,15 @@ struct Routes: Sendable {
         group.put("/devices/{device}", use: putDevice)
         group.put("/devices/{device}/apps/{app}", use: putApp)
         group.get("/devices/{device}", use: getDevice)
+        group.delete("/devices/{device}", use: deleteDevice)
+        group.get("/devices", use: listDevices)
     }
 
     /// Every route's path, `*` for a name, with its methods: what a 405 answers in `Allow`.
     static let table: [(path: [String], methods: [String])] = [
         (["healthz"], ["GET"]), (["readyz"], ["GET"]), (["metrics"], ["GET"]), (["openapi.yaml"], ["GET"]),
-        (["v1", "devices", "*"], ["GET", "PUT"]), (["v1", "devices", "*", "events"], ["POST"]),
+        (["v1", "devices"], ["GET"]), (["v1", "devices", "*"], ["GET", "PUT", "DELETE"]),
+        (["v1", "devices", "*", "events"], ["POST"]),
         (["v1", "devices", "*", "next-wake"], ["GET"]), (["v1", "devices", "*", "schedule"], ["GET"]),
         (["v1", "devices", "*", "apps"], ["GET"]), (["v1", "devices", "*", "apps", "*"], ["PUT"]),
         (["v1", "devices", "*", "apps", "*", "habits"], ["GET"]),
@@ -87,13 +90,37 @@ struct Routes: Sendable {
         }
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
-        let wake = try await workers.schedule(waitingAtMost: settings.learnWait) {
-            try scheduler.nextWake(after: now, before: before, device: device.stored)
+        let (wake, noWake) = try await workers.schedule(waitingAtMost: settings.learnWait) {
+            let wake = try scheduler.nextWake(after: now, before: before, device: device.stored)
+            return (wake, wake == nil ? try scheduler.whyNoWake(device: device.stored, asOf: now) : nil)
         }
-        guard var wake else { return Response(status: .noContent) }
+        guard var wake else { return Self.noWake(noWake) }
         wake.device = device.name
         return try Self.json(NextAnswer(device: device.name, now: now, wake: wake))
     }
+
+    /// The 204 of no wake, with why in `FetchPredictor-No-Wake` when the settings or the
+    /// history say: its code, and for a silence when it began and the last launch, as
+    /// `silent; since=INSTANT; last-launch=INSTANT`. Names are left out: a header is ASCII.
+    static func noWake(_ reason: NoWake?) -> Response {
+        var response = Response(status: .noContent)
+        guard let reason else { return response }
+        var value = reason.code
+        switch reason {
+        case .silent(let silence):
+            value += "; since=\(TimestampFormatter.iso(silence.since.milliseconds))"
+            value += "; last-launch=\(TimestampFormatter.iso(silence.lastLaunch.milliseconds))"
+        case .stale(let lastEvent):
+            value += "; last-event=\(TimestampFormatter.iso(lastEvent.milliseconds))"
+        case .noApps, .noAppMayFetch:
+            break
+        }
+        response.headers[.init(noWakeHeader)!] = value
+        return response
+    }
+
+    /// The header that says why a 204 has no wake.
+    static let noWakeHeader = "FetchPredictor-No-Wake"
 
     @Sendable func schedule(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
@@ -174,6 +201,59 @@ struct Routes: Sendable {
                 defaultInterval: try store.defaultInterval(device: device.stored).text)
         }
         return try Self.json(answer)
+    }
+
+    /// What erasing a device deleted.
+    struct ErasedAnswer: Encodable {
+        var device: String
+        var erased: PruneReport
+    }
+
+    /// Erases a device: every event, setting, learned model and import record of it, in one
+    /// transaction; then it is gone (404), and a device made later under its name starts anew.
+    @Sendable func deleteDevice(_ request: Request, context: APIContext) async throws -> Response {
+        let device = try context.device()
+        let scheduler = self.scheduler
+        let report = try await workers.schedule(waitingAtMost: settings.learnWait) {
+            try scheduler.eraseDevice(device.stored)
+        }
+        return try Self.json(ErasedAnswer(device: device.name, erased: report))
+    }
+
+    /// A page of the tenant's devices.
+    struct DevicesAnswer: Encodable {
+        var devices: [String]
+        /// Where the next page starts; absent on the last.
+        var cursor: String?
+    }
+
+    /// The tenant's devices in byte order of their names, `limit` a page (100 by default, at
+    /// most 1,000), each page after the last's `cursor`.
+    @Sendable func listDevices(_ request: Request, context: APIContext) async throws -> Response {
+        guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        var limit = 100
+        if let text = request.uri.queryParameters["limit"] {
+            guard let value = Int(String(text)), (1...1000).contains(value) else {
+                throw APIError(.badRequest, "'limit' must be a whole number from 1 to 1000", field: "limit")
+            }
+            limit = value
+        }
+        let prefix = tenant + "/"
+        var after: String?
+        if let text = request.uri.queryParameters["cursor"] {
+            guard let name = DeviceCursor.name(String(text)) else {
+                throw APIError(.badRequest, "'cursor' is not one this service gave", field: "cursor")
+            }
+            after = prefix + name
+        }
+        let store = self.store
+        // One more than the page: whether another page follows.
+        let names = try await workers.run { [after, limit] in
+            try store.devices(prefix: prefix, after: after, limit: limit + 1)
+        }
+        let page = names.prefix(limit).map { String($0.dropFirst(prefix.count)) }
+        return try Self.json(
+            DevicesAnswer(devices: page, cursor: names.count > limit ? page.last.map(DeviceCursor.make) : nil))
     }
 
     @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
@@ -343,5 +423,24 @@ struct Routes: Sendable {
 
     static func text(_ text: String, type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// The cursor of a listing of devices: the last name of the page, in base64url. Opaque to
+/// clients; it names only a place in the tenant's own listing, never another tenant's device.
+enum DeviceCursor {
+    static func make(_ name: String) -> String {
+        Data(name.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The name a cursor holds; `nil` when it is not a cursor.
+    static func name(_ cursor: String) -> String? {
+        var text = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let data = Data(base64Encoded: text), let name = String(data: data, encoding: .utf8),
+            !name.isEmpty, make(name) == cursor
+        else { return nil }
+        return name
     }
 }

@@ -395,7 +395,12 @@ struct PlanningCommandTests {
         for command in [["next"], ["next", "com.example.news"], ["schedule"]] {
             let result = try Tool.run(command + now)
             #expect(result.status == 0, "\(command): \(result.stderr)")
-            #expect(result.stdout.contains(never), "\(command): \(result.stdout)")
+            // Asked about one app, the answer is about that app.
+            let expected =
+                command.count == 2
+                ? "The interval of com.example.news is never (the default, as on iOS) or its fetch is disabled: "
+                    + "set one with fetchpredict config com.example.news --interval minimum" : never
+            #expect(result.stdout.contains(expected), "\(command): \(result.stdout)")
         }
         // When the one app that may fetch is disabled, the hint stays
         try Tool.run(["config", "com.example.news", "--interval", "minimum", "--disable", "--db", db])
@@ -405,12 +410,27 @@ struct PlanningCommandTests {
         let enabled = try Tool.run(["next"] + now)
         #expect(enabled.stdout.contains("com.example.news"), "\(enabled.stdout)")
         #expect(!enabled.stdout.contains(never))
-        // Months after the log ended, with nothing planned, the answer says how to ask about then
-        let later = try Tool.run(["next", "--db", db, "--now", "2024-06-01T00:00:00Z", "--budget", "0.5"])
+        // Months after the log ended, the device has gone silent: the answer says since when,
+        // and how to ask about then
+        let later = try Tool.run(["next", "--db", db, "--now", "2024-06-01T00:00:00Z"])
         #expect(
-            later.stdout.contains("the last event of device default was at 2024-01-28 23:45, 124 days before now"),
+            later.stdout.contains(
+                "device default went silent, with no launch since 2024-01-28 21:19; nothing unused for 14 days "
+                    + "is woken (--silent-after), so no wake since 2024-02-11 21:19"),
             "\(later.stdout)")
-        #expect(later.stdout.contains("--now 2024-01-28T22:45:02.349Z"), "\(later.stdout)")
+        #expect(later.stdout.contains("--now 2024-01-28T20:19:56.987Z"), "\(later.stdout)")
+        let laterJSON = try Tool.run(["next", "--db", db, "--now", "2024-06-01T00:00:00Z", "--json"])
+        let answer = try #require(
+            try JSONSerialization.jsonObject(with: Data(laterJSON.stdout.utf8)) as? [String: Any])
+        #expect(answer["noWake"] as? String == "silent")
+        #expect((answer["silence"] as? [String: Any])?["since"] as? String == "2024-02-11T20:19:56.987Z")
+        // With no silence limit, months-old habits are in a quiet spell
+        let stale = try Tool.run([
+            "next", "--db", db, "--now", "2024-06-01T00:00:00Z", "--budget", "0.5", "--silent-after", "never",
+        ])
+        #expect(
+            stale.stdout.contains("the last event of device default was at 2024-01-28 23:45, 124 days before now"),
+            "\(stale.stdout)")
         // A week after it, not yet
         let weekLater = try Tool.run(["next", "--db", db, "--now", "2024-02-03T00:00:00Z", "--budget", "0.5"])
         #expect(!weekLater.stdout.contains("the last event"), "\(weekLater.stdout)")

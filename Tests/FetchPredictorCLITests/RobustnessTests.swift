@@ -160,6 +160,40 @@ struct RobustnessTests {
         #expect(bytes.range(of: Data("secretdiary".utf8)) == nil)
     }
 
+    /// `prune --device D --all` erases a device: its events, apps, settings and imports, and
+    /// itself; nothing of it stays in the file, and the other devices are as they were. It must
+    /// be named: the default device is never erased by omission.
+    @Test func pruneAllErasesADeviceAndOnlyIt() throws {
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        let diary = Tool.scratch().appendingPathComponent("diary.csv").path
+        try "timestamp,app,event\n2024-01-02T08:00:00Z,org.example.secretdiary,launch\n"
+            .write(toFile: diary, atomically: true, encoding: .utf8)
+        try Tool.run(["import", diary, "--db", db, "--device", "old-phone", "--time-zone", "Europe/Warsaw"])
+        try Tool.run([
+            "config", "org.example.secretdiary", "--interval", "minimum", "--device", "old-phone", "--db", db,
+        ])
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", "Europe/Warsaw"])
+        let kept = try launches(db, device: "default")
+        let unnamed = try Tool.run(["prune", "--all", "--db", db])
+        #expect(unnamed.status != 0)
+        #expect(unnamed.stderr.contains("name it with --device"), "\(unnamed.stderr)")
+        let dry = try Tool.run(["prune", "--device", "old-phone", "--all", "--dry-run", "--db", db, "--json"])
+        #expect((try json(dry.stdout) as? [String: Any])?["launches"] as? Int == 1, "\(dry.stdout) \(dry.stderr)")
+        let erased = try Tool.run(["prune", "--device", "old-phone", "--all", "--db", db])
+        #expect(erased.status == 0, "\(erased.stderr)")
+        #expect(erased.stdout.contains("Deleted 1 event and device old-phone itself"), "\(erased.stdout)")
+        let devices = try Tool.run(["apps", "--db", db, "--json"]).stdout
+        #expect(!devices.contains("old-phone"))
+        #expect(!(try Tool.run(["imports", "--db", db]).stdout.contains("diary.csv")))
+        #expect(try launches(db, device: "default") == kept)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+        #expect(bytes.range(of: Data("secretdiary".utf8)) == nil)
+        #expect(bytes.range(of: Data("old-phone".utf8)) == nil)
+        let again = try Tool.run(["prune", "--device", "old-phone", "--all", "--db", db])
+        #expect(again.status != 0)
+        #expect(again.stderr.contains("old-phone"), "\(again.stderr)")
+    }
+
     /// An import that stores nothing into a --db that did not exist leaves no database behind;
     /// one into an existing store leaves it as it was, and a new store with one good file stays.
     @Test func aFailedImportLeavesNoEmptyStoreBehind() throws {

@@ -70,6 +70,99 @@ struct ServiceTests {
         await service.stop()
     }
 
+    /// A device unused for longer than the silence limit (14 days by default) gets a 204 that
+    /// says so and since when; its schedule says it too. Before, it was woken on month-old habits.
+    @Test func aSilentDeviceGetsA204ThatSaysSinceWhen() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        // The last launch is news at 2024-01-21T20:00:00Z.
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        let silent = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-03-01T00:00:00Z", key: service.acme)
+        #expect(silent.status == 204)
+        #expect(
+            silent.headers["fetchpredict-no-wake"] == nil
+                && silent.headers["fetchpredictor-no-wake"]
+                    == "silent; since=2024-02-04T20:00:00Z; last-launch=2024-01-21T20:00:00Z"
+        )
+        // The day before it went silent, it is woken.
+        let inUse = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-02-03T00:00:00Z", key: service.acme)
+        #expect(inUse.status == 200)
+        let schedule = try await service.request(
+            "GET", "/v1/devices/phone/schedule?from=2024-03-01T00:00:00Z", key: service.acme)
+        #expect(schedule.status == 200)
+        #expect((schedule.json["wakes"] as? [Any])?.isEmpty == true)
+        let silence = try #require(schedule.json["silence"] as? [String: Any])
+        #expect(silence["since"] as? String == "2024-02-04T20:00:00Z")
+        #expect(silence["lastLaunch"] as? String == "2024-01-21T20:00:00Z")
+        // Without an app that may fetch, the header says that instead.
+        _ = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"defaultInterval":"never"}"#.utf8))
+        let never = try await service.request(
+            "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        #expect(never.status == 204)
+        #expect(never.headers["fetchpredictor-no-wake"] == "no-app-may-fetch")
+        await service.stop()
+    }
+
+    /// A tenant lists its own devices page by page, never another's (also through a cursor of
+    /// another tenant), and erases one: then nothing of it answers, and other devices are as they were.
+    @Test func aTenantListsAndErasesItsDevices() async throws {
+        let service = try await LiveService()
+        for device in ["watch", "phone", "tablet"] { try await service.setUpPhone(device: device) }
+        try await service.setUpPhone(device: "phone2", key: service.other)
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        _ = try await service.post(LiveService.weeksOfLaunches(), device: "tablet")
+        var listed: [String] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let page = try await service.request(
+                "GET", "/v1/devices?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), key: service.acme)
+            #expect(page.status == 200)
+            listed += page.json["devices"] as? [String] ?? []
+            cursor = page.json["cursor"] as? String
+            pages += 1
+        } while cursor != nil && pages < 5
+        #expect(listed == ["phone", "tablet", "watch"])
+        #expect(pages == 2)
+        let first = try await service.request("GET", "/v1/devices?limit=1", key: service.acme)
+        let acmeCursor = try #require(first.json["cursor"] as? String)
+        let others = try await service.request("GET", "/v1/devices?cursor=\(acmeCursor)", key: service.other)
+        #expect(others.status == 200)
+        #expect(others.json["devices"] as? [String] == ["phone2"])
+        for query in ["cursor=%2F%2F", "limit=0", "limit=1001", "limit=x"] {
+            let bad = try await service.request("GET", "/v1/devices?\(query)", key: service.acme)
+            #expect(bad.status == 400, "\(query)")
+            #expect(bad.json["field"] as? String == String(query.prefix { $0 != "=" }), "\(query): \(bad.text)")
+        }
+        #expect(try await service.request("GET", "/v1/devices").status == 401)
+
+        // Erased: its events, settings and model, and the device itself.
+        let before = try await service.request(
+            "GET", "/v1/devices/tablet/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        let erased = try await service.request("DELETE", "/v1/devices/phone", key: service.acme)
+        #expect(erased.status == 200, "\(erased.text)")
+        #expect((erased.json["erased"] as? [String: Any])?["launches"] as? Int == 63)
+        #expect(try !service.store.hasDevice("acme/phone"))
+        #expect(try service.store.events(device: "acme/phone").isEmpty)
+        for path in ["", "/next-wake", "/schedule", "/apps"] {
+            let gone = try await service.request("GET", "/v1/devices/phone\(path)", key: service.acme)
+            #expect(gone.status == 404, "\(path)")
+        }
+        #expect(try await service.request("DELETE", "/v1/devices/phone", key: service.acme).status == 404)
+        // Another tenant cannot erase it, nor its own of another name.
+        #expect(try await service.request("DELETE", "/v1/devices/tablet", key: service.other).status == 404)
+        let after = try await service.request(
+            "GET", "/v1/devices/tablet/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
+        #expect(after.status == before.status && after.text == before.text)
+        let left = try await service.request("GET", "/v1/devices", key: service.acme)
+        #expect(left.json["devices"] as? [String] == ["tablet", "watch"])
+        #expect(left.json["cursor"] == nil)
+        await service.stop()
+    }
+
     @Test func aWriteIsInTheNextAnswer() async throws {
         let service = try await LiveService()
         try await service.setUpPhone()

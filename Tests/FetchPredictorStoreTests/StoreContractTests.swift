@@ -1,5 +1,6 @@
 import FetchPredictor
 import FetchPredictorPostgres
+import FetchPredictorTestSupport
 import Foundation
 import Testing
 
@@ -164,6 +165,96 @@ import Testing
         #expect(try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
         try store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
         #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+    }
+
+    /// Erasing a device takes every trace of it, and of nothing else: events of every kind,
+    /// apps and their settings, the device's settings, its cached model and its imports' records;
+    /// a device made again under its name starts past the erased one's version.
+    @Test(arguments: Backend.available)
+    func erasingADeviceLeavesNothingOfItAndTouchesNoOther(backend: Backend) throws {
+        let store = try backend.makeStore()
+        for device in ["phone", "tablet"] {
+            try store.setTimeZone(zone, device: device)
+            try store.setDefaultInterval(.minimum, device: device)
+            try store.setInterval(.seconds(3600), app: "news", device: device)
+            try store.record(
+                [
+                    .launch("news", at: base), Event(kind: .fetch, app: "news", time: base + 1, result: .newData),
+                    Event(kind: .unlock, app: "", time: base + 2),
+                    Event(kind: .notification, app: "chat", time: base + 3),
+                ], device: device)
+            // Files of their own: the same file is imported once.
+            let file = TestFiles.write("timestamp,app,event\n2024-01-01T08:00:00Z,com.example.\(device),launch\n")
+            _ = try store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
+            var model = DeviceModel(timeZone: zone)
+            try store.forEachEvent(device: device, after: .min) { model.observe($0, PredictorConfiguration()) }
+            try store.cacheModel(
+                model, asOf: base + 3, device: device, configuration: "k",
+                version: try store.planningSettings(device: device).version)
+        }
+        let version = try store.planningSettings(device: "phone").version
+        let tabletBefore = try store.events(device: "tablet")
+        let dry = try store.eraseDevice("phone", dryRun: true)
+        #expect(try store.hasDevice("phone"))
+        let report = try store.eraseDevice("phone", dryRun: false)
+        #expect(dry == report)
+        #expect(report.launches == 2 && report.fetches == 1 && report.deviceEvents == 1 && report.notifications == 1)
+        #expect(try !store.hasDevice("phone"))
+        #expect(try store.devices() == ["tablet"])
+        #expect(try store.imports().map(\.device) == ["tablet"])
+        #expect(try store.apps().allSatisfy { $0.device == "tablet" })
+        #expect(try store.cachedModel(device: "tablet", configuration: "k") != nil)
+        #expect(try store.events(device: "tablet") == tabletBefore)
+        #expect {
+            try store.eraseDevice("phone", dryRun: false)
+        } throws: { error in
+            guard case StoreError.unknownDevice("phone") = error else { return false }
+            return true
+        }
+        // Made again, it starts anew, past the erased device's version.
+        try store.record([.launch("news", at: base + 10)], device: "phone")
+        #expect(try store.planningSettings(device: "phone").version > version)
+        #expect(try store.events(device: "phone").count == 1)
+        #expect(try store.settings(app: "news", device: "phone").interval == nil)
+        // Both erased, no row of any device is left.
+        _ = try store.eraseDevice("phone", dryRun: false)
+        _ = try store.eraseDevice("tablet", dryRun: false)
+        let leftovers = try backend.count(
+            in: store,
+            sqlite: """
+                SELECT (SELECT count(*) FROM launch) + (SELECT count(*) FROM fetch) + (SELECT count(*) FROM deviceEvent)
+                    + (SELECT count(*) FROM notification) + (SELECT count(*) FROM app) + (SELECT count(*) FROM modelCache)
+                    + (SELECT count(*) FROM appModelCache) + (SELECT count(*) FROM alsoImported)
+                    + (SELECT count(*) FROM importLog) + (SELECT count(*) FROM device)
+                """,
+            postgres: """
+                SELECT (SELECT count(*) FROM event) + (SELECT count(*) FROM app) + (SELECT count(*) FROM model_cache)
+                    + (SELECT count(*) FROM app_model_cache) + (SELECT count(*) FROM also_imported)
+                    + (SELECT count(*) FROM import_log) + (SELECT count(*) FROM device)
+                """)
+        #expect(leftovers == 0)
+    }
+
+    /// A listing goes page by page through the names with a prefix, in byte order, and never
+    /// past it.
+    @Test(arguments: Backend.available)
+    func devicesArePagedByPrefixInByteOrder(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let names = ["acme/b", "acme/a", "acme/Z", "acme/é", "acme/a0", "acme0", "acm", "other/a", "acme"]
+        for name in names { try store.createDevice(name) }
+        var pages: [[String]] = []
+        var after: String?
+        repeat {
+            let page = try store.devices(prefix: "acme/", after: after, limit: 2)
+            if page.isEmpty { break }
+            pages.append(page)
+            after = page.last
+        } while true
+        #expect(pages == [["acme/Z", "acme/a"], ["acme/a0", "acme/b"], ["acme/é"]])
+        #expect(
+            try store.devices(prefix: "", after: nil, limit: 100)
+                == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        #expect(try store.devices(prefix: "acme/", after: "acme/é", limit: 5).isEmpty)
     }
 
     /// Two schedulers on one store, as two service instances on one database: what one

@@ -96,7 +96,13 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func prune(importID: Int64, dryRun: Bool) throws -> PruneReport {
         try base.prune(importID: importID, dryRun: dryRun)
     }
+    public func eraseDevice(_ device: String, dryRun: Bool) throws -> PruneReport {
+        try base.eraseDevice(device, dryRun: dryRun)
+    }
     public func devices() throws -> [String] { try base.devices() }
+    public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
+        try base.devices(prefix: prefix, after: after, limit: limit)
+    }
     public func hasDevice(_ device: String) throws -> Bool { try base.hasDevice(device) }
     public func createDevice(_ device: String) throws { try base.createDevice(device) }
     public func timeZone(device: String) throws -> TimeZone? { try base.timeZone(device: device) }

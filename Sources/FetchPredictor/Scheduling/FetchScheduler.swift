@@ -312,7 +312,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// ``StoreError/noTimeZone(device:)``, which callers already handle.
     ///
     /// - Throws: ``SchedulerBusy`` with an ``admission``, rather than wait for learning.
-    private func withDevice<T>(
+    func withDevice<T>(
         _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
     ) throws -> T {
         let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
@@ -331,6 +331,18 @@ public final class FetchScheduler: @unchecked Sendable {
             case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)
             }
         }
+    }
+
+    /// Erases a device for good (``EventStoring/eraseDevice(_:dryRun:)``) and forgets its model,
+    /// holding the device's lock: no query of it answers from what was erased.
+    ///
+    /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
+    public func eraseDevice(_ device: String) throws -> PruneReport {
+        let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
+        defer { slots.release(slot) }
+        let report = try store.eraseDevice(device, dryRun: false)
+        slots.unload(slot)
+        return report
     }
 
     /// The apps of a device that the predictor knows, as of `time` (by default, of every event).

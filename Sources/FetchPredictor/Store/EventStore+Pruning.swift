@@ -15,8 +15,8 @@ extension EventStore {
         let devices = "(SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)"
         return try prune(
             where: "time < ?1 AND appId IN \(scope)", deviceEventsWhere: "time < ?1 AND deviceId IN \(devices)",
-            arguments: [time, device], dryRun: dryRun,
-            first: { db in
+            arguments: { _ in [time, device] }, dryRun: dryRun,
+            first: { db, _ in
                 // What other imports also held goes with the events.
                 try db.execute(
                     sql: """
@@ -25,7 +25,7 @@ extension EventStore {
                         """, arguments: [time, device])
                 return 0
             }
-        ) { _ in }
+        ) { _, _ in }
     }
 
     /// Deletes for good exactly the events one import stored (not those it found already
@@ -42,9 +42,9 @@ extension EventStore {
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
         try prune(
-            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID], dryRun: dryRun,
-            first: { db in try passOn(importID: importID, db) }
-        ) { db in
+            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: { _ in [importID] },
+            dryRun: dryRun, first: { db, _ in try passOn(importID: importID, db) }
+        ) { db, _ in
             try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [importID])
             if db.changesCount == 0 { throw StoreError.unknownImport(importID) }
         }
@@ -75,16 +75,52 @@ extension EventStore {
         return passed
     }
 
+    /// Erases a device for good, in one transaction: every event of it, its apps and their
+    /// settings, its own settings, its learned models, the records of its imports, and the
+    /// device itself. The file's freed pages are given back to the system.
+    ///
+    /// - Parameter dryRun: count what would go, and change nothing.
+    /// - Returns: how many events were (or would be) deleted, by kind.
+    /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
+    public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
+        let apps = "(SELECT id FROM app WHERE deviceId = ?1)"
+        return try prune(
+            where: "appId IN \(apps)", deviceEventsWhere: "deviceId = ?1",
+            arguments: { db in
+                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
+                else { throw StoreError.unknownDevice(device) }
+                return [id]
+            }, dryRun: dryRun,
+            first: { db, arguments in
+                try db.execute(
+                    sql: """
+                        DELETE FROM alsoImported WHERE event >= \(HeldEvent.firstDeviceEvent) AND ownerId = ?1
+                            OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(apps)
+                        """, arguments: arguments)
+                return 0
+            }
+        ) { db, arguments in
+            try db.execute(sql: "DELETE FROM importLog WHERE device = ?", arguments: [device])
+            let version =
+                try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE id = ?1", arguments: arguments) ?? 0
+            try StoreSettingRecord.erased(version: version, db)
+            // Its apps, their settings and its models go with it.
+            try db.execute(sql: "DELETE FROM device WHERE id = ?1", arguments: arguments)
+        }
+    }
+
     /// Runs `first` (which returns how many events it kept), deletes the launches and fetches
     /// that `condition` selects and the device events that `deviceEventsCondition` selects, then
     /// the apps left empty, then runs `more` in the same transaction; compacts the file unless it
-    /// is a dry run.
+    /// is a dry run. The conditions' arguments are read in the transaction, first of all.
     private func prune(
-        where condition: String, deviceEventsWhere deviceEventsCondition: String, arguments: StatementArguments,
-        dryRun: Bool, first: (Database) throws -> Int, more: (Database) throws -> Void
+        where condition: String, deviceEventsWhere deviceEventsCondition: String,
+        arguments: (Database) throws -> StatementArguments, dryRun: Bool,
+        first: (Database, StatementArguments) throws -> Int, more: (Database, StatementArguments) throws -> Void
     ) throws -> PruneReport {
         let report = try write(commit: !dryRun) { db -> PruneReport in
-            let kept = try first(db)
+            let arguments = try arguments(db)
+            let kept = try first(db, arguments)
             // Models of every device whose events go are dropped: they remember them.
             try db.execute(
                 sql: """
@@ -108,7 +144,7 @@ extension EventStore {
                     AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
                     AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
                     """)
-            try more(db)
+            try more(db, arguments)
             // Models kept in memory by other processes are learned again.
             try db.execute(sql: "UPDATE device SET version = version + 1")
             return PruneReport(

@@ -91,11 +91,20 @@ public protocol EventStoring: AnyObject, Sendable {
     ///
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     func prune(importID: Int64, dryRun: Bool) throws -> PruneReport
+    /// Erases a device for good, in one transaction: its events, apps, settings, learned models
+    /// and import records, and the device itself (a person's right to erasure). A device made
+    /// later under its name starts anew, and a process that held its model learns it again.
+    ///
+    /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
+    func eraseDevice(_ device: String, dryRun: Bool) throws -> PruneReport
 
     // MARK: Devices and settings
 
     /// The names of the devices in the store, in byte order.
     func devices() throws -> [String]
+    /// At most `limit` names of devices that begin with `prefix` and come after `after` (a whole
+    /// name, prefix included), in byte order: a page of a listing.
+    func devices(prefix: String, after: String?, limit: Int) throws -> [String]
     /// Whether the store has a device of that name.
     func hasDevice(_ device: String) throws -> Bool
     /// Creates a device with no time zone when there is none of that name.

@@ -30,6 +30,10 @@ struct NextCommand: ParsableCommand {
         var app: String?
         var now: Date
         var wake: DeviceWake?
+        /// Why there is no wake, when the settings or the history say (`NoWake.code`).
+        var noWake: String?
+        /// The silence of the device or the app, when that is why.
+        var silence: Silence?
     }
 
     func run() throws {
@@ -47,11 +51,15 @@ struct NextCommand: ParsableCommand {
         } else {
             wake = try scheduler.nextWake(after: now, device: store.device)
         }
-        let answer = Answer(device: store.device, app: app, now: now, wake: wake)
+        var answer = Answer(device: store.device, app: app, now: now, wake: wake)
+        let noWake = wake == nil ? try scheduler.whyNoWake(device: store.device, app: app, asOf: now) : nil
+        answer.noWake = noWake?.code
+        if case .silent(let silence) = noWake { answer.silence = silence }
         switch output.chosen {
         case .text:
             let hint =
-                wake == nil ? try WakeText.emptyHint(scheduler, device: store.device, asOf: now, zone: zone) : nil
+                wake == nil
+                ? try WakeText.emptyHint(scheduler, device: store.device, app: app, asOf: now, zone: zone) : nil
             print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))

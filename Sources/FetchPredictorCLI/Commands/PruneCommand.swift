@@ -5,7 +5,7 @@ import Foundation
 struct PruneCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
-        abstract: "Delete for good every event before a date, or every event one import stored.",
+        abstract: "Delete for good every event before a date, every event one import stored, or a whole device.",
         discussion: """
             With --before, deletes launches, fetch results and device events before the date, \
             of --device or of every device with --all-devices. With --import ID, deletes exactly \
@@ -16,9 +16,14 @@ struct PruneCommand: ParsableCommand {
             models that remember what was deleted, and the file is compacted so that nothing \
             deleted lingers in it. --dry-run says what would go and changes nothing.
 
+            With --all, erases the device that --device names (never the default by omission): \
+            every event, app, setting, learned model and import record of it, and the device \
+            itself, in one transaction, as a person's right to erasure asks.
+
             Example:
               fetchpredict prune --before 2024-01-01T00:00:00Z --all-devices --dry-run
               fetchpredict prune --import 1
+              fetchpredict prune --device tablet --all
             """)
 
     @OptionGroup var store: StoreOptions
@@ -34,13 +39,29 @@ struct PruneCommand: ParsableCommand {
     @Flag(help: "Prune every device, not only --device (with --before).")
     var allDevices = false
 
+    @Flag(help: "Erase the device --device names: its events, apps, settings, models and import records, and itself.")
+    var all = false
+
     @Flag(help: "Say what would be deleted, and delete nothing.")
     var dryRun = false
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if before == nil && importID == nil { throw ValidationError("Give --before DATE or --import ID.") }
+        if all {
+            if before != nil || importID != nil || allDevices {
+                throw ValidationError(
+                    "--all erases one whole device: give it with --device alone, no --before, --import or --all-devices."
+                )
+            }
+            if store.deviceOption == nil {
+                throw ValidationError("--all erases a whole device: name it with --device, even the default one.")
+            }
+            return
+        }
+        if before == nil && importID == nil {
+            throw ValidationError("Give --before DATE, --import ID, or --device D --all.")
+        }
         if before != nil && importID != nil {
             throw ValidationError("Give --before DATE or --import ID, not both: they are two ways to prune.")
         }
@@ -53,7 +74,11 @@ struct PruneCommand: ParsableCommand {
         let eventStore = try store.openStore(creating: false)
         let report: PruneReport
         let scope: String
-        if let importID {
+        if all {
+            try KnownNames.requireDevice(store.device, in: eventStore)
+            report = try eventStore.eraseDevice(store.device, dryRun: dryRun)
+            scope = "and device \(store.device) itself, with its apps, settings, learned models and import records"
+        } else if let importID {
             // --device may name the import's own device, as a check; any other is refused.
             if let device = store.deviceOption,
                 let imported = try eventStore.imports().first(where: { $0.id == importID }), imported.device != device

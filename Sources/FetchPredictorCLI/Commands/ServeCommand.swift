@@ -51,6 +51,13 @@ struct ServeCommand: ParsableCommand {
     var learnWait: Int = 10
 
     @Option(
+        name: .customLong("silent-after"),
+        help: ArgumentHelp(
+            "Wake no device, and no app, unused (not launched) for this many days, or never (default: \(SilenceArgument.text(PredictorConfiguration().silenceLimit))).",
+            valueName: "days"))
+    var silentAfter: SilenceArgument?
+
+    @Option(
         help: ArgumentHelp(
             "The most connections held at once; one beyond is closed as it opens. Default: the limit of open files (ulimit -n, raised to its hard limit at start) less 128.",
             valueName: "count"))
@@ -115,8 +122,10 @@ struct ServeCommand: ParsableCommand {
         lifecycle.logLevel = min(logger.logLevel, .notice)
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
+        var configuration = PredictorConfiguration()
+        if let silentAfter { configuration.silenceLimit = silentAfter.seconds }
         let application = FetchPredictorService.application(
-            store: eventStore, settings: settings, logger: logger,
+            store: eventStore, settings: settings, configuration: configuration, logger: logger,
             onRunning: { [lifecycle, settings] port in
                 lifecycle.notice("ready", metadata: ["address": "\(settings.host):\(port)"])
             })

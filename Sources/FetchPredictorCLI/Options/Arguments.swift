@@ -58,6 +58,28 @@ enum BudgetArgument {
     }
 }
 
+/// How long unused a device or an app goes silent after: a number of days, or `never`.
+struct SilenceArgument: ExpressibleByArgument {
+    /// The limit in seconds; `nil` for `never`.
+    var seconds: Double?
+
+    init?(argument text: String) {
+        if text == "never" {
+            seconds = nil
+            return
+        }
+        guard let days = Double(text), days.isFinite, days > 0, days <= 36_500 else { return nil }
+        seconds = days * 86_400
+    }
+
+    /// The limit as the option takes it: days, or `never`.
+    static func text(_ seconds: Double?) -> String {
+        guard let seconds else { return "never" }
+        let days = seconds / 86_400
+        return days == days.rounded() ? String(Int(days)) : String(days)
+    }
+}
+
 /// A persona of the synthetic logs, by name.
 enum PersonaArgument {
     struct Unknown: Error, CustomStringConvertible {

@@ -11,10 +11,18 @@ struct PlanOptions: ParsableArguments {
         transform: BudgetArgument.parse)
     var budget: Double = PredictorConfiguration().budget
 
-    /// The predictor's settings with this budget.
+    @Option(
+        name: .customLong("silent-after"),
+        help: ArgumentHelp(
+            "Wake no device, and no app, unused (not launched) for this many days, or never (default: \(SilenceArgument.text(PredictorConfiguration().silenceLimit))).",
+            valueName: "days"))
+    var silentAfter: SilenceArgument?
+
+    /// The predictor's settings with this budget and silence limit.
     var configuration: PredictorConfiguration {
         var configuration = PredictorConfiguration()
         configuration.budget = budget
+        if let silentAfter { configuration.silenceLimit = silentAfter.seconds }
         return configuration
     }
 }

@@ -65,6 +65,13 @@ enum WakeText {
         let appWidth = schedule.wakes.flatMap(\.apps).map(\.app.count).max() ?? 0
         for wake in schedule.wakes { text += lines(wake, zone: zone, appWidth: appWidth, width: width) }
         if !schedule.wakes.isEmpty { text += wrap(laterHours, first: "", width: width) }
+        if !schedule.silentApps.isEmpty {
+            let shown = schedule.silentApps.prefix(8).joined(separator: ", ")
+            let more = schedule.silentApps.count > 8 ? " and \(schedule.silentApps.count - 8) more" : ""
+            text += wrap(
+                "Gone silent, not launched for longer than --silent-after, so not woken: \(shown)\(more).",
+                first: "", width: width)
+        }
         if !schedule.coldStartApps.isEmpty {
             text += wrap(
                 "Cold start, too little history to learn from: \(schedule.coldStartApps.joined(separator: ", ")).",
@@ -84,28 +91,37 @@ enum WakeText {
         "\(Output.count(schedule.wakes.count, "device wake")) for \(Output.count(schedule.appWakeCount, "app fetch"))"
     }
 
-    /// Days without an event after which an empty answer says how to ask about the past.
-    static let staleDays = 7.0
-
     /// Why a schedule made as of `now` may be empty, when the settings or the log's age explain
-    /// it: no app yet, none that may fetch, or a log that ended long before `now`, whose apps are
-    /// all in a quiet spell. Read from the model the scheduler planned with.
-    static func emptyHint(_ scheduler: FetchScheduler, device: String, asOf now: Date, zone: TimeZone) throws -> String?
-    {
-        let policies = try scheduler.policies(device: device, asOf: now)
-        if policies.isEmpty { return "No apps on device \(device) yet: import a log or record launches first." }
-        if policies.values.allSatisfy({ $0.interval == .never || !$0.enabled }) {
+    /// it: no app yet, none that may fetch, a device (or the app asked about) gone silent, or a
+    /// log that ended long before `now`, whose apps are all in a quiet spell. Read from the model
+    /// the scheduler planned with.
+    static func emptyHint(
+        _ scheduler: FetchScheduler, device: String, app: String? = nil, asOf now: Date, zone: TimeZone
+    ) throws -> String? {
+        guard let reason = try scheduler.whyNoWake(device: device, app: app, asOf: now) else { return nil }
+        switch reason {
+        case .noApps:
+            return "No apps on device \(device) yet: import a log or record launches first."
+        case .noAppMayFetch:
+            if let app {
+                return "The interval of \(app) is never (the default, as on iOS) or its fetch is disabled: "
+                    + "set one with fetchpredict config \(app) --interval minimum (and --enable)."
+            }
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
-        }
-        if let lastEvent = try scheduler.lastEventTime(device: device, asOf: now),
-            now.timeIntervalSince(lastEvent) > staleDays * 86_400
-        {
+        case .silent(let silence):
+            let subject = silence.app.map { "app \($0) on device \(device)" } ?? "device \(device)"
+            let days = Int((silence.since.timeIntervalSince(silence.lastLaunch) / 86_400).rounded())
+            return
+                "No wake planned: \(subject) went silent, with no launch since \(Output.local(silence.lastLaunch, zone)); "
+                + "nothing unused for \(Output.count(days, "day")) is woken (--silent-after), so no wake since "
+                + "\(Output.local(silence.since, zone)). Its next launch brings its wakes back. "
+                + "To plan as the log ended, ask as of then: --now \(TimestampFormatter.iso(silence.lastLaunch.milliseconds))."
+        case .stale(let lastEvent):
             let days = Int(now.timeIntervalSince(lastEvent) / 86_400)
             return "No wake planned: the last event of device \(device) was at \(Output.local(lastEvent, zone)), "
                 + "\(Output.count(days, "day")) before now, and apps unused that long are in a quiet spell. "
                 + "To plan as the log ended, ask as of then: --now \(TimestampFormatter.iso(lastEvent.milliseconds))."
         }
-        return nil
     }
 }

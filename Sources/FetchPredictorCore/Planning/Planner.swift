@@ -22,6 +22,8 @@ struct Planner {
     /// The model of a cold launch's chance the rates come from; `nil` for the launch hazard or
     /// the hand weights.
     let launchModel: LaunchModel?
+    /// When the device went (or goes) silent (``DeviceModel/silentFrom(_:)``), read once.
+    let deviceSilentFrom: Milliseconds?
 
     /// A weekday profile and a weekend one, of one app.
     typealias DayProfiles = (weekday: DailyProfile, weekend: DailyProfile)
@@ -35,6 +37,7 @@ struct Planner {
         self.clock = clock
         self.configuration = configuration
         self.launchModel = launchModel
+        self.deviceSilentFrom = device.silentFrom(configuration)
     }
 
     /// The floor between two fetches of an app with this interval.
@@ -61,8 +64,10 @@ struct Planner {
     ) -> AppPlan? {
         guard policy.enabled, let floor = Self.floor(policy.interval, configuration) else { return nil }
         let window = configuration.windowMinutes
+        // No wake once the app or its device has gone silent.
         let (planMinutes, plannedThrough) = stage(
-            startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead)
+            startIndex: startIndex, planMinutes: min(planMinutes, silenceIndex(app: name) ?? planMinutes),
+            looksAhead: looksAhead)
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
         let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()

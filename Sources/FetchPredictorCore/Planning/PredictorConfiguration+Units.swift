@@ -18,4 +18,6 @@ extension PredictorConfiguration {
     var coalescingMilliseconds: Milliseconds { .seconds(coalescingWindow) }
     /// The floor of the `minimum` interval in milliseconds.
     var minimumIntervalMilliseconds: Milliseconds { .seconds(minimumIntervalFloor) }
+    /// The silence limit in milliseconds; `nil` when devices are woken however long unused.
+    var silenceLimitMilliseconds: Milliseconds? { silenceLimit.map { .seconds($0) } }
 }

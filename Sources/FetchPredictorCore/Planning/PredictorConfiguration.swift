@@ -51,6 +51,13 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// The local times, in minutes after midnight, of the conservative plan of an app in cold start:
     /// 07:00, 11:00, 15:00 and 19:00.
     public var coldStartMinutes: [Int] = [7 * 60, 11 * 60, 15 * 60, 19 * 60]
+    /// A device with no launch of any app for this long, in seconds, has gone silent: it gets
+    /// no wake from then until its next launch; so does an app of it with no launch for this
+    /// long. Two weeks by default; `nil` wakes devices however long ago they were last used.
+    /// Launches count, not fetch results: the wakes' own fetches would keep a phone that was
+    /// thrown away awake for ever. (Without it, a log that ended months before still gets its
+    /// habits' wakes, as the profile of a day no longer seen never decays.)
+    public var silenceLimit: Double? = 14 * 86_400
     /// After consecutive failures an app waits this long (seconds) before the next fetch,
     /// doubling with each further failure ...
     public var backoffBase: Double = 15 * 60

@@ -12,14 +12,24 @@ public struct Schedule: Sendable, Hashable, Codable {
     public var wakes: [DeviceWake]
     /// Apps with too little history to learn from yet.
     public var coldStartApps: [String]
+    /// The device's silence, when it had gone silent by the span's start: it has no wakes.
+    public var silence: Silence?
+    /// Apps that may fetch but had gone silent by the span's start, while the device had not:
+    /// they have no wakes.
+    public var silentApps: [String]
 
     /// Creates a value with every field given.
-    public init(device: String, from: Date, to: Date, wakes: [DeviceWake], coldStartApps: [String]) {
+    public init(
+        device: String, from: Date, to: Date, wakes: [DeviceWake], coldStartApps: [String], silence: Silence? = nil,
+        silentApps: [String] = []
+    ) {
         self.device = device
         self.from = from
         self.to = to
         self.wakes = wakes
         self.coldStartApps = coldStartApps
+        self.silence = silence
+        self.silentApps = silentApps
     }
 
     /// The number of app fetches in the schedule.

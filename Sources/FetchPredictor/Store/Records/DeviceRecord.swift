@@ -34,6 +34,10 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
         }
         var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
         try record.insert(db)
+        // Past the version of every device erased (one of this name may have been).
+        if let first = try StoreSettingRecord.value(StoreSettingRecord.firstDeviceVersion, db).flatMap({ Int64($0) }) {
+            try db.execute(sql: "UPDATE device SET version = ? WHERE id = ?", arguments: [first, record.id!])
+        }
         return record.id!
     }
 

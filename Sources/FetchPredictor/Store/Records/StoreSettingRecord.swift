@@ -24,6 +24,17 @@ struct StoreSettingRecord: Codable, FetchableRecord, PersistableRecord, Sendable
         return next
     }
 
+    /// The key of the version a new device starts at: past every version of a device erased,
+    /// so that a process holding the model of an erased device never takes a new device of the
+    /// same name for it.
+    static let firstDeviceVersion = "firstDeviceVersion"
+
+    /// Notes that a device at `version` was erased: devices made from now on start past it.
+    static func erased(version: Int64, _ db: Database) throws {
+        let first = try value(firstDeviceVersion, db).flatMap { Int64($0) } ?? 0
+        try StoreSettingRecord(key: firstDeviceVersion, value: String(max(first, version + 1))).save(db)
+    }
+
     /// The value of a setting, or `nil` when it was never set.
     static func value(_ key: String, _ db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM storeSetting WHERE key = ?", arguments: [key])
