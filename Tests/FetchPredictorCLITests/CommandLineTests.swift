@@ -24,6 +24,37 @@ struct CommandLineTests {
         }
     }
 
+    /// A second phone's log imported with no --device is refused when the default device holds
+    /// logs of another kind of source, saying what it holds and what to give; --device or
+    /// --same-device imports it. Logs of the same kind go in as before.
+    @Test func anotherPhonesFileIsNotMixedIntoTheDefaultDevice() throws {
+        let first = try Tool.run([
+            "import", Tool.fixture("app-usage-dmy.csv"), "--db", db, "--time-zone", "Europe/Warsaw",
+        ])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("into device default (Europe/Warsaw)"), "\(first.stdout)")
+        let launches = try Tool.run(["apps", "--db", db, "--json"]).stdout
+        let other = try Tool.run(["import", Tool.fixture("activitywatch-small.json"), "--db", db])
+        #expect(other.status != 0)
+        #expect(
+            other.stderr.contains(
+                "is a log of ActivityWatch (activitywatch), and device default holds App Usage logs (app-usage-dmy.csv, import 1): nothing was stored"
+            ), "\(other.stderr)")
+        #expect(other.stderr.contains("--device NAME") && other.stderr.contains("--same-device"))
+        #expect(try Tool.run(["apps", "--db", db, "--json"]).stdout == launches)
+        #expect(try Tool.run(["imports", "--db", db, "--json"]).stdout.contains("activitywatch-small") == false)
+        // Into a device of its own, or confirmed as this phone's.
+        let own = try Tool.run(["import", Tool.fixture("activitywatch-small.json"), "--db", db, "--device", "pixel"])
+        #expect(own.status == 0, "\(own.stderr)")
+        let confirmed = try Tool.run([
+            "import", Tool.fixture("activitywatch-small.csv"), "--db", db, "--same-device",
+        ])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        // Another App Usage file is of the same kind: no question.
+        let same = try Tool.run(["import", Tool.fixture("app-usage-mdy.csv"), "--db", db, "--date-order", "mdy"])
+        #expect(same.status == 0, "\(same.stderr)")
+    }
+
     @Test func importThenAppsInJSON() throws {
         let first = try Tool.run([
             "import", Tool.fixture("commuter-28d.csv"), "--db", db, "--json", "--now", "2024-02-01T00:00:00Z",
@@ -34,7 +65,9 @@ struct CommandLineTests {
         #expect(report.first?["format"] as? String == "csv")
 
         let again = try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db])
-        #expect(again.stdout.hasSuffix("1182 rows read, 1182 events: 0 stored, 1182 duplicate, 0 rejected.\n"))
+        // The summary names the device it went into and the device's zone.
+        #expect(again.stdout.contains("(csv, detected) into device default (no time zone): "), "\(again.stdout)")
+        #expect(again.stdout.hasSuffix("1182 rows read, 1182 events: 0 stored, 1182 already stored, 0 rejected.\n"))
 
         let apps = try Tool.run(["apps", "--db", db, "--json"])
         let list = try #require(try json(apps.stdout) as? [[String: Any]])

@@ -47,6 +47,12 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The order of day and month in App Usage dates, when the file cannot tell: dmy or mdy."))
     var dateOrder: DateOrder?
 
+    @Flag(
+        help:
+            "Import into the device with no --device even though it holds logs of another kind (a file of another phone goes to its own --device)."
+    )
+    var sameDevice = false
+
     @Flag(help: "Store the valid rows of a file with invalid ones, and report the invalid.")
     var skipInvalid = false
 
@@ -105,11 +111,13 @@ struct ImportCommand: ParsableCommand {
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)
             do {
+                try checkSource(of: file, in: eventStore)
                 let report = try eventStore.importFile(
                     file, options: options, now: clock.currentDate, progress: bar.update, onReject: rejectsFile?.write)
                 bar.finish()
                 summary.imports.append(report)
-                if !output.json { ImportText.show(report, rejectsPath: rejects) }
+                let zone = try eventStore.timeZone(device: report.device)
+                if !output.json { ImportText.show(report, zone: zone, rejectsPath: rejects) }
             } catch {
                 bar.finish()
                 summary.failures.append(ImportText.Failure(file: file, error: error))
@@ -124,5 +132,36 @@ struct ImportCommand: ParsableCommand {
         let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
         let zoneless = try written.sorted().filter { try eventStore.timeZone(device: $0) == nil }
         return (summary, zoneless)
+    }
+
+    /// A file of another kind of source than the logs its device already holds, imported with no
+    /// `--device`: likely another phone's, which would be mixed into this one's habits unseen.
+    struct OtherSource: Error, CustomStringConvertible {
+        var file: String
+        var device: String
+        var format: ImportFormat
+        var held: [ImportSummary]
+
+        var description: String {
+            let first = held[0]
+            let kinds = Set(held.compactMap { ImportFormat(rawValue: $0.format)?.source }).sorted()
+            return "\(file) is a log of \(format.source) (\(format.rawValue)), and device \(device) holds "
+                + "\(kinds.joined(separator: " and ")) logs (\((first.file as NSString).lastPathComponent), import \(first.id)"
+                + (held.count > 1 ? ", and \(held.count - 1) more" : "") + "): nothing was stored. "
+                + "If it is another phone's, import it into a device of its own with --device NAME; "
+                + "if it is this phone's, add --same-device."
+        }
+    }
+
+    /// Refuses a file imported with no `--device` whose kind of source differs from every log
+    /// the device holds (``OtherSource``), unless `--same-device` confirms it. A file whose format
+    /// cannot be told is left to the import, which says why.
+    func checkSource(of file: String, in eventStore: any EventStoring) throws {
+        guard store.deviceOption == nil, !sameDevice else { return }
+        let held = try eventStore.imports().filter { $0.device == store.device }
+        guard !held.isEmpty, let format = format ?? (try? ImportFormat.detect(inFileAt: file)) else { return }
+        if !held.contains(where: { ImportFormat(rawValue: $0.format)?.source == format.source }) {
+            throw OtherSource(file: file, device: store.device, format: format, held: held)
+        }
     }
 }

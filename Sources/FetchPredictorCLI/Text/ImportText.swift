@@ -29,17 +29,20 @@ enum ImportText {
         var failures: [Failure]
     }
 
-    /// The one-line summary of an import.
-    static func describe(_ report: ImportReport) -> String {
+    /// The one-line summary of an import: the file, its format, the device it went into and
+    /// the device's zone (rows of a file that name their own devices go into theirs), and the
+    /// counts. A duplicate is an event the store already held: the same app, kind and instant.
+    static func describe(_ report: ImportReport, zone: TimeZone?) -> String {
         let how = report.formatDetected ? "detected" : "given"
-        return "\(report.file) (\(report.format.rawValue), \(how)): \(Output.count(report.rowsRead, "row")) read, "
-            + "\(Output.count(report.events, "event")): \(report.stored) stored, \(report.duplicates) duplicate, "
+        return "\(report.file) (\(report.format.rawValue), \(how)) into device \(report.device) "
+            + "(\(zone?.identifier ?? "no time zone")): \(Output.count(report.rowsRead, "row")) read, "
+            + "\(Output.count(report.events, "event")): \(report.stored) stored, \(report.duplicates) already stored, "
             + "\(report.rejected) rejected."
     }
 
     /// Prints an import's summary, and its first refused rows on standard error.
-    static func show(_ report: ImportReport, rejectsPath: String?) {
-        print(describe(report))
+    static func show(_ report: ImportReport, zone: TimeZone?, rejectsPath: String?) {
+        print(describe(report, zone: zone))
         guard report.rejected > 0 else { return }
         for rejection in report.rejections { Output.error("  \(rejection)") }
         if report.rejected > report.rejections.count {
