@@ -538,6 +538,15 @@ struct PlanningCommandTests {
         #expect(list.count == 4)
         let profiles = try #require(list.first?["profiles"] as? [[String: Any]])
         #expect((profiles.first?["halfHourly"] as? [Double])?.count == 48)
+        // An app opened once has no daily rate: not "1.0 cold launches a day".
+        try Tool.run(["record", "launch", "org.example.battery", "--at", "2024-01-28T12:00:00Z", "--db", db])
+        let once = try Tool.run(["peaks", "org.example.battery", "--db", db, "--now", "2024-01-28T12:10:00Z"])
+        #expect(
+            once.stdout.contains("every day, too few days of use for a daily rate (launched over 1 day)"),
+            "\(once.stdout)")
+        #expect(!once.stdout.contains("cold launches a day"), "\(once.stdout)")
+        #expect(
+            once.stdout.contains("last launch 13:00, 10 min ago; 1 cold launch in the last 7 days"), "\(once.stdout)")
     }
 }
 

@@ -209,7 +209,9 @@ enum HTMLReport {
         return chart.svg(
             attributes:
                 "data-chart=\"histogram\" data-counts=\"\(app.coldLaunches.map(String.init).joined(separator: " "))\"",
-            title: "\(total) cold launches of \(app.summary.app) by half hour, which the profile was learned from")
+            title:
+                "\(Output.count(total, "cold launch")) of \(app.summary.app) by half hour, which the profile was learned from"
+        )
     }
 
     /// Fetch results by hour of the day, stacked: newData, noData, failed.

@@ -10,7 +10,15 @@ enum PeaksText {
             lines.append("\(entry.app)\(entry.coldStart ? " (cold start: too little history yet)" : "")")
             for profile in entry.profiles {
                 let label = profile.days == .all ? "every day" : profile.days.rawValue + "s"
-                lines.append(String(format: "  %@, %.1f cold launches a day", label, profile.launchesPerDay))
+                // An app used on a day or two has no daily rate to speak of: one launch would read
+                // as "1.0 cold launches a day".
+                if entry.coldStart, entry.state.usualLastWeek == nil {
+                    let days = entry.state.launchSpanDays
+                    lines.append(
+                        "  \(label), too few days of use for a daily rate (launched over \(Output.count(days, "day")))")
+                } else {
+                    lines.append(String(format: "  %@, %.1f cold launches a day", label, profile.launchesPerDay))
+                }
                 lines.append("  |" + chart(profile.halfHourly) + "|")
                 lines.append("   0     3     6     9     12    15    18    21    24")
                 for peak in profile.peaks {

@@ -33,20 +33,23 @@ public struct AppState: Sendable, Hashable, Codable {
             let local = TimestampFormatter.iso(
                 lastLaunch.milliseconds, utcOffset: zone.secondsFromGMT(for: lastLaunch))
             let hours = now.timeIntervalSince(lastLaunch) / 3600
+            let ago =
+                hours >= 1
+                ? "\(Int(hours.rounded(.down))) h ago" : "\(Int((hours * 60).rounded(.down))) min ago"
             parts.append(
                 hours >= 24
                     ? "no launch since \(local.prefix(10))"
-                    : "last launch \(local.dropFirst(11).prefix(5)), \(Int(hours.rounded(.down))) h ago")
+                    : "last launch \(local.dropFirst(11).prefix(5)), \(ago)")
         } else {
             parts.append("never launched")
         }
+        let lastWeek = String(format: "%.0f", coldLaunchesLastWeek)
+        let launches = "\(lastWeek) cold launch\(lastWeek == "1" ? "" : "es") in the last 7 days"
         if let usualLastWeek {
-            parts.append(
-                String(
-                    format: "%.0f cold launches in the last 7 days, usually %.0f", coldLaunchesLastWeek, usualLastWeek))
+            parts.append(launches + String(format: ", usually %.0f", usualLastWeek))
         } else {
             parts.append(
-                String(format: "%.0f cold launches in the last 7 days", coldLaunchesLastWeek)
+                launches
                     + (lastLaunch == nil
                         ? ""
                         : ", too few days of use to say what is usual (launched over \(launchSpanDays) "
