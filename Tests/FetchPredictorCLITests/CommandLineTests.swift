@@ -527,6 +527,52 @@ struct PlanningCommandTests {
         }
     }
 
+    /// A system package (here the clock) is listed as one and never woken by default, whatever
+    /// the default interval; an interval of its own, given in bulk by a pattern or a list file,
+    /// wakes it as any other app.
+    @Test func systemPackagesAreLeftOutOfPlansUntilGivenAnInterval() throws {
+        let clock = "com.sec.android.app.clockpackage"
+        let log = Tool.scratch().appendingPathComponent("phone.csv")
+        let fixture = try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)
+        try fixture.replacingOccurrences(of: "com.example.podcasts", with: clock)
+            .write(to: log, atomically: true, encoding: .utf8)
+        try Tool.run(["import", log.path, "--db", db, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let apps = try Tool.run(["apps", "--db", db])
+        let clockRow = apps.stdout.split(separator: "\n").first { $0.contains(clock) } ?? ""
+        #expect(clockRow.contains(" system "), "\(apps.stdout)")
+        #expect(apps.stdout.contains("system: a system package"), "\(apps.stdout)")
+        let listed = try #require(
+            try JSONSerialization.jsonObject(with: Data(try Tool.run(["apps", "--db", db, "--json"]).stdout.utf8))
+                as? [[String: Any]])
+        #expect(listed.first { $0["app"] as? String == clock }?["system"] as? Bool == true)
+        #expect(listed.first { $0["app"] as? String == clock }?["interval"] as? String == "never")
+        func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        let range = ["--db", db, "--from", "2024-01-22 00:00", "--hours", "168", "--json"]
+        func wakes(of app: String) throws -> Int {
+            let schedule = try #require(
+                try json(try Tool.run(["schedule"] + range).stdout) as? [String: Any])
+            let device = schedule["wakes"] as? [[String: Any]] ?? []
+            return device.flatMap { $0["apps"] as? [[String: Any]] ?? [] }.filter { $0["app"] as? String == app }.count
+        }
+        #expect(try wakes(of: clock) == 0)
+        #expect(try wakes(of: "com.example.news") > 0)
+        // In bulk, by a pattern: the clock is woken as any other app.
+        let bulk = try Tool.run(["config", "--apps-matching", "*clockpackage", "--interval", "minimum", "--db", db])
+        #expect(bulk.status == 0, "\(bulk.stderr)")
+        #expect(bulk.stdout.contains("1 app of device default set to interval minimum: \(clock)."), "\(bulk.stdout)")
+        #expect(try wakes(of: clock) > 0)
+        // And back, from a list file.
+        let list = Tool.scratch().appendingPathComponent("quiet.txt")
+        try "# apps to leave alone\n\(clock)\ncom.example.ch*   # chat\n".write(
+            to: list, atomically: true, encoding: .utf8)
+        let fromFile = try Tool.run(["config", "--apps-file", list.path, "--interval", "never", "--db", db])
+        #expect(fromFile.stdout.contains("2 apps of device default set to interval never"), "\(fromFile.stdout)")
+        #expect(try wakes(of: clock) == 0 && wakes(of: "com.example.chat") == 0)
+        let bad = try Tool.run(["config", "--apps-matching", "x*", "--db", db])
+        #expect(bad.status != 0 && bad.stderr.contains("give --interval, --enable or --disable"), "\(bad.stderr)")
+    }
+
     @Test func peaksShowsTheChartAndPeaks() throws {
         try prepared()
         let peaks = try Tool.run(["peaks", "com.example.news", "--db", db])

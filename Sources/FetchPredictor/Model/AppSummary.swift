@@ -10,6 +10,9 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public var interval: FetchInterval
     /// Whether the interval is the store's default rather than the app's own.
     public var intervalIsDefault: Bool
+    /// Whether the app is a system package (``SystemApps``) with no interval of its own: its
+    /// interval is then never, whatever the default.
+    public var system: Bool
     /// Whether background fetch is enabled for the app.
     public var enabled: Bool
     /// Launches stored.
@@ -35,7 +38,9 @@ public struct AppSummary: Sendable, Hashable, Codable {
     ) {
         self.device = device
         self.app = app
-        self.interval = interval
+        // The one place a summary learns it: every store makes its summaries here.
+        system = intervalIsDefault && SystemApps.contains(app)
+        self.interval = system ? .never : interval
         self.intervalIsDefault = intervalIsDefault
         self.enabled = enabled
         self.launches = launches

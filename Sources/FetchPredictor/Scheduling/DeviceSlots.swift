@@ -24,6 +24,17 @@ final class DeviceSlot: @unchecked Sendable {
     }
     private let flagLock = NSLock()
     private var learning = false
+    /// Which of the device's apps are system packages (``SystemApps``), as found: every query
+    /// sets every app's policy. Guarded by ``lock``.
+    private var systemApps: [String: Bool] = [:]
+
+    /// Whether an app is a system package. Call holding ``lock``.
+    func isSystemApp(_ app: String) -> Bool {
+        if let known = systemApps[app] { return known }
+        let system = SystemApps.contains(app)
+        systemApps[app] = system
+        return system
+    }
 
     init(device: String, configuration: PredictorConfiguration) {
         self.device = device

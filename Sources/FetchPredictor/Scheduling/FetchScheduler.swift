@@ -113,13 +113,14 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         slots.markUsed(slot)
         let policies = settings.policies
+        // A system package with no interval of its own is never woken (SystemApps).
         for app in slot.predictor.apps(device: device) where policies[app] == nil {
-            slot.predictor.setPolicy(nil, app: app, device: device)
+            slot.predictor.setPolicy(
+                slot.isSystemApp(app) ? AppPolicy(interval: .never) : nil, app: app, device: device)
         }
         for (app, settings) in policies {
-            slot.predictor.setPolicy(
-                AppPolicy(interval: settings.interval ?? defaultInterval, enabled: settings.enabled), app: app,
-                device: device)
+            let interval = settings.interval ?? (slot.isSystemApp(app) ? .never : defaultInterval)
+            slot.predictor.setPolicy(AppPolicy(interval: interval, enabled: settings.enabled), app: app, device: device)
         }
         return keep
     }

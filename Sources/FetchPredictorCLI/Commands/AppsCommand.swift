@@ -37,7 +37,8 @@ struct AppsCommand: ParsableCommand {
         if apps.isEmpty { return "No apps on \(scope) yet: import a log or record events first." }
         let rows = apps.map { app in
             [
-                app.device, app.app, app.interval.text + (app.intervalIsDefault ? "*" : ""), app.enabled ? "yes" : "no",
+                app.device, app.app, app.system ? "system" : app.interval.text + (app.intervalIsDefault ? "*" : ""),
+                app.enabled ? "yes" : "no",
                 String(app.launches), String(app.fetchesNewData), String(app.fetchesNoData), String(app.fetchesFailed),
                 String(app.notifications),
                 Output.local(app.firstSeen, zones[app.device]), Output.local(app.lastSeen, zones[app.device]),
@@ -49,9 +50,13 @@ struct AppsCommand: ParsableCommand {
                 "FIRST SEEN", "LAST SEEN",
             ],
             rows, rightAligned: [4, 5, 6, 7, 8])
-        if apps.contains(where: \.intervalIsDefault) {
+        if apps.contains(where: { $0.intervalIsDefault && !$0.system }) {
             text +=
                 "\n* the default interval (the device's own, else the store's); set one with fetchpredict config APP --interval."
+        }
+        if apps.contains(where: \.system) {
+            text +=
+                "\nsystem: a system package (clock, calls, settings, installer...), never woken unless given an interval of its own: fetchpredict config APP --interval minimum, or for many at once --apps-matching PATTERN or --apps-file FILE."
         }
         return text
     }

@@ -17,6 +17,14 @@ struct ConfigCommand: ParsableCommand {
               fetchpredict config --default-interval minimum
               fetchpredict config --default-interval 3600 --device tablet
               fetchpredict config --time-zone Europe/Warsaw --device tablet
+              fetchpredict config --apps-matching 'com.example.*' --interval 3600
+
+            System packages (clocks and alarms, calls, the system UI, settings, installers, \
+            permission dialogs, Play services) are never woken unless given an interval of their \
+            own; fetchpredict apps marks them 'system'. --apps-matching PATTERN (`*` stands for \
+            any run of characters; repeatable) and --apps-file FILE (a name or pattern a line, # \
+            for comments) set --interval, --enable or --disable of every app of the device that \
+            fits, at once.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -40,6 +48,18 @@ struct ConfigCommand: ParsableCommand {
     }
 
     @Flag var fetchSwitch: Switch?
+
+    @Option(
+        help: ArgumentHelp(
+            "Change every app of the device whose name fits this pattern (* for any run of characters); repeatable.",
+            valueName: "pattern"))
+    var appsMatching: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Change every app of the device named, or fitting a pattern, in this file: one a line, # for comments.",
+            valueName: "file"))
+    var appsFile: String?
 
     /// Whether `--enable` or `--disable` was given, and which.
     var enable: Bool? { fetchSwitch.map { $0 == .enable } }
@@ -73,16 +93,90 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
+    /// Whether apps are chosen in bulk, by patterns.
+    var inBulk: Bool { !appsMatching.isEmpty || appsFile != nil }
+
     func validate() throws {
+        if inBulk {
+            if app != nil {
+                throw ValidationError("Give an app, or --apps-matching and --apps-file: not both.")
+            }
+            if interval == nil && enable == nil {
+                throw ValidationError(
+                    "--apps-matching and --apps-file change apps: give --interval, --enable or --disable with them.")
+            }
+            if defaultInterval != nil || timeZone != nil {
+                throw ValidationError(
+                    "--apps-matching and --apps-file change apps alone: give --default-interval and --time-zone in a command of their own."
+                )
+            }
+            return
+        }
         if app == nil && (interval != nil || enable != nil) {
             throw ValidationError(
-                "--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600.")
+                "--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600, or many with --apps-matching PATTERN."
+            )
         }
+    }
+
+    /// The patterns of `--apps-matching` and of the lines of `--apps-file`.
+    func bulkPatterns() throws -> [String] {
+        var patterns = appsMatching
+        if let appsFile {
+            let text: String
+            do {
+                text = try String(contentsOfFile: appsFile, encoding: .utf8)
+            } catch {
+                throw ValidationError("Cannot read --apps-file \(appsFile): \(error.localizedDescription)")
+            }
+            for line in text.split(whereSeparator: \.isNewline) {
+                let entry = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                    .trimmingCharacters(in: .whitespaces)
+                if !entry.isEmpty { patterns.append(entry) }
+            }
+            if patterns.isEmpty { throw ValidationError("--apps-file \(appsFile) names no app.") }
+        }
+        return patterns
+    }
+
+    /// Sets --interval, --enable or --disable of every app of the device that fits a pattern,
+    /// and says which.
+    func changeInBulk(_ eventStore: any EventStoring) throws {
+        let patterns = try bulkPatterns()
+        let names = try eventStore.apps(device: store.device, asOf: nil).map(\.app)
+        let chosen = names.filter { name in patterns.contains { SystemApps.matches(name, pattern: $0) } }
+        for app in chosen {
+            if let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
+            if let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
+        }
+        var changes: [String] = []
+        if let interval { changes.append("interval \(interval)") }
+        if let enable { changes.append(enable ? "enabled" : "disabled") }
+        let shown = chosen.prefix(10).joined(separator: ", ") + (chosen.count > 10 ? ", ..." : "")
+        try output.print(BulkChange(device: store.device, apps: chosen, interval: interval, enabled: enable)) { _ in
+            chosen.isEmpty
+                ? "No app of device \(store.device) fits \(patterns.joined(separator: ", ")): nothing changed."
+                : "\(Output.count(chosen.count, "app")) of device \(store.device) set to \(changes.joined(separator: ", ")): \(shown)."
+        }
+    }
+
+    /// What a change in bulk did, in JSON.
+    struct BulkChange: Encodable {
+        var device: String
+        var apps: [String]
+        var interval: FetchInterval?
+        var enabled: Bool?
     }
 
     func run() throws {
         // Only a change makes a store: showing the settings of a path with none is an error.
         let changes = interval != nil || enable != nil || defaultInterval != nil || timeZone != nil
+        if inBulk {
+            let eventStore = try store.openStore(creating: false)
+            try KnownNames.requireDevice(store.device, in: eventStore)
+            try changeInBulk(eventStore)
+            return
+        }
         let eventStore = try store.openStore(creating: changes)
         if let app, interval != nil || enable != nil,
             try !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
