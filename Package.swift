@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "fetchpredict", dependencies: ["FetchPredictorCLI"]),
         // Speed figures of the library, run in a release build by scripts/bench-predictor.sh.
         .executableTarget(name: "fetchpredict-bench", dependencies: ["FetchPredictor"]),
-        // The README's scheduler loop, against a simulated clock.
+        // The scheduler loop of docs/library.md, against a simulated clock.
         .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
         .testTarget(
             name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore", "FetchPredictorTestSupport"]),

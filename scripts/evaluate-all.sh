@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The backtest figures of the README: the real logs in ../shared/datasets and the synthetic
+# The backtest figures of docs/evaluation.md: the real logs in ../shared/datasets and the synthetic
 # personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50;
 # then the five real logs evaluated together.
 # Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --no-launch-hazard]

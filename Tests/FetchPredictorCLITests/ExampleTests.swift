@@ -1,23 +1,45 @@
 import Foundation
 import Testing
 
-/// Every example that the README and every `--help` show runs as written: a pinned help proves
-/// only that the help did not change. The examples' placeholder files (export.json, a big csv,
-/// a scenario...) are the project's fixtures under those names, in a scratch folder that is the
-/// working directory, with the default store there.
+/// Every example that the README, its pages under docs/ and every `--help` show runs as written:
+/// a pinned help proves only that the help did not change. The examples' placeholder files
+/// (export.json, a big csv, a scenario...) are the project's fixtures under those names, in a
+/// scratch folder that is the working directory, with the default store there.
 @Suite(.serialized)
 struct ExampleTests {
-    /// The commands of the README's `sh` blocks and of the `Example:` sections of the helps.
+    /// The README, then the pages of its table of contents in its order: the order the examples
+    /// run in, one workspace for all, since later examples use what earlier ones made (the imports
+    /// make the devices that later commands ask about and prune).
+    static let pages = [
+        "README.md", "docs/formats.md", "docs/planning.md", "docs/evaluation.md", "docs/json.md",
+        "docs/library.md", "docs/service.md", "docs/speed-and-robustness.md", "docs/code-layout.md",
+        "docs/scaling.md", "docs/experiments.md",
+    ]
+
+    /// The text of a page, by its path from the package's root.
+    static func text(of page: String) throws -> String {
+        try String(contentsOf: Tool.root.appendingPathComponent(page), encoding: .utf8)
+    }
+
+    /// The blocks of a page fenced as `language` (such as "sh" or "swift"), in order.
+    static func blocks(_ language: String, of page: String) throws -> [String] {
+        try text(of: page).components(separatedBy: "```\(language)\n").dropFirst().map {
+            $0.components(separatedBy: "```")[0]
+        }
+    }
+
+    /// The commands of the pages' `sh` blocks and of the `Example:` sections of the helps.
     static func examples() throws -> [(source: String, command: String)] {
         var found: [(String, String)] = []
-        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
-        var inShell = false
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                inShell = line == "```sh"
-                continue
+        for page in pages {
+            var inShell = false
+            for line in try text(of: page).split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("```") {
+                    inShell = line == "```sh"
+                    continue
+                }
+                if inShell, line.hasPrefix("fetchpredict ") { found.append((page, String(line))) }
             }
-            if inShell, line.hasPrefix("fetchpredict ") { found.append(("README", String(line))) }
         }
         for command in HelpTests.commands {
             let help = try Tool.run(command.split(separator: " ").map(String.init) + ["--help"])
@@ -116,11 +138,10 @@ struct ExampleTests {
         return String(decoding: said, as: UTF8.self)
     }
 
-    /// The README's walk-through of the service runs as written, as a shell script: keys, serve,
-    /// curl, on a port of its own.
+    /// The walk-through of the service (docs/service.md) runs as written, as a shell script: keys,
+    /// serve, curl, on a port of its own.
     @Test func theServiceWalkthroughRuns() throws {
-        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        let blocks = try Self.blocks("sh", of: "docs/service.md")
         let walkthrough = try #require(blocks.first { $0.contains("curl") && $0.contains("fetchpredict serve") })
         let port = Int.random(in: 20_000...40_000)
         let folder = Tool.scratch()
@@ -145,15 +166,12 @@ struct ExampleTests {
         #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
     }
 
-    /// The README's library snippet, copied as written into a package of its own that depends on
-    /// this one by path, as an app that embeds the library would, builds and gets wakes from a
-    /// store of a commuter's four weeks. Its `clock` and `fetch` are the app's own: here a
+    /// The library snippet (docs/library.md), copied as written into a package of its own that
+    /// depends on this one by path, as an app that embeds the library would, builds and gets wakes
+    /// from a store of a commuter's four weeks. Its `clock` and `fetch` are the app's own: here a
     /// simulated clock that stops the program after three wakes.
     @Test func theLibrarySnippetGetsAWakeInAnOutsidePackage() throws {
-        let readme = try String(contentsOf: Tool.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map {
-            $0.components(separatedBy: "```")[0]
-        }
+        let blocks = try Self.blocks("swift", of: "docs/library.md")
         let snippet = try #require(blocks.first { $0.contains("FetchScheduler(store:") })
         let folder = Tool.scratch()
         let store = folder.appendingPathComponent("events.sqlite").path

@@ -71,8 +71,8 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// Whether expected launches come from the device's learned ``LaunchHazard`` (the profile and
     /// the time since the last launch, weighed as the device's history says) once it has learned
     /// enough, rather than from the profile and the return curve added by hand. On by default:
-    /// over the five shared logs together it serves more launches for fewer wakes (the README's
-    /// backtest section gives every log's figures both ways). Off, the hazard is not learned
+    /// over the five shared logs together it serves more launches for fewer wakes (docs/evaluation.md,
+    /// "How good it is", gives every log's figures both ways). Off, the hazard is not learned
     /// either: a model learned without it plans without it.
     public var learnsLaunchHazard: Bool = true
     /// Whether forecasts are corrected by how the planned fetches' forecasts came true
