@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // The fleet's store: PostgreSQL, through postgres-nio.
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // The library's documentation: swift package generate-documentation --target FetchPredictor.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The pure core: models, learning, planning. No GRDB, no files, no clock.

@@ -166,10 +166,10 @@ struct ExampleTests {
         #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
     }
 
-    /// The library snippet (docs/library.md), copied as written into a package of its own that
-    /// depends on this one by path, as an app that embeds the library would, builds and gets wakes
-    /// from a store of a commuter's four weeks. Its `clock` and `fetch` are the app's own: here a
-    /// simulated clock that stops the program after three wakes.
+    /// The library's program (docs/library.md), copied as written into a package of its own that
+    /// depends on this one by path, as an app that embeds the library would, compiles; run on a
+    /// simulated clock (its sleep and its clock replaced) over a store of a commuter's four
+    /// weeks, it gets wakes.
     @Test func theLibrarySnippetGetsAWakeInAnOutsidePackage() throws {
         let blocks = try Self.blocks("swift", of: "docs/library.md")
         let snippet = try #require(blocks.first { $0.contains("FetchScheduler(store:") })
@@ -198,29 +198,51 @@ struct ExampleTests {
             swiftLanguageModes: [.v6]
         )
         """.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
-        let prelude = """
-            import FetchPredictor
-            import Foundation
+        // First the program exactly as the page writes it: it must compile.
+        let mainFile = sources.appendingPathComponent("main.swift")
+        try snippet.write(to: mainFile, atomically: true, encoding: .utf8)
+        let asWritten = try Self.buildOutside(package)
+        try #require(asWritten.status == 0, "the page's program as written: \(asWritten.output.suffix(3000))")
+        // Then run on a simulated clock that starts on the morning after the store's weeks and
+        // stops the program after three wakes: the page's sleep and its clock replaced.
+        let realSleep = "try await Task.sleep(for: .seconds(max(0, time.timeIntervalSinceNow)))"
+        try #require(snippet.contains(realSleep) && snippet.contains("Date()"))
+        let simulation = """
 
-            /// The app's clock, simulated: it starts on the morning after the store's weeks and
-            /// stops the program after three wakes.
-            @MainActor final class SimulatedClock {
-                var now = Date(timeIntervalSince1970: 1_706_508_000)  // 2024-01-29T06:00:00Z
+            @MainActor final class Simulation {
+                static let shared = Simulation()
                 var wakes = 0
-                func sleep(until time: Date) async throws {
-                    now = time
+                func sleep(until time: Date) {
                     wakes += 1
                     print("wake at \\(time)")
                     if wakes == 3 { exit(0) }
                 }
             }
-            let clock = SimulatedClock()
-            func fetch(_ app: String) async -> (FetchResult, Double) { (.newData, 2) }
 
             """
-        let main = prelude + snippet.replacingOccurrences(of: "/var/lib/scheduler/events.sqlite", with: store)
-        try main.write(to: sources.appendingPathComponent("main.swift"), atomically: true, encoding: .utf8)
-        // Built in a folder of the package's own build tree, so that a second run is quick.
+        // The clock starts at 2024-01-29T06:00:00Z.
+        let simulated =
+            snippet
+            .replacingOccurrences(of: realSleep, with: "await Simulation.shared.sleep(until: time)")
+            .replacingOccurrences(of: "Date()", with: "Date(timeIntervalSince1970: 1_706_508_000)")
+            .replacingOccurrences(of: "/var/lib/scheduler/events.sqlite", with: store) + simulation
+        try simulated.write(to: mainFile, atomically: true, encoding: .utf8)
+        let built = try Self.buildOutside(package)
+        try #require(built.status == 0, "\(built.output.suffix(3000))")
+        let run = Process()
+        run.executableURL = Tool.root.appendingPathComponent(".build-embedder/debug/embedder")
+        let out = Pipe()
+        run.standardOutput = out
+        try run.run()
+        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        run.waitUntilExit()
+        #expect(run.terminationStatus == 0)
+        #expect(printed.components(separatedBy: "wake at 2024-01-29").count - 1 == 3, "\(printed)")
+    }
+
+    /// Builds a package outside this one, in a folder of this package's build tree, so that a
+    /// second run is quick: its status and what it said.
+    static func buildOutside(_ package: URL) throws -> (status: Int32, output: String) {
         let build = Process()
         build.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         build.arguments = [
@@ -231,17 +253,8 @@ struct ExampleTests {
         build.standardOutput = said
         build.standardError = said
         try build.run()
-        let buildOutput = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         build.waitUntilExit()
-        try #require(build.terminationStatus == 0, "\(buildOutput.suffix(3000))")
-        let run = Process()
-        run.executableURL = Tool.root.appendingPathComponent(".build-embedder/debug/embedder")
-        let out = Pipe()
-        run.standardOutput = out
-        try run.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 0)
-        #expect(printed.components(separatedBy: "wake at 2024-01-29").count - 1 == 3, "\(printed)")
+        return (build.terminationStatus, output)
     }
 }

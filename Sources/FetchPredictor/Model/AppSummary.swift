@@ -10,7 +10,7 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public var interval: FetchInterval
     /// Whether the interval is the store's default rather than the app's own.
     public var intervalIsDefault: Bool
-    /// Whether the app is a system package (``SystemApps``) with no interval of its own: its
+    /// Whether the app is a system package (`SystemApps`) with no interval of its own: its
     /// interval is then never, whatever the default.
     public var system: Bool
     /// Whether background fetch is enabled for the app.

@@ -24,7 +24,9 @@ public enum WakeCalendar {
     /// An iCalendar file with one event per device wake: a UID stable for the same device and
     /// time, the start in UTC, the apps in the summary and their reasons in the description.
     ///
-    /// - Parameter stamp: the `DTSTAMP` of every event: when the plan was made.
+    /// - Parameters:
+    ///   - wakes: the device wakes, each an event.
+    ///   - stamp: the `DTSTAMP` of every event: when the plan was made.
     public static func ics(_ wakes: [DeviceWake], stamp: Date) -> String {
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//FetchPredictor//fetchpredict//EN", "CALSCALE:GREGORIAN",

@@ -24,7 +24,7 @@ final class DeviceSlot: @unchecked Sendable {
     }
     private let flagLock = NSLock()
     private var learning = false
-    /// Which of the device's apps are system packages (``SystemApps``), as found: every query
+    /// Which of the device's apps are system packages (`SystemApps`), as found: every query
     /// sets every app's policy. Guarded by ``lock``.
     private var systemApps: [String: Bool] = [:]
 

@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:)``
+/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
@@ -254,7 +254,7 @@ public final class FetchScheduler: @unchecked Sendable {
     ///
     /// Every answer is as of its time: learned from the events up to it, never from later ones.
     /// The wake is the one the caller carries out, as the loop in the type's overview does: it
-    /// is committed to (``Predictor/commit(to:device:)``), so that the fetches recorded at its
+    /// is committed to (`Predictor/commit(to:device:)`), so that the fetches recorded at its
     /// time teach the forecasts' correction while the device's model stays loaded.
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
         -> DeviceWake?
@@ -274,7 +274,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The device wakes planned strictly after `start` and before `end`, as of `start`: the
-    /// first is the one ``nextWake(after:device:)`` gives at `start`.
+    /// first is the one ``nextWake(after:before:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try withDevice(device, asOf: start) { predictor in
             try predictor.schedule(from: start, to: end, device: device)

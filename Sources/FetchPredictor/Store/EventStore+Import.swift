@@ -5,12 +5,12 @@ extension EventStore {
     /// Imports one log file in one transaction.
     ///
     /// By default a file with any invalid row is refused whole and nothing of it is stored; with
-    /// ``ImportOptions/skipInvalid`` the valid rows are stored and every invalid one is reported.
+    /// `ImportOptions/skipInvalid` the valid rows are stored and every invalid one is reported.
     /// The same event imported twice is stored once: importing a file again reports all of it as
     /// duplicates. The same file (by SHA-256) read another way (format, device, zone, date order)
     /// is refused, as its events would be stored twice. Every event stored keeps the id of its
-    /// import. Local times are read in ``ImportOptions/timeZone``, else the device's zone, and are
-    /// refused when neither is known. Reading the file is ``LogReader``'s work; the store runs the
+    /// import. Local times are read in `ImportOptions/timeZone`, else the device's zone, and are
+    /// refused when neither is known. Reading the file is `LogReader`'s work; the store runs the
     /// transaction.
     ///
     /// ```swift
@@ -25,9 +25,9 @@ extension EventStore {
     ///   - progress: called as the file is read, with the bytes read and the file's size.
     ///   - onReject: called with every refused row.
     /// - Returns: what was read, stored, duplicate and refused.
-    /// - Throws: ``ImportError`` when the file cannot be read, fits no format, or (without
-    ///   ``ImportOptions/skipInvalid``) has invalid rows, or writes local times in no known zone;
-    ///   ``StoreError`` when the store fails, when ``ImportOptions/timeZone`` contradicts the
+    /// - Throws: `ImportError` when the file cannot be read, fits no format, or (without
+    ///   `ImportOptions/skipInvalid`) has invalid rows, or writes local times in no known zone;
+    ///   ``StoreError`` when the store fails, when `ImportOptions/timeZone` contradicts the
     ///   device's zone, or when the file was imported before and read otherwise.
     /// - Complexity: O(n log m) in the file's rows and the stored events; memory stays flat
     ///   except for ActivityWatch exports, which keep about 40 bytes per window event.

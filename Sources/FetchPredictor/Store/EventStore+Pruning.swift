@@ -79,7 +79,9 @@ extension EventStore {
     /// settings, its own settings, its learned models, the records of its imports, and the
     /// device itself. The file's freed pages are given back to the system.
     ///
-    /// - Parameter dryRun: count what would go, and change nothing.
+    /// - Parameters:
+    ///   - device: the device to erase.
+    ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
     public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {

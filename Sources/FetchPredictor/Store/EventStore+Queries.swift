@@ -113,6 +113,7 @@ extension EventStore {
     ///   - device: the device; `nil` for every device.
     ///   - start: the earliest time kept (included); `nil` for no bound.
     ///   - end: the time events must be before; `nil` for no bound.
+    ///   - body: called with each event, in that order.
     /// - Complexity: O(n log n) in the events written; memory stays flat (a cursor).
     public func forEachStoredEvent(
         device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,

@@ -9,7 +9,7 @@ extension EventStore {
     ///   - device: the device it happened on, created when new.
     ///   - newDeviceTimeZone: the zone given to the device when this creates it.
     /// - Returns: `true` when it was stored, `false` when the same event was there already.
-    /// - Throws: ``InvalidFieldError`` when the event breaks ``EventLimits``.
+    /// - Throws: ``InvalidFieldError`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
         if let (field, reason) = Self.problem(with: event, timeField: "time") {
@@ -23,7 +23,7 @@ extension EventStore {
         }
     }
 
-    /// Records a batch of events of one device, all or none: when one breaks ``EventLimits``,
+    /// Records a batch of events of one device, all or none: when one breaks `EventLimits`,
     /// nothing is stored and the error names its position in the batch.
     ///
     /// - Parameters:

@@ -34,7 +34,7 @@ extension EventStore {
         }
     }
 
-    /// The interval of apps that set none: ``FetchInterval/never`` until changed, as on iOS.
+    /// The interval of apps that set none: `FetchInterval/never` until changed, as on iOS.
     public func defaultInterval() throws -> FetchInterval {
         try read { db in try Self.defaultInterval(db, path: path) }
     }

@@ -14,7 +14,7 @@ import GRDB
 /// ```
 ///
 /// ## Topics
-/// - ``init(path:busyTimeout:concurrentReads:)``
+/// - ``init(path:busyTimeout:concurrentReads:creating:durable:)``
 /// - ``inMemory()``
 /// - ``record(_:device:)``
 /// - ``apps(device:)``

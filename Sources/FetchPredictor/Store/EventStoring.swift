@@ -20,7 +20,7 @@ public protocol EventStoring: AnyObject, Sendable {
 
     // MARK: Events
 
-    /// Records a batch of events of one device, all or none: when one breaks ``EventLimits``,
+    /// Records a batch of events of one device, all or none: when one breaks `EventLimits`,
     /// nothing is stored and the error names its position in the batch. The device is created
     /// (with no time zone) when new; an event's own `device` is ignored. A stored event bumps the
     /// device's version; an event older than a cached model drops that model.
@@ -53,16 +53,17 @@ public protocol EventStoring: AnyObject, Sendable {
     ///   - device: the device; `nil` for every device.
     ///   - start: the earliest time kept (included); `nil` for no bound.
     ///   - end: the time events must be before; `nil` for no bound.
+    ///   - body: called with each event, in that order.
     func forEachStoredEvent(
         device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void) throws
 
     // MARK: Imports
 
     /// Imports one log file in one transaction: all of it or, when it has an invalid row, none
-    /// (unless ``ImportOptions/skipInvalid``). The same event imported twice is stored once; the
+    /// (unless `ImportOptions/skipInvalid`). The same event imported twice is stored once; the
     /// same file (by SHA-256) read another way is refused while an earlier import of it holds
     /// events; every event stored keeps the id of its import. Local times are read in
-    /// ``ImportOptions/timeZone``, else the device's zone, and are refused when neither is known.
+    /// `ImportOptions/timeZone`, else the device's zone, and are refused when neither is known.
     ///
     /// - Parameters:
     ///   - path: the file.
@@ -70,7 +71,7 @@ public protocol EventStoring: AnyObject, Sendable {
     ///   - now: the time written in the import log.
     ///   - progress: called as the file is read, with the bytes read and the file's size.
     ///   - onReject: called with every refused row.
-    /// - Throws: ``ImportError`` when the file cannot be read or has invalid rows;
+    /// - Throws: `ImportError` when the file cannot be read or has invalid rows;
     ///   ``StoreError`` when the store fails, the zone contradicts the device's, or the file was
     ///   imported before and read otherwise.
     func importFile(
@@ -82,7 +83,10 @@ public protocol EventStoring: AnyObject, Sendable {
     /// Deletes for good every event before an instant, of one device or of all, and the learned
     /// models that remember them.
     ///
-    /// - Parameter dryRun: count what would go, and change nothing.
+    /// - Parameters:
+    ///   - time: events before it go.
+    ///   - device: the device; `nil` for every device.
+    ///   - dryRun: count what would go, and change nothing.
     func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport
     /// Deletes for good exactly the events one import stored, and the import from the log, so
     /// that its file can be imported again, read another way. An event a later import (or
@@ -117,7 +121,7 @@ public protocol EventStoring: AnyObject, Sendable {
     /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
     ///   of the device read local times in its present zone. Nothing is changed then.
     func setTimeZone(_ zone: TimeZone, device: String) throws
-    /// The interval of apps that set none: ``FetchInterval/never`` until changed, as on iOS.
+    /// The interval of apps that set none: `FetchInterval/never` until changed, as on iOS.
     func defaultInterval() throws -> FetchInterval
     /// Changes the interval of apps that set none.
     func setDefaultInterval(_ interval: FetchInterval) throws
@@ -286,7 +290,7 @@ extension EventStoring {
     /// Records one event of a device, created when new.
     ///
     /// - Returns: `true` when it was stored, `false` when the same event was there already.
-    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks ``EventLimits``.
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String) throws -> Bool {
         if let (field, reason) = EventStore.problem(with: event, timeField: "time") {

@@ -12,7 +12,7 @@ package struct ImportReading: Sendable {
     /// The zone its local times were read in; `nil` for formats that write instants.
     package var timeZone: String?
     package var dateOrder: String?
-    /// ``ImportOptions/readingKey`` of the import: labels of pseudo-rows, ignored packages.
+    /// `ImportOptions/readingKey` of the import: labels of pseudo-rows, ignored packages.
     package var options: String?
 
     package init(

@@ -11,7 +11,7 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     var timeZone: String?
     /// Bumped by every write of the device's events.
     var version: Int64 = 0
-    /// The interval of the device's apps that set none, as ``FetchInterval/text``; `nil` for the
+    /// The interval of the device's apps that set none, as `FetchInterval/text`; `nil` for the
     /// store's default.
     var defaultInterval: String?
 

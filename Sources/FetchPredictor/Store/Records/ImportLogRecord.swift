@@ -22,7 +22,7 @@ struct ImportLogRecord: Codable, FetchableRecord, MutablePersistableRecord, Send
     /// The order of day and month the file's dates were read in; `nil` for formats without one.
     var dateOrder: String?
     /// The other settings that change how a file reads: labels of pseudo-rows, packages that
-    /// are no launches (``ImportOptions/readingKey``).
+    /// are no launches (`ImportOptions/readingKey`).
     var options: String?
 
     /// A row for an import that is starting: its counts are filled in by ``finish(_:)``.
