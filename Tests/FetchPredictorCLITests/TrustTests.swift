@@ -138,14 +138,28 @@ struct TrustTests {
             #expect(result.status != 0, "\(command)")
             #expect(result.stderr.contains("has no time zone"), "\(command): \(result.stderr)")
         }
+        // A local --now, as --at and --from take, needs the device's zone: none, no answer.
         let localNow = try Tool.run(["next", "--db", db, "--now", "2024-01-29 08:00"])
-        #expect(localNow.stderr.contains("never a local time"), "\(localNow.stderr)")
+        #expect(localNow.status != 0)
+        #expect(localNow.stderr.contains("has no time zone"), "\(localNow.stderr)")
+        let keysNow = try Tool.run(["keys", "create", "--tenant", "t", "--db", db, "--now", "2024-01-29 08:00"])
+        #expect(keysNow.status != 0 && keysNow.stderr.contains("is a local time"), "\(keysNow.stderr)")
+        let badNow = try Tool.run(["next", "--db", db, "--now", "yesterday"])
+        #expect(badNow.status != 0 && badNow.stderr.contains("--now takes"), "\(badNow.stderr)")
         let file = try Tool.run(["evaluate", Tool.fixture("commuter-28d.csv")])
         #expect(file.status != 0)
         #expect(file.stderr.contains("--time-zone"))
         try Tool.run(["config", "--time-zone", "Europe/Warsaw", "--db", db])
         let next = try Tool.run(["schedule", "--db", db, "--now", "2024-01-29T08:00:00Z", "--from", "2024-01-29 08:00"])
         #expect(next.status == 0, "\(next.stderr)")
+        // Once it has one, a local --now is read in it: the same answers as the instant.
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        for command in [["next", "--json"], ["schedule", "--json"], ["peaks", "--json"], ["apps", "--json"]] {
+            let local = try Tool.run(command + ["--db", db, "--now", "2024-01-29 08:00"])
+            let instant = try Tool.run(command + ["--db", db, "--now", "2024-01-29T08:00:00+01:00"])
+            #expect(local.status == 0, "\(command): \(local.stderr)")
+            #expect(local.stdout == instant.stdout, "\(command)")
+        }
     }
 
     @Test func evaluatedFilesAreTheDevicesTheyName() throws {

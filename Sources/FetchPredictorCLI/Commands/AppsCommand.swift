@@ -25,7 +25,10 @@ struct AppsCommand: ParsableCommand {
     func run() throws {
         let eventStore = try store.openStore(creating: false)
         if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
-        let apps = try eventStore.apps(device: allDevices ? nil : store.device, asOf: clock.now)
+        // As of --now when given: a local time in the device's zone (with --all-devices, an instant).
+        let zone = allDevices ? nil : try eventStore.timeZone(device: store.device)
+        let asOf = try clock.now.map { _ in try clock.currentDate(in: zone) }
+        let apps = try eventStore.apps(device: allDevices ? nil : store.device, asOf: asOf)
         var zones: [String: TimeZone] = [:]
         for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) }
         let scope = allDevices ? "any device" : "device \(store.device)"

@@ -113,7 +113,8 @@ struct ImportCommand: ParsableCommand {
             do {
                 try checkSource(of: file, in: eventStore)
                 let report = try eventStore.importFile(
-                    file, options: options, now: clock.currentDate, progress: bar.update, onReject: rejectsFile?.write)
+                    file, options: options, now: try clock.currentDate(), progress: bar.update,
+                    onReject: rejectsFile?.write)
                 bar.finish()
                 summary.imports.append(report)
                 let zone = try eventStore.timeZone(device: report.device)

@@ -43,7 +43,7 @@ struct KeysCommand: ParsableCommand {
 
         func run() throws {
             let eventStore = try store.openStore()
-            let (key, info) = try eventStore.createKey(tenant: tenant, now: clock.currentDate)
+            let (key, info) = try eventStore.createKey(tenant: tenant, now: try clock.currentDate())
             print("Key \(info.id) of tenant \(tenant), shown only now: \(key)")
         }
     }
@@ -89,7 +89,7 @@ struct KeysCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
 
         func run() throws {
-            let revoked = try store.openStore(creating: false).revokeKey(id: id, now: clock.currentDate)
+            let revoked = try store.openStore(creating: false).revokeKey(id: id, now: try clock.currentDate())
             print(revoked ? "Key \(id) revoked." : "Key \(id) was revoked already.")
         }
     }

@@ -42,7 +42,7 @@ struct NextCommand: ParsableCommand {
         if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
-        let now = clock.currentDate
+        let now = try clock.currentDate(in: zone)
         let wake: DeviceWake?
         if let app {
             wake = try scheduler.nextWake(after: now, device: store.device, app: app).map {

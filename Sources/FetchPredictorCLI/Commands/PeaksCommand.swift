@@ -32,10 +32,11 @@ struct PeaksCommand: ParsableCommand {
         for app in apps { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore)
-        let apps = self.apps.isEmpty ? try scheduler.apps(device: store.device, asOf: clock.currentDate) : self.apps
+        let now = try clock.currentDate(in: zone)
+        let apps = self.apps.isEmpty ? try scheduler.apps(device: store.device, asOf: now) : self.apps
         let learned = try apps.map {
             try AppHabits(
-                app: $0, device: store.device, now: clock.currentDate, zone: zone, scheduler: scheduler)
+                app: $0, device: store.device, now: now, zone: zone, scheduler: scheduler)
         }
         try output.print(learned) { PeaksText.describe($0, device: store.device) }
     }

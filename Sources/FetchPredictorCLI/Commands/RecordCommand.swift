@@ -77,7 +77,7 @@ struct RecordCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
 
         func run() throws {
-            let (eventStore, time) = try event.openStore(store, now: clock.currentDate)
+            let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
             let stored = try eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
                 device: store.device)
@@ -111,7 +111,7 @@ struct RecordCommand: ParsableCommand {
         }
 
         func run() throws {
-            let (eventStore, time) = try event.openStore(store, now: clock.currentDate)
+            let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
             let stored = try eventStore.record(
                 Event(
                     kind: .fetch, app: event.app, time: time.milliseconds, result: result, duration: event.duration,

@@ -37,7 +37,7 @@ struct ReportCommand: ParsableCommand {
         let zone = try store.zone(in: eventStore)
         let bar = ProgressBar(label: "evaluating")
         let data = try ReportData(
-            store: eventStore, device: store.device, zone: zone, now: clock.currentDate,
+            store: eventStore, device: store.device, zone: zone, now: try clock.currentDate(in: zone),
             configuration: plan.configuration, evaluate: evaluate
         ) { bar.update(Int64($0), Int64($1)) }
         bar.finish()

@@ -36,7 +36,7 @@ struct ScheduleCommand: ParsableCommand {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try store.zone(in: eventStore)
-        let now = clock.currentDate
+        let now = try clock.currentDate(in: zone)
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         let schedule = try scheduler.schedule(
