@@ -54,6 +54,8 @@ public struct Predictor: Sendable {
     public var defaultInterval: FetchInterval = .never
     /// Each device's apps' policies, by app.
     private(set) var policies: [String: [String: AppPolicy]] = [:]
+    /// Each device's push budget: at most this many device wakes in any hour of its plans.
+    private(set) var budgets: [String: Int] = [:]
     /// Each device's cached plans, for ``nextWake(after:device:)``.
     var caches: [String: DeviceCache] = [:]
 
@@ -100,6 +102,7 @@ public struct Predictor: Sendable {
     public mutating func forget(device: String) {
         devices[device] = nil
         policies[device] = nil
+        budgets[device] = nil
         caches[device] = nil
     }
 
@@ -118,6 +121,16 @@ public struct Predictor: Sendable {
     public mutating func setPolicy(_ policy: AppPolicy?, app: String, device: String) {
         policies[device, default: [:]][app] = policy
     }
+
+    /// Sets a device's push budget: at most `wakesPerHour` device wakes in any rolling hour of
+    /// its plans, the wakes worth the most expected launches kept (a push service's limit on
+    /// silent notifications); `nil` plans as many as are worth it.
+    public mutating func setWakesPerHour(_ wakesPerHour: Int?, device: String) {
+        budgets[device] = wakesPerHour.map { max(1, $0) }
+    }
+
+    /// A device's push budget, when it has one.
+    public func wakesPerHour(device: String) -> Int? { budgets[device] }
 
     /// The policy that applies to an app.
     public func policy(app: String, device: String) -> AppPolicy {
@@ -166,7 +179,13 @@ public struct Predictor: Sendable {
     public mutating func nextWake(after time: Date, before limit: Date?, device: String) throws(PredictorError)
         -> DeviceWake?
     {
-        try firstWake(after: time, before: limit, device: device)
+        // A budget weighs each wake against those of the hour after it: the first wake of the
+        // whole plan of the day, kept within the budget.
+        if budgets[device] != nil {
+            let wake = try schedule(from: time, to: time.addingTimeInterval(Self.lookAhead), device: device).wakes.first
+            return wake.flatMap { limit == nil || $0.time < limit! ? $0 : nil }
+        }
+        return try firstWake(after: time, before: limit, device: device)
     }
 
     /// Records that a scheduler will carry out a wake that ``nextWake(after:before:device:)``
@@ -245,7 +264,8 @@ public struct Predictor: Sendable {
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan
         }
-        let wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
+        var wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
+        if let perHour = budgets[device] { wakes = Planner.capPerHour(wakes, perHour: perHour) }
         return Schedule(
             device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,
             silentApps: silentApps)

@@ -12,56 +12,64 @@ extension PostgresEventStore {
         onReject: ((Rejection) -> Void)? = nil
     ) throws -> ImportReport {
         try transaction { db in
-            let deviceZone = try Self.zone(
-                db.value("SELECT time_zone FROM device WHERE name = \(options.device) FOR UPDATE", as: String?.self)
-                    ?? nil, location: location)
-            try EventStore.checkZone(options.timeZone, of: options.device, against: deviceZone)
-            // A device with no zone takes the one the import names, as a new one does.
-            if let given = options.timeZone, deviceZone == nil {
-                try db.changes(
-                    "UPDATE device SET time_zone = \(given.identifier) WHERE name = \(options.device) AND time_zone IS NULL"
-                )
-            }
-            let importID =
-                try db.value(
-                    """
-                    INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
-                        imported_at, options)
-                    VALUES (\(path), '', '', \(options.device), 0, 0, 0, 0, \(now.milliseconds), \(options.readingKey))
-                    RETURNING id
-                    """, as: Int64.self) ?? 0
-            let loader = try BulkLoader(
-                db, importID: importID, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
-            // Local times are read in the device's zone when the import names none.
-            var reading = options
-            reading.timeZone = options.timeZone ?? deviceZone
-            var report: ImportReport
-            do {
-                report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-                    try loader.add(event, device: options.device)
-                    return true
-                }
-                try loader.finish()
-            } catch {
-                loader.abandon()
-                throw error
-            }
-            report.stored = loader.stored
-            report.duplicates = report.events - loader.stored
-            try ImportReading.refuseOtherReadings(
-                of: report, options: options, earlier: try Self.importsHoldingEvents(of: report, before: importID, db))
-            try db.changes(
-                """
-                UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
-                    rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
-                    rejected = \(report.rejected), time_zone = \(report.timeZone),
-                    date_order = \(report.dateOrder?.rawValue)
-                WHERE id = \(importID)
-                """)
-            report.timeZone =
-                try db.value("SELECT time_zone FROM device WHERE name = \(options.device)", as: String?.self) ?? nil
-            return report
+            try importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
         }
+    }
+
+    /// ``importFile(_:options:now:progress:onReject:)`` in a transaction of the caller's.
+    func importFile(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
+        onReject: ((Rejection) -> Void)?, _ db: Transaction
+    ) throws -> ImportReport {
+        let deviceZone = try Self.zone(
+            db.value("SELECT time_zone FROM device WHERE name = \(options.device) FOR UPDATE", as: String?.self)
+                ?? nil, location: location)
+        try EventStore.checkZone(options.timeZone, of: options.device, against: deviceZone)
+        // A device with no zone takes the one the import names, as a new one does.
+        if let given = options.timeZone, deviceZone == nil {
+            try db.changes(
+                "UPDATE device SET time_zone = \(given.identifier) WHERE name = \(options.device) AND time_zone IS NULL"
+            )
+        }
+        let importID =
+            try db.value(
+                """
+                INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
+                    imported_at, options)
+                VALUES (\(path), '', '', \(options.device), 0, 0, 0, 0, \(now.milliseconds), \(options.readingKey))
+                RETURNING id
+                """, as: Int64.self) ?? 0
+        let loader = try BulkLoader(
+            db, importID: importID, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
+        // Local times are read in the device's zone when the import names none.
+        var reading = options
+        reading.timeZone = options.timeZone ?? deviceZone
+        var report: ImportReport
+        do {
+            report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
+                try loader.add(event, device: options.device)
+                return true
+            }
+            try loader.finish()
+        } catch {
+            loader.abandon()
+            throw error
+        }
+        report.stored = loader.stored
+        report.duplicates = report.events - loader.stored
+        try ImportReading.refuseOtherReadings(
+            of: report, options: options, earlier: try Self.importsHoldingEvents(of: report, before: importID, db))
+        try db.changes(
+            """
+            UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
+                rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
+                rejected = \(report.rejected), time_zone = \(report.timeZone),
+                date_order = \(report.dateOrder?.rawValue)
+            WHERE id = \(importID)
+            """)
+        report.timeZone =
+            try db.value("SELECT time_zone FROM device WHERE name = \(options.device)", as: String?.self) ?? nil
+        return report
     }
 
     /// The earlier imports of the report's file (by SHA-256) whose events the store still holds,

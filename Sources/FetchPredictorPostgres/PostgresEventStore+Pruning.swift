@@ -1,4 +1,5 @@
 import FetchPredictor
+import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
@@ -17,7 +18,12 @@ extension PostgresEventStore {
     }
 
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
-        try prune(dryRun: dryRun) { db in
+        try transaction(commit: !dryRun) { db in try prune(importID: importID, db) }
+    }
+
+    /// ``prune(importID:dryRun:)`` in a transaction of the caller's.
+    func prune(importID: Int64, _ db: Transaction) throws -> PruneReport {
+        try pruneRows(db) { db in
             guard try db.value("SELECT EXISTS (SELECT 1 FROM import_log WHERE id = \(importID))") ?? false else {
                 throw StoreError.unknownImport(importID)
             }
@@ -67,39 +73,82 @@ extension PostgresEventStore {
         dryRun: Bool, first: (Transaction) throws -> (kept: Int, events: String),
         then: (Transaction) throws -> Void = { _ in }
     ) throws -> PruneReport {
-        try transaction(commit: !dryRun) { db in
-            let (kept, condition) = try first(db)
-            try db.execute(
-                """
-                DELETE FROM model_cache WHERE device_id IN (
-                    SELECT DISTINCT device_id FROM event WHERE kind <= 1 AND \(condition))
-                """)
-            var report = PruneReport(launches: 0, fetches: 0, deviceEvents: 0, notifications: 0, kept: kept)
-            let counts = try db.rows(
-                PostgresQuery(
-                    unsafeSQL: """
-                        WITH gone AS (DELETE FROM event WHERE \(condition) RETURNING kind)
-                        SELECT kind, count(*) FROM gone GROUP BY kind
-                        """))
-            for row in counts {
-                let (kind, count) = try row.decode((Int16, Int).self)
-                switch kind {
-                case 0: report.launches = count
-                case 1: report.fetches = count
-                case 2: report.notifications = count
-                default: report.deviceEvents += count
-                }
+        try transaction(commit: !dryRun) { db in try pruneRows(db, first: first, then: then) }
+    }
+
+    /// The rows of a prune, in a transaction of the caller's: see ``prune(dryRun:first:then:)``.
+    private func pruneRows(
+        _ db: Transaction, first: (Transaction) throws -> (kept: Int, events: String),
+        then: (Transaction) throws -> Void = { _ in }
+    ) throws -> PruneReport {
+        let (kept, condition) = try first(db)
+        try db.execute(
+            """
+            DELETE FROM model_cache WHERE device_id IN (
+                SELECT DISTINCT device_id FROM event WHERE kind <= 1 AND \(condition))
+            """)
+        var report = PruneReport(launches: 0, fetches: 0, deviceEvents: 0, notifications: 0, kept: kept)
+        let counts = try db.rows(
+            PostgresQuery(
+                unsafeSQL: """
+                    WITH gone AS (DELETE FROM event WHERE \(condition) RETURNING kind)
+                    SELECT kind, count(*) FROM gone GROUP BY kind
+                    """))
+        for row in counts {
+            let (kind, count) = try row.decode((Int16, Int).self)
+            switch kind {
+            case 0: report.launches = count
+            case 1: report.fetches = count
+            case 2: report.notifications = count
+            default: report.deviceEvents += count
             }
-            // Apps left with no event and no setting of their own go too: their names are data.
-            try db.changes(
+        }
+        // Apps left with no event and no setting of their own go too: their names are data.
+        try db.changes(
+            """
+            DELETE FROM app WHERE interval IS NULL AND enabled
+            AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
+            """)
+        try then(db)
+        // Models kept in memory by other instances are learned again.
+        try db.changes("UPDATE device SET version = version + 1")
+        return report
+    }
+}
+
+extension PostgresEventStore {
+    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
+        try transaction { db in
+            guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
+            let logs = try db.rows(
                 """
-                DELETE FROM app WHERE interval IS NULL AND enabled
-                AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
-                """)
-            try then(db)
-            // Models kept in memory by other instances are learned again.
-            try db.changes("UPDATE device SET version = version + 1")
-            return report
+                SELECT id, path, format, device, time_zone, date_order, options, sha256, rejected FROM import_log
+                WHERE device = \(device) AND time_zone IS NOT NULL ORDER BY id
+                """
+            ).map { row in
+                let (id, path, format, device, zone, order, options, sha256, rejected) = try row.decode(
+                    (Int64, String, String, String, String?, String?, String?, String, Int64).self)
+                return (
+                    reading: ImportReading(
+                        id: id, path: path, format: format, device: device, timeZone: zone, dateOrder: order,
+                        options: options),
+                    sha256: sha256, rejected: rejected
+                )
+            }
+            for log in logs { _ = try prune(importID: log.reading.id, db) }
+            // A new zone is a new device to learn: its models go, and its version moves on.
+            try db.changes(
+                "UPDATE device SET time_zone = \(zone.identifier), version = version + 1 WHERE id = \(id)")
+            try db.changes("DELETE FROM model_cache WHERE device_id = \(id)")
+            return try logs.map { log in
+                let report = try importFile(
+                    log.reading.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
+                    progress: nil, onReject: nil, db)
+                guard report.sha256 == log.sha256 else {
+                    throw StoreError.importedFileChanged(path: log.reading.path, importID: log.reading.id)
+                }
+                return report
+            }
         }
     }
 }

@@ -137,6 +137,13 @@ extension PostgresEventStore {
                 "CREATE INDEX also_imported_by_import ON also_imported (import_id)",
             ]
         ),
+        (
+            "v3: push budgets",
+            [
+                // At most this many device wakes in any hour of the device's plans; NULL for none.
+                "ALTER TABLE device ADD COLUMN wakes_per_hour INTEGER"
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -48,6 +48,20 @@ extension PostgresEventStore {
         }
     }
 
+    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
+        try transaction { db in
+            let id = try Self.deviceID(device, db)
+            try db.changes("UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(id)")
+        }
+    }
+
+    public func wakesPerHour(device: String) throws -> Int? {
+        try read { db in
+            try db.value("SELECT wakes_per_hour FROM device WHERE name = \(device)", as: Int32?.self).flatMap { $0 }
+                .map(Int.init)
+        }
+    }
+
     public func hasDevice(_ device: String) throws -> Bool {
         try read { db in try db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false }
     }
@@ -187,7 +201,7 @@ extension PostgresEventStore {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
         let row = try read { db in try db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (zone, ownDefault, version, storeDefault, names, intervals, enabled) = row
+        let (zone, ownDefault, version, wakesPerHour, storeDefault, names, intervals, enabled) = row
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
@@ -199,7 +213,7 @@ extension PostgresEventStore {
         }
         return PlanningSettings(
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
-            exists: version != nil, policies: policies, version: version ?? 0)
+            exists: version != nil, policies: policies, version: version ?? 0, wakesPerHour: wakesPerHour.map(Int.init))
     }
 }
 
@@ -336,7 +350,7 @@ private struct TenantStatement: PostgresPreparedStatement {
 /// the device's zone, interval and version, the store's interval, and the apps' own settings.
 private struct PlanningSettingsStatement: PostgresPreparedStatement {
     static let sql = """
-        SELECT device.time_zone, device.default_interval, device.version,
+        SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour,
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
             coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
         FROM (SELECT 1) AS one
@@ -347,7 +361,7 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
         ) AS own ON TRUE
         """
-    typealias Row = (String?, String?, Int64?, String?, [String], [String], [Bool])
+    typealias Row = (String?, String?, Int64?, Int32?, String?, [String], [String], [Bool])
     var device: String
 
     func makeBindings() -> PostgresBindings {

@@ -189,6 +189,16 @@ struct Routes: Sendable {
         var timeZone: String?
         /// The device's default interval: its own, or the store's.
         var defaultInterval: String
+        /// The device's push budget: at most this many device wakes in any hour; absent for none.
+        var wakesPerHour: Int?
+    }
+
+    /// A device's settings, as GET and PUT answer them.
+    static func settings(of device: StoreDevice, in store: any EventStoring) throws -> DeviceSettingsAnswer {
+        DeviceSettingsAnswer(
+            device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
+            defaultInterval: try store.defaultInterval(device: device.stored).text,
+            wakesPerHour: try store.wakesPerHour(device: device.stored))
     }
 
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {
@@ -196,9 +206,7 @@ struct Routes: Sendable {
         let store = self.store
         let answer = try await workers.run { () throws -> DeviceSettingsAnswer in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            return DeviceSettingsAnswer(
-                device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
-                defaultInterval: try store.defaultInterval(device: device.stored).text)
+            return try Self.settings(of: device, in: store)
         }
         return try Self.json(answer)
     }
@@ -258,7 +266,7 @@ struct Routes: Sendable {
 
     @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let object = try await jsonObject(request, allowed: ["timeZone", "defaultInterval"])
+        let object = try await jsonObject(request, allowed: ["timeZone", "defaultInterval", "wakesPerHour"])
         var zone: TimeZone?
         if let value = object["timeZone"] {
             guard case .string(let name) = value else {
@@ -272,14 +280,25 @@ struct Routes: Sendable {
             }
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
+        // A whole number of wakes from 1 to 60, or null for no budget.
+        let budget: Int?? = try object["wakesPerHour"].map { value in
+            switch value {
+            case .null: return nil
+            case .number(let number) where Int(exactly: number).map({ (1...60).contains($0) }) == true:
+                return Int(exactly: number)
+            default:
+                throw APIError(
+                    .badRequest, "'wakesPerHour' must be a whole number of wakes from 1 to 60, or null for no budget",
+                    field: "wakesPerHour")
+            }
+        }
         let store = self.store
         let answer = try await workers.run { [zone] () throws -> DeviceSettingsAnswer in
             if let zone { try store.setTimeZone(zone, device: device.stored) }
             if let interval { try store.setDefaultInterval(interval, device: device.stored) }
-            if zone == nil && interval == nil { try store.createDevice(device.stored) }
-            return DeviceSettingsAnswer(
-                device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
-                defaultInterval: try store.defaultInterval(device: device.stored).text)
+            if let budget { try store.setWakesPerHour(budget, device: device.stored) }
+            if zone == nil && interval == nil && budget == nil { try store.createDevice(device.stored) }
+            return try Self.settings(of: device, in: store)
         }
         return try Self.json(answer)
     }

@@ -24,6 +24,33 @@ struct CommandLineTests {
         }
     }
 
+    /// An App Usage file read in the wrong zone: config --time-zone refuses and names the one
+    /// command that moves the device, which reads the file again in the right zone.
+    @Test func aDeviceMovesToItsRightZoneInOneCommand() throws {
+        let file = Tool.scratch().appendingPathComponent("usage.csv")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: Tool.fixture("app-usage-dmy.csv")), to: file)
+        try Tool.run(["import", file.path, "--db", db, "--device", "phone", "--time-zone", "UTC"])
+        let export = { try Tool.run(["export", "--db", db, "--device", "phone", "--format", "jsonl"]).stdout }
+        let before = try export()
+        let refused = try Tool.run(["config", "--time-zone", "Asia/Kolkata", "--device", "phone", "--db", db])
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains("fetchpredict config --time-zone Asia/Kolkata --device phone --reread"),
+            "\(refused.stderr)")
+        let moved = try Tool.run(["config", "--time-zone", "Asia/Kolkata", "--device", "phone", "--reread", "--db", db])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(
+            moved.stdout.hasPrefix("Device phone is in Asia/Kolkata now; 1 import of local times read again in it:"),
+            "\(moved.stdout)")
+        #expect(moved.stdout.contains("into device phone (Asia/Kolkata)"), "\(moved.stdout)")
+        let after = try export()
+        #expect(after != before)
+        // The first event, 2024-03-13 12:31 local, is now read at 07:01Z, not 12:31Z.
+        #expect(before.contains("2024-03-13T12:31:00") && after.contains("2024-03-13T07:01:00"), "\(after.prefix(400))")
+        let imports = try Tool.run(["imports", "--db", db, "--json"]).stdout
+        #expect(imports.contains("Asia/Kolkata") && !imports.contains("\"UTC\""), "\(imports)")
+    }
+
     /// A second phone's log imported with no --device is refused when the default device holds
     /// logs of another kind of source, saying what it holds and what to give; --device or
     /// --same-device imports it. Logs of the same kind go in as before.

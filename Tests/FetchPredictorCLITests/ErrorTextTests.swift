@@ -70,7 +70,7 @@ struct ErrorTextTests {
             (
                 StoreError.localTimesReadInZone(
                     device: "phone", stored: "UTC", given: "Asia/Kolkata", imports: [1, 2]),
-                "Device phone stays in UTC: its imports 1, 2 read local times in UTC, and in Asia/Kolkata every one of them would mean another instant; nothing was changed. To read them in Asia/Kolkata, remove those imports (fetchpredict prune --import 1) and import the files again with --time-zone Asia/Kolkata."
+                "Device phone stays in UTC: its imports 1, 2 read local times in UTC, and in Asia/Kolkata every one of them would mean another instant; nothing was changed. To read them again in Asia/Kolkata, in one step: fetchpredict config --time-zone Asia/Kolkata --device phone --reread (each file must still be where it was imported from; or remove those imports, fetchpredict prune --import 1, then move the device and import the files again)."
             ),
             (
                 StoreError.newerSchema(path: "a.sqlite"),

@@ -106,6 +106,41 @@ struct ServiceTests {
         await service.stop()
     }
 
+    /// A push budget set over HTTP bounds the device's plans: no hour of its schedule holds more
+    /// wakes, and its next wake is its budgeted plan's first; a bad value is a 400 naming the field.
+    @Test func aPushBudgetBoundsTheDevicesPlans() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        func busiestHour() async throws -> Int {
+            let schedule = try await service.request(
+                "GET", "/v1/devices/phone/schedule?from=2024-01-22T00:00:00Z&hours=48", key: service.acme)
+            let times = (schedule.json["wakes"] as? [[String: Any]] ?? []).compactMap {
+                ($0["time"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) }
+            }
+            return times.map { start in times.filter { $0 >= start && $0 < start.addingTimeInterval(3600) }.count }
+                .max() ?? 0
+        }
+        #expect(try await busiestHour() > 1, "a budget that holds nothing back tests nothing")
+        let put = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"wakesPerHour": 1}"#.utf8))
+        #expect(put.status == 200 && put.json["wakesPerHour"] as? Int == 1, "\(put.text)")
+        #expect(try await busiestHour() == 1)
+        let got = try await service.request("GET", "/v1/devices/phone", key: service.acme)
+        #expect(got.json["wakesPerHour"] as? Int == 1)
+        for bad in [
+            #"{"wakesPerHour": 0}"#, #"{"wakesPerHour": 1.5}"#, #"{"wakesPerHour": "2"}"#, #"{"wakesPerHour": 61}"#,
+        ] {
+            let refused = try await service.request("PUT", "/v1/devices/phone", key: service.acme, body: Data(bad.utf8))
+            #expect(refused.status == 400 && refused.json["field"] as? String == "wakesPerHour", "\(bad)")
+        }
+        let cleared = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"wakesPerHour": null}"#.utf8))
+        #expect(cleared.status == 200 && cleared.json["wakesPerHour"] == nil)
+        #expect(try await busiestHour() > 1)
+        await service.stop()
+    }
+
     /// A tenant lists its own devices page by page, never another's (also through a cursor of
     /// another tenant), and erases one: then nothing of it answers, and other devices are as they were.
     @Test func aTenantListsAndErasesItsDevices() async throws {

@@ -41,6 +41,56 @@ import Testing
         #expect(try store.imports().map(\.eventsKept) == [rows, 0])
     }
 
+    /// A device whose App Usage file was read in the wrong zone moves to the right one in one
+    /// step: its local-time imports are read again in the new zone, instants stay; a file that
+    /// changed or went away since refuses the move, and nothing changes.
+    @Test(arguments: Backend.available)
+    func localTimesAreReadAgainInANewZoneInOneStep(backend: Backend) throws {
+        let store = try backend.makeStore()
+        let folder = TestFiles.scratchFolder("reread")
+        let file = folder.appendingPathComponent("usage.csv").path
+        try FileManager.default.copyItem(atPath: TestFiles.fixture("app-usage-dmy.csv"), toPath: file)
+        let utc = TimeZone(identifier: "UTC")!, kolkata = TimeZone(identifier: "Asia/Kolkata")!
+        let first = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: utc), now: now)
+        // An event of an instant, recorded: it stays as it is.
+        try store.record([.launch("com.example.recorded", at: 1_710_000_000_000)], device: "phone")
+        let before = try store.events(device: "phone")
+        let state = { (try store.events(device: "phone"), try store.imports(), try store.timeZone(device: "phone")) }
+        // Refused while the file is not the one read: changed, then gone.
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        try (original + Data("\"Chat\",\"14/03/24\",\"9:00:00 am\",\"0:00:10\"\n".utf8)).write(
+            to: URL(fileURLWithPath: file))
+        let unchanged = try state()
+        #expect {
+            try store.reread(device: "phone", in: kolkata, now: now)
+        } throws: { error in
+            guard case StoreError.importedFileChanged(file, let id) = error else { return false }
+            return id == unchanged.1.first?.id
+        }
+        try FileManager.default.removeItem(atPath: file)
+        #expect(throws: (any Error).self) { try store.reread(device: "phone", in: kolkata, now: now) }
+        let after = try state()
+        #expect(after.0 == unchanged.0 && after.1.map(\.id) == unchanged.1.map(\.id) && after.2 == utc)
+        // Back as it was: moved, every local time now 5 h 30 min earlier, the recorded one not.
+        try original.write(to: URL(fileURLWithPath: file))
+        let reports = try store.reread(device: "phone", in: kolkata, now: now)
+        #expect(reports.count == 1 && reports[0].stored == first.stored && reports[0].timeZone == "Asia/Kolkata")
+        #expect(try store.timeZone(device: "phone") == kolkata)
+        let moved = try store.events(device: "phone")
+        #expect(moved.count == before.count)
+        let shift = Milliseconds(5 * 3600 + 1800) * 1000
+        let expected = before.map { event in
+            var event = event
+            if event.app != "com.example.recorded" { event.time -= shift }
+            return event
+        }
+        #expect(
+            Set(moved.map { "\($0.app) \($0.kind) \($0.time)" })
+                == Set(expected.map { "\($0.app) \($0.kind) \($0.time)" }))
+        let imports = try store.imports()
+        #expect(imports.count == 1 && imports[0].id != unchanged.1[0].id && imports[0].timeZone == "Asia/Kolkata")
+    }
+
     /// A script that prunes an import by its id must never reach another file's events: an id
     /// is given once, also after the import that had the highest was pruned.
     @Test(arguments: Backend.available)

@@ -235,6 +235,20 @@ import Testing
         #expect(leftovers == 0)
     }
 
+    /// A device's push budget is kept, read with its planning settings, and cleared.
+    @Test(arguments: Backend.available)
+    func aPushBudgetIsKeptPerDevice(backend: Backend) throws {
+        let store = try backend.makeStore()
+        #expect(try store.wakesPerHour(device: "phone") == nil)
+        try store.setWakesPerHour(2, device: "phone")
+        try store.createDevice("tablet")
+        #expect(try store.wakesPerHour(device: "phone") == 2)
+        #expect(try store.planningSettings(device: "phone").wakesPerHour == 2)
+        #expect(try store.planningSettings(device: "tablet").wakesPerHour == nil)
+        try store.setWakesPerHour(nil, device: "phone")
+        #expect(try store.planningSettings(device: "phone").wakesPerHour == nil)
+    }
+
     /// A listing goes page by page through the names with a prefix, in byte order, and never
     /// past it.
     @Test(arguments: Backend.available)

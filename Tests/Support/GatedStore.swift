@@ -96,10 +96,17 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func prune(importID: Int64, dryRun: Bool) throws -> PruneReport {
         try base.prune(importID: importID, dryRun: dryRun)
     }
+    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
+        try base.reread(device: device, in: zone, now: now)
+    }
     public func eraseDevice(_ device: String, dryRun: Bool) throws -> PruneReport {
         try base.eraseDevice(device, dryRun: dryRun)
     }
     public func devices() throws -> [String] { try base.devices() }
+    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
+        try base.setWakesPerHour(wakesPerHour, device: device)
+    }
+    public func wakesPerHour(device: String) throws -> Int? { try base.wakesPerHour(device: device) }
     public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
         try base.devices(prefix: prefix, after: after, limit: limit)
     }

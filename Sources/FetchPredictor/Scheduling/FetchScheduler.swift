@@ -85,6 +85,9 @@ public final class FetchScheduler: @unchecked Sendable {
         let limit = time.milliseconds
         let defaultInterval = settings.defaultInterval
         if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
+        if slot.predictor.wakesPerHour(device: device) != settings.wakesPerHour {
+            slot.predictor.setWakesPerHour(settings.wakesPerHour, device: device)
+        }
         // A device that is not there has no events, no settings and no zone: the predictor
         // knows nothing of it, and answers as for a device with no events, in no zone. One that
         // is there is planned in its own zone, never in an assumed one.

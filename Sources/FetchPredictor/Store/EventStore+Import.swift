@@ -36,36 +36,42 @@ extension EventStore {
         progress: ((Int64, Int64) -> Void)? = nil,
         onReject: ((Rejection) -> Void)? = nil
     ) throws -> ImportReport {
-        try write { db in
-            let deviceZone = try Self.timeZone(db, device: options.device, path: path)
-            try Self.checkZone(options.timeZone, of: options.device, against: deviceZone)
-            // A device with no zone takes the one the import names, as a new one does.
-            if let given = options.timeZone, deviceZone == nil {
-                try db.execute(
-                    sql: "UPDATE device SET timeZone = ? WHERE name = ? AND timeZone IS NULL",
-                    arguments: [given.identifier, options.device])
-            }
-            var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
-            log.options = options.readingKey
-            log.id = try StoreSettingRecord.nextImportID(db)
-            try log.insert(db)
-            let writer = try EventWriter(
-                db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)
-            // Local times are read in the device's zone when the import names none.
-            var reading = options
-            reading.timeZone = options.timeZone ?? deviceZone
-            var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-                try writer.insert(event, device: options.device)
-            }
-            try ImportReading.refuseOtherReadings(
-                of: report, options: options,
-                earlier: try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db).map(
-                    \.reading))
-            try writer.invalidateLearnedModels()
-            log.finish(report)
-            try log.update(db)
-            report.timeZone = try Self.timeZone(db, device: options.device, path: path)?.identifier
-            return report
+        try write { db in try importFile(path, options: options, now: now, progress: progress, onReject: onReject, db) }
+    }
+
+    /// ``importFile(_:options:now:progress:onReject:)`` in a transaction of the caller's.
+    func importFile(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
+        onReject: ((Rejection) -> Void)?, _ db: Database
+    ) throws -> ImportReport {
+        let deviceZone = try Self.timeZone(db, device: options.device, path: path)
+        try Self.checkZone(options.timeZone, of: options.device, against: deviceZone)
+        // A device with no zone takes the one the import names, as a new one does.
+        if let given = options.timeZone, deviceZone == nil {
+            try db.execute(
+                sql: "UPDATE device SET timeZone = ? WHERE name = ? AND timeZone IS NULL",
+                arguments: [given.identifier, options.device])
         }
+        var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
+        log.options = options.readingKey
+        log.id = try StoreSettingRecord.nextImportID(db)
+        try log.insert(db)
+        let writer = try EventWriter(
+            db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)
+        // Local times are read in the device's zone when the import names none.
+        var reading = options
+        reading.timeZone = options.timeZone ?? deviceZone
+        var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
+            try writer.insert(event, device: options.device)
+        }
+        try ImportReading.refuseOtherReadings(
+            of: report, options: options,
+            earlier: try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db).map(
+                \.reading))
+        try writer.invalidateLearnedModels()
+        log.finish(report)
+        try log.update(db)
+        report.timeZone = try Self.timeZone(db, device: options.device, path: path)?.identifier
+        return report
     }
 }

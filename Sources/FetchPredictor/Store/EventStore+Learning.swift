@@ -131,7 +131,7 @@ extension EventStore {
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             return PlanningSettings(
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
-                policies: policies, version: record?.version ?? 0)
+                policies: policies, version: record?.version ?? 0, wakesPerHour: record?.wakesPerHour)
         }
     }
 }

@@ -41,9 +41,16 @@ extension EventStore {
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
-        try prune(
-            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: { _ in [importID] },
-            dryRun: dryRun, first: { db, _ in try passOn(importID: importID, db) }
+        let report = try write(commit: !dryRun) { db in try prune(importID: importID, db) }
+        if !dryRun { try compact() }
+        return report
+    }
+
+    /// ``prune(importID:dryRun:)`` in a transaction of the caller's, without compacting the file.
+    func prune(importID: Int64, _ db: Database) throws -> PruneReport {
+        try pruneRows(
+            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID],
+            first: { db, _ in try passOn(importID: importID, db) }, db
         ) { db, _ in
             try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [importID])
             if db.changesCount == 0 { throw StoreError.unknownImport(importID) }
@@ -121,45 +128,58 @@ extension EventStore {
         first: (Database, StatementArguments) throws -> Int, more: (Database, StatementArguments) throws -> Void
     ) throws -> PruneReport {
         let report = try write(commit: !dryRun) { db -> PruneReport in
-            let arguments = try arguments(db)
-            let kept = try first(db, arguments)
-            // Models of every device whose events go are dropped: they remember them.
-            try db.execute(
-                sql: """
-                    DELETE FROM modelCache WHERE deviceId IN (
-                        SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(condition))
-                        OR app.id IN (SELECT appId FROM fetch WHERE \(condition)))
-                    """, arguments: arguments)
-            try db.execute(sql: "DELETE FROM launch WHERE \(condition)", arguments: arguments)
-            let launches = db.changesCount
-            try db.execute(sql: "DELETE FROM fetch WHERE \(condition)", arguments: arguments)
-            let fetches = db.changesCount
-            try db.execute(sql: "DELETE FROM deviceEvent WHERE \(deviceEventsCondition)", arguments: arguments)
-            let deviceEvents = db.changesCount
-            try db.execute(sql: "DELETE FROM notification WHERE \(condition)", arguments: arguments)
-            let notifications = db.changesCount
-            // Apps left with no event and no setting of their own go too: their names are data.
-            try db.execute(
-                sql: """
-                    DELETE FROM app WHERE interval IS NULL AND enabled = 1
-                    AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
-                    AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
-                    AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
-                    """)
-            try more(db, arguments)
-            // Models kept in memory by other processes are learned again.
-            try db.execute(sql: "UPDATE device SET version = version + 1")
-            return PruneReport(
-                launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications,
-                kept: kept)
+            try pruneRows(
+                where: condition, deviceEventsWhere: deviceEventsCondition, arguments: try arguments(db), first: first,
+                db, more: more)
         }
-        if dryRun { return report }
-        // Deleted rows would otherwise linger in free pages of the file.
+        if !dryRun { try compact() }
+        return report
+    }
+
+    /// Gives the file's freed pages back to the system: deleted rows would otherwise linger in them.
+    func compact() throws {
         try writer.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
             try db.execute(sql: "VACUUM")
         }
-        return report
+    }
+
+    /// The rows of a prune, in a transaction of the caller's: see ``prune(where:deviceEventsWhere:arguments:dryRun:first:more:)``.
+    private func pruneRows(
+        where condition: String, deviceEventsWhere deviceEventsCondition: String, arguments: StatementArguments,
+        first: (Database, StatementArguments) throws -> Int, _ db: Database,
+        more: (Database, StatementArguments) throws -> Void
+    ) throws -> PruneReport {
+        let kept = try first(db, arguments)
+        // Models of every device whose events go are dropped: they remember them.
+        try db.execute(
+            sql: """
+                DELETE FROM modelCache WHERE deviceId IN (
+                    SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(condition))
+                    OR app.id IN (SELECT appId FROM fetch WHERE \(condition)))
+                """, arguments: arguments)
+        try db.execute(sql: "DELETE FROM launch WHERE \(condition)", arguments: arguments)
+        let launches = db.changesCount
+        try db.execute(sql: "DELETE FROM fetch WHERE \(condition)", arguments: arguments)
+        let fetches = db.changesCount
+        try db.execute(sql: "DELETE FROM deviceEvent WHERE \(deviceEventsCondition)", arguments: arguments)
+        let deviceEvents = db.changesCount
+        try db.execute(sql: "DELETE FROM notification WHERE \(condition)", arguments: arguments)
+        let notifications = db.changesCount
+        // Apps left with no event and no setting of their own go too: their names are data.
+        try db.execute(
+            sql: """
+                DELETE FROM app WHERE interval IS NULL AND enabled = 1
+                AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
+                AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
+                AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
+                """)
+        try more(db, arguments)
+        // Models kept in memory by other processes are learned again.
+        try db.execute(sql: "UPDATE device SET version = version + 1")
+        return PruneReport(
+            launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications,
+            kept: kept)
     }
 }
 

@@ -161,6 +161,10 @@ extension EventStore {
                     );
                     """)
         }
+        migrator.registerMigration("v8: push budgets") { db in
+            // At most this many device wakes in any hour of the device's plans; NULL for no budget.
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN wakesPerHour INTEGER")
+        }
         return migrator
     }
 }

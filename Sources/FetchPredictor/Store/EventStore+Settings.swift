@@ -71,6 +71,17 @@ extension EventStore {
         }
     }
 
+    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
+        try write { db in
+            let id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
+            try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [wakesPerHour, id])
+        }
+    }
+
+    public func wakesPerHour(device: String) throws -> Int? {
+        try read { db in try DeviceRecord.named(device, db)?.wakesPerHour }
+    }
+
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {

@@ -95,6 +95,15 @@ public protocol EventStoring: AnyObject, Sendable {
     ///
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     func prune(importID: Int64, dryRun: Bool) throws -> PruneReport
+    /// Moves a device to another zone and reads its imports of local times again in it, in one
+    /// transaction: each such import's events are deleted (as ``prune(importID:dryRun:)`` does)
+    /// and its file read again, with the same format, date order and settings, as a new import;
+    /// events of instants stay. Each file must be where it was imported from, unchanged.
+    ///
+    /// - Returns: the new imports, in the order of the old.
+    /// - Throws: ``StoreError/unknownDevice(_:)``; ``StoreError/importedFileChanged(path:importID:)``
+    ///   or the import's own error when a file is gone, changed or now refused; then nothing changes.
+    func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport]
     /// Erases a device for good, in one transaction: its events, apps, settings, learned models
     /// and import records, and the device itself (a person's right to erasure). A device made
     /// later under its name starts anew, and a process that held its model learns it again.
@@ -127,6 +136,11 @@ public protocol EventStoring: AnyObject, Sendable {
     func setDefaultInterval(_ interval: FetchInterval) throws
     /// The interval of a device's apps that set none: the device's own default, else the store's.
     func defaultInterval(device: String) throws -> FetchInterval
+    /// Sets a device's push budget (at most `wakesPerHour` device wakes in any hour of its
+    /// plans), creating the device when new; `nil` for none.
+    func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws
+    /// A device's push budget; `nil` when it has none (or is not there).
+    func wakesPerHour(device: String) throws -> Int?
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     func setDefaultInterval(_ interval: FetchInterval?, device: String) throws
@@ -193,12 +207,15 @@ public struct PlanningSettings: Sendable, Hashable {
     public var policies: [String: AppSettings]
     /// The device's version: bumped by every write of its events or its zone, by any process.
     public var version: Int64
+    /// The device's push budget: at most this many device wakes in any hour; `nil` for none.
+    public var wakesPerHour: Int?
 
     /// Creates a value with every field given.
     public init(
         defaultInterval: FetchInterval, timeZone: TimeZone?, exists: Bool, policies: [String: AppSettings],
-        version: Int64
+        version: Int64, wakesPerHour: Int? = nil
     ) {
+        self.wakesPerHour = wakesPerHour
         self.defaultInterval = defaultInterval
         self.timeZone = timeZone
         self.exists = exists

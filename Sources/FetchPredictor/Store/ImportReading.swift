@@ -1,4 +1,5 @@
 import FetchPredictorImport
+import Foundation
 
 /// How an earlier import read its file, as every store's import log keeps it: what an import of
 /// the same file must read the same way, or its events would be stored twice.
@@ -26,6 +27,25 @@ package struct ImportReading: Sendable {
         self.timeZone = timeZone
         self.dateOrder = dateOrder
         self.options = options
+    }
+
+    /// The options that read the file again as this import read it, but in `zone`: its format,
+    /// date order and other settings (its reading key), and `skipInvalid` as it needed.
+    package func options(in zone: TimeZone, skipInvalid: Bool) -> ImportOptions {
+        var options = ImportOptions(
+            format: ImportFormat(rawValue: format), device: device, timeZone: zone,
+            dateOrder: dateOrder.flatMap(DateOrder.init(rawValue:)), skipInvalid: skipInvalid)
+        for part in (self.options ?? "").components(separatedBy: "; ") {
+            if part.hasPrefix("label "), let equals = part.lastIndex(of: "=") {
+                let label = String(part[part.index(part.startIndex, offsetBy: 6)..<equals])
+                if let meaning = RowLabel(rawValue: String(part[part.index(after: equals)...])) {
+                    options.rowLabels[label] = meaning
+                }
+            } else if part.hasPrefix("ignore ") {
+                options.extraIgnoredPackages.insert(String(part.dropFirst(7)))
+            }
+        }
+        return options
     }
 
     /// How this import read its file differently from `report`'s, one phrase a difference

@@ -26,6 +26,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case noTimeZone(device: String)
     /// No import of that id in the import log.
     case unknownImport(Int64)
+    /// A file to read again is not the one its import read: its SHA-256 differs.
+    case importedFileChanged(path: String, importID: Int64)
     /// No API key of that number.
     case unknownKey(Int64)
     /// Imports of the device read local times in its zone: moving it would shift every one.
@@ -61,6 +63,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "\(file) is the file imported as import \(earlier) (\(earlierFile)), read otherwise then: \(differences.joined(separator: "; ")). Its events would be stored twice, so nothing was stored."
         case .noTimeZone(let device):
             "Device \(device) has no time zone, and daily habits are local times; nothing is read in a zone nobody named."
+        case .importedFileChanged(let path, let id):
+            "\(path) is not the file import \(id) read (its SHA-256 differs), so it cannot be read again in another zone; nothing was changed."
         case .unknownImport(let id):
             "There is no import \(id) in the store."
         case .localTimesReadInZone(let device, let stored, let given, let imports):

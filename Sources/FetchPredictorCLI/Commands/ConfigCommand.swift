@@ -18,6 +18,7 @@ struct ConfigCommand: ParsableCommand {
               fetchpredict config --default-interval 3600 --device tablet
               fetchpredict config --time-zone Europe/Warsaw --device tablet
               fetchpredict config --apps-matching 'com.example.*' --interval 3600
+              fetchpredict config --time-zone Europe/Brussels --device fr --reread
 
             System packages (clocks and alarms, calls, the system UI, settings, installers, \
             permission dialogs, Play services) are never woken unless given an interval of their \
@@ -77,6 +78,18 @@ struct ConfigCommand: ParsableCommand {
         transform: TimeZoneArgument.parse)
     var timeZone: TimeZone?
 
+    @Option(
+        help: ArgumentHelp(
+            "The device's push budget: at most this many device wakes in any hour of its plans (1 to 60), or none.",
+            valueName: "count"))
+    var wakesPerHour: WakesPerHourArgument?
+
+    @Flag(
+        help:
+            "With --time-zone: read the device's imports of local times (App Usage, dumpsys) again in the new zone, in one transaction; each file must still be where it was imported from."
+    )
+    var reread = false
+
     @OptionGroup var output: OutputOptions
 
     /// The settings `config` shows.
@@ -86,10 +99,11 @@ struct ConfigCommand: ParsableCommand {
         var deviceExists = true
         var timeZone: String?
         var defaultInterval: FetchInterval
+        var wakesPerHour: Int?
         var app: AppSettings?
 
         enum CodingKeys: String, CodingKey {
-            case device, timeZone, defaultInterval, app
+            case device, timeZone, defaultInterval, wakesPerHour, app
         }
     }
 
@@ -97,6 +111,17 @@ struct ConfigCommand: ParsableCommand {
     var inBulk: Bool { !appsMatching.isEmpty || appsFile != nil }
 
     func validate() throws {
+        if reread {
+            guard timeZone != nil, app == nil, interval == nil, enable == nil, defaultInterval == nil, !inBulk else {
+                throw ValidationError(
+                    "--reread moves a device to another zone: give it with --time-zone ZONE --device DEVICE alone.")
+            }
+            if store.deviceOption == nil {
+                throw ValidationError(
+                    "--reread reads a device's files again: name it with --device, even the default one.")
+            }
+            return
+        }
         if inBulk {
             if app != nil {
                 throw ValidationError("Give an app, or --apps-matching and --apps-file: not both.")
@@ -160,6 +185,13 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
+    /// What a move with --reread did, in JSON.
+    struct Moved: Encodable {
+        var device: String
+        var timeZone: String
+        var imports: [ImportReport]
+    }
+
     /// What a change in bulk did, in JSON.
     struct BulkChange: Encodable {
         var device: String
@@ -170,7 +202,20 @@ struct ConfigCommand: ParsableCommand {
 
     func run() throws {
         // Only a change makes a store: showing the settings of a path with none is an error.
-        let changes = interval != nil || enable != nil || defaultInterval != nil || timeZone != nil
+        let changes =
+            interval != nil || enable != nil || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
+        if reread, let timeZone {
+            let eventStore = try store.openStore(creating: false)
+            try KnownNames.requireDevice(store.device, in: eventStore)
+            let reports = try eventStore.reread(device: store.device, in: timeZone, now: Date())
+            try output.print(Moved(device: store.device, timeZone: timeZone.identifier, imports: reports)) { moved in
+                ([
+                    "Device \(moved.device) is in \(moved.timeZone) now; \(Output.count(reports.count, "import")) of local times read again in it\(reports.isEmpty ? "." : ":")"
+                ]
+                    + reports.map { "  " + ImportText.describe($0, zone: timeZone) }).joined(separator: "\n")
+            }
+            return
+        }
         if inBulk {
             let eventStore = try store.openStore(creating: false)
             try KnownNames.requireDevice(store.device, in: eventStore)
@@ -185,6 +230,7 @@ struct ConfigCommand: ParsableCommand {
         }
         // The zone first: when it is refused, nothing else changes either.
         if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
+        if let wakesPerHour { try eventStore.setWakesPerHour(wakesPerHour.count, device: store.device) }
         if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
         if let defaultInterval {
@@ -199,6 +245,7 @@ struct ConfigCommand: ParsableCommand {
             device: store.device, deviceExists: try eventStore.hasDevice(store.device),
             timeZone: try eventStore.timeZone(device: store.device)?.identifier,
             defaultInterval: try eventStore.defaultInterval(device: store.device),
+            wakesPerHour: try eventStore.wakesPerHour(device: store.device),
             app: try app.map { try eventStore.settings(app: $0, device: store.device) })
         try output.print(settings, text: Self.describe)
     }
@@ -211,6 +258,9 @@ struct ConfigCommand: ParsableCommand {
         var lines = [
             "device \(settings.device): \(zone)",
             "default interval: \(settings.defaultInterval)",
+            "push budget: "
+                + (settings.wakesPerHour.map { "at most \(Output.count($0, "device wake")) in any hour" }
+                    ?? "none (set one with --wakes-per-hour)"),
         ]
         if let app = settings.app {
             let interval = app.interval.map(\.text) ?? "\(settings.defaultInterval) (the default)"

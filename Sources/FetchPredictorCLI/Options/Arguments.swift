@@ -80,6 +80,21 @@ struct SilenceArgument: ExpressibleByArgument {
     }
 }
 
+/// A push budget: a whole number of device wakes an hour from 1 to 60, or `none`.
+struct WakesPerHourArgument: ExpressibleByArgument {
+    /// The budget; `nil` for `none`.
+    var count: Int?
+
+    init?(argument text: String) {
+        if text == "none" {
+            count = nil
+            return
+        }
+        guard let count = Int(text), (1...60).contains(count) else { return nil }
+        self.count = count
+    }
+}
+
 /// A persona of the synthetic logs, by name.
 enum PersonaArgument {
     struct Unknown: Error, CustomStringConvertible {

@@ -63,11 +63,16 @@ enum ErrorText {
                 ": give it one with fetchpredict config --time-zone ZONE --device \(device), such as Europe/Warsaw.")
         case .unknownImport:
             return amend(sentence, ": fetchpredict imports lists them.")
-        case .localTimesReadInZone(_, _, let given, let imports):
+        case .importedFileChanged(_, let id):
+            return amend(
+                sentence,
+                ": put the file back as it was, or remove that import (fetchpredict prune --import \(id)), move the device with config --time-zone, and import the file again."
+            )
+        case .localTimesReadInZone(let device, _, let given, let imports):
             let first = imports.first.map(String.init) ?? "ID"
             return amend(
                 sentence,
-                ". To read them in \(given), remove those imports (fetchpredict prune --import \(first)) and import the files again with --time-zone \(given)."
+                ". To read them again in \(given), in one step: fetchpredict config --time-zone \(given) --device \(device) --reread (each file must still be where it was imported from; or remove those imports, fetchpredict prune --import \(first), then move the device and import the files again)."
             )
         case .unavailable:
             return amend(sentence, ". Check that the server of --postgres (or $FETCHPREDICT_DATABASE_URL) is up.")

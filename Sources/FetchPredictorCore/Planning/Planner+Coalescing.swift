@@ -84,6 +84,55 @@ extension Planner {
         return wakes.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
     }
 
+    /// Keeps at most `perHour` device wakes in any rolling hour (a push budget): the wakes worth
+    /// the most expected launches first, each kept when no hour that holds it would then hold
+    /// more; the first wake kept after wakes held back says how many, in its reasons.
+    static func capPerHour(_ wakes: [DeviceWake], perHour: Int) -> [DeviceWake] {
+        guard perHour > 0, wakes.count > perHour else { return perHour > 0 ? wakes : [] }
+        let hour = Milliseconds.perHour
+        let times = wakes.map(\.time.milliseconds)
+        let ranked = wakes.indices.sorted {
+            let (left, right) = (
+                wakes[$0].apps.reduce(0) { $0 + $1.expectedLaunches },
+                wakes[$1].apps.reduce(0) { $0 + $1.expectedLaunches }
+            )
+            return left != right ? left > right : $0 < $1
+        }
+        var kept: [Milliseconds] = []  // sorted
+        var keep = Set<Int>()
+        for index in ranked {
+            let time = times[index]
+            // Every hour [start, start + 1 h) that holds `time` starts at a kept wake's time or at
+            // `time` itself, at most an hour before it: count each such hour with it.
+            let near = kept.filter { $0 > time - hour && $0 < time + hour }
+            let starts = near.filter { $0 <= time } + [time]
+            let fits = starts.allSatisfy { start in
+                near.filter { $0 >= start && $0 < start + hour }.count + 1 <= perHour
+            }
+            if fits {
+                keep.insert(index)
+                kept.insert(time, at: kept.firstIndex { $0 > time } ?? kept.count)
+            }
+        }
+        var result: [DeviceWake] = []
+        var heldBack = 0
+        for (index, wake) in wakes.enumerated() {
+            guard keep.contains(index) else {
+                heldBack += 1
+                continue
+            }
+            var wake = wake
+            if heldBack > 0 {
+                for app in wake.apps.indices {
+                    wake.apps[app].reasons.append(.budget(wakesPerHour: perHour, heldBack: heldBack))
+                }
+                heldBack = 0
+            }
+            result.append(wake)
+        }
+        return result
+    }
+
     /// The reasons of a wake moved earlier, true of it where it now is: a peak no longer between
     /// the new time's lead and window is no reason of it any more; a return counts its minutes
     /// since the last launch to the new time, and is no reason once its window no longer reaches

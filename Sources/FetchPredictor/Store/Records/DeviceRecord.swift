@@ -14,6 +14,8 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     /// The interval of the device's apps that set none, as `FetchInterval/text`; `nil` for the
     /// store's default.
     var defaultInterval: String?
+    /// The device's push budget: at most this many device wakes in any hour; `nil` for none.
+    var wakesPerHour: Int?
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
