@@ -180,7 +180,7 @@ struct ReportTests {
         // each group's sum of forecasts, so that every dot sat on the bottom edge).
         let reported = try #require(evaluation["reported"] as? [String: Any])
         let bins = try #require(reported["reliability"] as? [[String: Any]]).filter { ($0["wakes"] as? Int ?? 0) > 0 }
-        let circles = reader.marks(in: "reliability").filter { $0.name == "circle" }
+        let circles = reader.marks(in: "reliability").filter { $0.attributes["data-series"] == "groups" }
         #expect(!circles.isEmpty)
         #expect(circles.count == bins.count)
         for (circle, bin) in zip(circles, bins) {
@@ -212,6 +212,189 @@ struct ReportTests {
         #expect(page.contains("default interval 1800"))
     }
 
+    /// The commuter's report as of 2024-01-29 06:00Z, with its evaluation, read back.
+    func commuterReport(_ db: String, now: String = "2024-01-29T06:00:00Z") throws -> Reader {
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run(["report", "--db", db, "--now", now, "--out", out, "--evaluate"])
+        #expect(made.status == 0, "\(made.stderr)")
+        return try Reader.read(out)
+    }
+
+    /// Under the planned wakes, the page says what `schedule` says under them: each wake assumes
+    /// no launch before it, so later hours plan fewer wakes (issue 39, point 10).
+    @Test func thePageSaysThatLaterHoursPlanFewerWakes() throws {
+        let reader = try commuterReport(try commuterStore())
+        #expect(!reader.marks(in: "timeline").filter { $0.name == "circle" }.isEmpty)
+        let said = reader.elements.filter { $0.name == "p" && $0.attributes["id"] == "later-hours" }
+        #expect(said.map(\.text) == [WakeText.laterHours])
+    }
+
+    /// The timeline has a tick at each local whole hour, labelled in local time every three
+    /// hours, from a `--now` between two: in India, half an hour off UTC, at UTC's half hours;
+    /// in Warsaw on the night the clocks go forward, an hour apart across the change (issue 39,
+    /// point 10: its marks were every 3 hours from now, at 11:40, 14:40, ...).
+    @Test(arguments: ["Asia/Kolkata", "Europe/Warsaw"])
+    func theTimelineTicksEachLocalWholeHour(zoneName: String) throws {
+        // 24 hours from 11:40 local: 12:00 (06:30Z) to 11:00 the next day; from 00:20 on
+        // 2024-03-31: 01:00 (00:00Z), then 03:00 summer time, to 01:00 the next day.
+        let (now, first, firstLabel) =
+            zoneName == "Asia/Kolkata"
+            ? ("2024-01-29T06:10:00Z", "2024-01-29T06:30:00Z", "12:00")
+            : ("2024-03-30T23:20:00Z", "2024-03-31T00:00:00Z", "03:00")
+        let db = Tool.scratch().appendingPathComponent("events.sqlite").path
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--db", db, "--time-zone", zoneName])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run(["report", "--db", db, "--now", now, "--out", out])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reader = try Reader.read(out)
+        let zone = try #require(TimeZone(identifier: zoneName))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let iso = ISO8601DateFormatter()
+        let marks = reader.marks(in: "timeline").filter { $0.attributes["data-axis"] == "x" }
+        let ticks = marks.filter { $0.name == "line" }
+        let times = try ticks.map { try #require(iso.date(from: $0.attributes["data-value"] ?? "")) }
+        #expect(times.count == 24)
+        #expect(times.first == iso.date(from: first))
+        for time in times {
+            let parts = calendar.dateComponents([.minute, .second], from: time)
+            #expect(parts.minute == 0 && parts.second == 0, "\(time)")
+        }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 3600 })
+        let xs = ticks.compactMap { Double($0.attributes["x1"] ?? "") }
+        let steps = zip(xs, xs.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - steps[0]) <= 0.15 && $0 > 0 }, "\(steps)")
+        // Labels: local HH:00 at the hours divisible by 3, each under its tick.
+        let formatter = DateFormatter()
+        formatter.timeZone = zone
+        formatter.dateFormat = "HH:mm"
+        let labels = marks.filter { $0.name == "text" }
+        let expected = times.filter { calendar.component(.hour, from: $0) % HTMLReport.timelineLabelEvery == 0 }
+        #expect(labels.map(\.text) == expected.map { formatter.string(from: $0) })
+        #expect(labels.map(\.text).first == firstLabel)
+        for label in labels {
+            let tick = try #require(ticks.first { $0.attributes["data-value"] == label.attributes["data-value"] })
+            #expect(label.attributes["x"] == tick.attributes["x1"])
+        }
+    }
+
+    /// The frontier, the forecast (reliability) and the fresh-launch charts each have a legend
+    /// naming every series they draw, and scales: ticks on their axes with labelled values
+    /// (issue 39, point 10).
+    @Test func evaluationChartsHaveLegendsAndScales() throws {
+        let reader = try commuterReport(try commuterStore())
+        for kind in ["frontier", "reliability", "fresh"] {
+            let marks = reader.marks(in: kind)
+            let drawn = Set(marks.compactMap { $0.attributes["data-series"] })
+            let legend = marks.filter { $0.attributes["data-legend"] != nil }
+            #expect(!drawn.isEmpty, "\(kind)")
+            #expect(Set(legend.compactMap { $0.attributes["data-legend"] }) == drawn, "\(kind)")
+            #expect(legend.allSatisfy { $0.name == "text" && !$0.text.isEmpty }, "\(kind)")
+            // Every tick has its value written beside it.
+            for axis in ["x", "y"] {
+                let ticks = marks.filter { $0.name == "line" && $0.attributes["data-axis"] == axis }
+                let labels = marks.filter { $0.name == "text" && $0.attributes["data-axis"] == axis }
+                #expect(ticks.map { $0.attributes["data-value"] } == labels.map { $0.attributes["data-value"] })
+                #expect(labels.allSatisfy { !$0.text.isEmpty }, "\(kind) \(axis)")
+            }
+        }
+        func labels(_ kind: String, _ axis: String) -> [String] {
+            reader.marks(in: kind).filter { $0.name == "text" && $0.attributes["data-axis"] == axis }.map(\.text)
+        }
+        func legend(_ kind: String, _ series: String) -> String {
+            reader.marks(in: kind).first { $0.attributes["data-legend"] == series }?.text ?? ""
+        }
+        #expect(legend("frontier", "predictor").contains("predictor"))
+        #expect(legend("frontier", "periodic").contains("periodic"))
+        #expect(legend("frontier", "oracle").contains("oracle"))
+        #expect(labels("frontier", "y") == ["0%", "25%", "50%", "75%", "100%"])
+        let wakes = labels("frontier", "x")
+        #expect(Array(wakes.prefix(3)) == ["0", "2", "4"])
+        #expect(wakes.last?.hasSuffix(" or more") == true)
+        #expect(labels("fresh", "x") == ["0%", "25%", "50%", "75%", "100%"])
+        #expect(labels("fresh", "y").isEmpty)
+        // The forecast chart: like round scales on both axes, from 0 past every group drawn.
+        let scale = labels("reliability", "x").compactMap(Double.init)
+        #expect(scale.count >= 3 && scale.first == 0)
+        #expect(labels("reliability", "y") == labels("reliability", "x"))
+        let groups = reader.marks(in: "reliability").filter { $0.attributes["data-series"] == "groups" }
+        for group in groups {
+            let forecast = Double(group.attributes["data-forecast"] ?? "") ?? .infinity
+            let served = Double(group.attributes["data-served"] ?? "") ?? .infinity
+            #expect(max(forecast, served) <= scale.last ?? 0)
+        }
+    }
+
+    /// An app opened fewer than ``HTMLReport/coldLaunchesForACard`` times gets no card: one line
+    /// names it with its count, and says the threshold (issue 39, point 10).
+    @Test func rarelyOpenedAppsAreNamedOnOneLine() throws {
+        let db = try commuterStore()
+        let rare = "com.example.rarely.opened"
+        for day in [20, 24] {
+            try Tool.run(["record", "launch", rare, "--at", "2024-01-\(day)T08:00:00Z", "--db", db])
+        }
+        let reader = try commuterReport(db)
+        let cards = reader.elements.filter { $0.name == "div" && $0.attributes["class"] == "app" }
+        #expect(cards.count == 4)
+        #expect(!cards.contains { $0.attributes["data-app"] == rare })
+        #expect(!reader.elements.contains { $0.app == rare })
+        let line = try #require(reader.elements.first { $0.attributes["id"] == "few-launches" })
+        #expect(line.text.hasPrefix("1 app has fewer than \(HTMLReport.coldLaunchesForACard) cold launches"))
+        let named = reader.elements.filter { $0.name == "span" && $0.attributes["class"] == "folded" }
+        #expect(named.map(\.text) == [rare])
+        #expect(line.text.contains("(2)"))
+        // The device table still has its row.
+        #expect(reader.elements.contains { $0.name == "td" && $0.text == rare })
+    }
+
+    /// The device table leaves out a count that is 0 for every app, and says so; the others stay
+    /// (issue 39, point 10: the commuter has no notification, and its Notified column was all 0).
+    @Test func theDeviceTableLeavesOutAllZeroColumns() throws {
+        let db = try commuterStore()
+        let reader = try commuterReport(db)
+        let apps = try #require(
+            try json(try Tool.run(["apps", "--db", db, "--now", "2024-01-29T06:00:00Z", "--json"]).stdout)
+                as? [[String: Any]])
+        let columns = [
+            "Launches": "launches", "newData": "fetchesNewData", "noData": "fetchesNoData", "failed": "fetchesFailed",
+            "Notified": "notifications",
+        ]
+        let headers = reader.elements.filter { $0.name == "th" }.map(\.text)
+        let zero = columns.filter { _, key in apps.allSatisfy { ($0[key] as? Int) == 0 } }.map(\.key)
+        #expect(zero == ["Notified"])
+        for (header, _) in columns {
+            #expect(headers.contains(header) == !zero.contains(header), "\(header)")
+        }
+        #expect(reader.elements.contains { $0.name == "p" && $0.text.contains("0 for every app: Notified.") })
+    }
+
+    /// fresh@4 and wakes@50 are said in sentences: what each figure is, with its value as
+    /// `evaluate` gives it, and what the terms mean (issue 39, point 10).
+    @Test func freshAt4AndWakesAt50AreSaidInWords() throws {
+        let db = try commuterStore()
+        let reader = try commuterReport(db)
+        let evaluation = try #require(
+            try json(try Tool.run(["evaluate", "--db", db, "--json"]).stdout) as? [String: Any])
+        let freshAt4 = try #require(evaluation["freshAt4"] as? Double)
+        let wakesAt50 = try #require(evaluation["wakesAt50"] as? Double)
+        func paragraph(_ id: String) -> String {
+            reader.elements.first { $0.name == "p" && $0.attributes["id"] == id }?.text ?? ""
+        }
+        let fresh = paragraph("fresh-at-4")
+        #expect(fresh.hasPrefix(String(format: "fresh@4 is %.3f: ", freshAt4)), "\(fresh)")
+        #expect(fresh.contains("4 wakes per app-day"))
+        #expect(fresh.contains(String(format: "%.1f%% of the cold launches find fresh content", freshAt4 * 100)))
+        let half = paragraph("wakes-at-50")
+        #expect(half.hasPrefix(String(format: "wakes@50 is %.2f: ", wakesAt50)), "\(half)")
+        #expect(half.contains("for half of the cold launches to find fresh content"))
+        let terms = paragraph("figure-terms")
+        #expect(terms.contains("A cold launch is a launch with no launch of the same app in the 30 minutes before it"))
+        #expect(
+            terms.contains("a fetch of the app that did not fail started between 30 minutes and 1 minute before it"))
+        #expect(terms.contains("the apps with at least 20 cold launches in the log"))
+    }
+
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Tool.dataset("README.md"))))
     func reportOfARealLog() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
@@ -225,9 +408,15 @@ struct ReportTests {
         let reader = try Reader.read(out)
         let apps = try #require(
             try json(try Tool.run(["apps", "--db", db, "--now", now, "--json"]).stdout) as? [[String: Any]])
-        #expect(reader.charts("histogram").count == apps.count)
         let export = try Tool.run(["export", "--db", db, "--to", "2022-01-08T17:00:00.001Z"]).stdout
         let cold = Self.coldLaunches(csv: export, zone: TimeZone(identifier: "Europe/Warsaw")!)
+        // An app with a card for each opened often enough; the others named on one line.
+        let often = apps.compactMap { $0["app"] as? String }.filter {
+            (cold[$0]?.reduce(0, +) ?? 0) >= HTMLReport.coldLaunchesForACard
+        }
+        #expect(reader.charts("histogram").compactMap(\.app) == often)
+        let folded = reader.elements.filter { $0.name == "span" && $0.attributes["class"] == "folded" }
+        #expect(folded.count + often.count == apps.count)
         for chart in reader.charts("histogram") {
             let app = try #require(chart.app)
             #expect(chart.attributes["data-counts"] == cold[app]?.map(String.init).joined(separator: " "), "\(app)")

@@ -138,7 +138,7 @@ struct EvaluateCommand: ParsableCommand {
             try wakesFile.close()
         }
         if let reportFile {
-            try reportFile.line(HTMLReport.page(evaluation: report))
+            try reportFile.line(HTMLReport.page(evaluation: report, settings: backtest))
             try reportFile.close()
         }
         if let launchesFile {

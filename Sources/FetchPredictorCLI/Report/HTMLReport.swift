@@ -8,13 +8,15 @@ enum HTMLReport {
     /// The whole page of a device, with its evaluation when there is one.
     static func page(_ data: ReportData) -> String {
         var sections = [deviceSection(data), timelineSection(data), appsSection(data)]
-        if let evaluation = data.evaluation { sections.append(evaluationSection(evaluation)) }
+        if let evaluation = data.evaluation {
+            sections.append(evaluationSection(evaluation, settings: data.backtestSettings))
+        }
         return document(title: "FetchPredictor report: \(data.device)", sections: sections)
     }
 
     /// A page of an evaluation alone, as `evaluate --report` writes it.
-    static func page(evaluation: BacktestReport) -> String {
-        document(title: "FetchPredictor evaluation", sections: [evaluationSection(evaluation)])
+    static func page(evaluation: BacktestReport, settings: BacktestSettings) -> String {
+        document(title: "FetchPredictor evaluation", sections: [evaluationSection(evaluation, settings: settings)])
     }
 
     static func document(title: String, sections: [String]) -> String {
@@ -60,6 +62,8 @@ enum HTMLReport {
         svg .failed { fill: var(--failed); } svg .wake { fill: var(--accent); } svg .predictor { stroke: var(--accent); \
         fill: none; stroke-width: 2; } svg .point { fill: var(--accent); } svg .periodic { fill: var(--muted); } \
         svg .oracle { fill: var(--new); } svg .mark { stroke: var(--weekend); stroke-dasharray: 4 3; }
+        svg .tick { stroke: var(--muted); } svg .diagonal { stroke: var(--muted); stroke-dasharray: 4 3; }
+        svg text.title, svg text.legend { fill: var(--fg); } svg text.date { font-weight: 600; }
         .apps { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 24px; }
         .muted { color: var(--muted); } footer { margin-top: 40px; color: var(--muted); font-size: 12px; }
         """
@@ -77,7 +81,10 @@ enum HTMLReport {
         return "<table><thead><tr>\(head.joined())</tr></thead><tbody>\(body.joined())</tbody></table>"
     }
 
+    /// The device and its apps' counts; a count that is zero for every app is left out of the
+    /// table and named under it.
     static func deviceSection(_ data: ReportData) -> String {
+        let header = ["App", "Interval", "Fetch", "Launches", "newData", "noData", "failed", "Notified"]
         let rows = data.apps.map { app in
             [
                 app.summary.app, app.summary.interval.text + (app.summary.intervalIsDefault ? "*" : ""),
@@ -85,30 +92,49 @@ enum HTMLReport {
                 String(app.summary.fetchesNoData), String(app.summary.fetchesFailed), String(app.summary.notifications),
             ]
         }
+        let counts = 3..<header.count
+        let zero = rows.isEmpty ? [] : counts.filter { column in rows.allSatisfy { $0[column] == "0" } }
+        let kept = header.indices.filter { !zero.contains($0) }
+        let omitted =
+            zero.isEmpty
+            ? "" : " Left out, as they are 0 for every app: \(zero.map { header[$0] }.joined(separator: ", "))."
         return """
             <section id="device"><h2>Device \(Markup.escape(data.device))</h2>
             <p>\(data.days) days of history as of \(Markup.escape(Output.local(data.now, data.zone))) \
             (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
             \(data.apps.count) apps.</p>
-            \(table(["App", "Interval", "Fetch", "Launches", "newData", "noData", "failed", "Notified"], rows, numeric: [3, 4, 5, 6, 7]))
-            <p class="muted">* the default interval (the device's own, else the store's).</p></section>
+            \(table(
+                kept.map { header[$0] }, rows.map { row in kept.map { row[$0] } },
+                numeric: Set(kept.indices.filter { counts.contains(kept[$0]) })))
+            <p class="muted">* the default interval (the device's own, else the store's).\(Markup.escape(omitted))</p></section>
             """
     }
 
-    /// The next 24 hours: one lane per app that wakes, a mark per wake with its reasons.
+    /// The next 24 hours: one lane per app that wakes, a mark per wake with its reasons, on an
+    /// axis of the local whole hours.
     static func timelineSection(_ data: ReportData) -> String {
         let lanes = Array(Set(data.schedule.wakes.flatMap { $0.apps.map(\.app) })).sorted()
         var chart = SVGChart(
-            width: 1000, height: Double(max(lanes.count, 1)) * 18 + 40, left: SVGChart.leftMargin(for: lanes),
-            right: 16, top: 8, bottom: 26)
-        let start = data.schedule.from.timeIntervalSince1970
-        func x(_ date: Date) -> Double { chart.x((date.timeIntervalSince1970 - start) / 86_400) }
-        for hour in stride(from: 0, through: 24, by: 3) {
-            let date = data.schedule.from.addingTimeInterval(Double(hour) * 3600)
-            chart.add(
-                "<line x1=\"\(Markup.number(x(date)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(x(date)))\" y2=\"\(Markup.number(chart.y(0)))\" class=\"grid\"/>"
-            )
-            chart.label(String(Output.local(date, data.zone).suffix(5)), x: x(date), y: chart.height - 8)
+            width: 1000, height: Double(max(lanes.count, 1)) * 18 + 44, left: SVGChart.leftMargin(for: lanes),
+            right: 16, top: 8, bottom: 36)
+        let from = data.schedule.from, to = from.addingTimeInterval(86_400)
+        func x(_ date: Date) -> Double { chart.x(date.timeIntervalSince(from) / 86_400) }
+        chart.axes()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = data.zone
+        for hour in wholeHours(from: from, to: to, calendar: calendar) {
+            let local = Output.local(hour, data.zone)
+            let labelled = calendar.component(.hour, from: hour) % timelineLabelEvery == 0
+            chart.xTick(
+                hour.timeIntervalSince(from) / 86_400, label: labelled ? String(local.suffix(5)) : "",
+                value: TimestampFormatter.iso(hour.milliseconds), grid: labelled)
+            // Midnight starts a day: its date goes under its hour, inside the chart at its ends.
+            if calendar.component(.hour, from: hour) == 0 {
+                let fraction = hour.timeIntervalSince(from) / 86_400
+                chart.label(
+                    String(local.prefix(10)), x: x(hour), y: chart.y(0) + 28,
+                    anchor: fraction > 0.95 ? "end" : fraction < 0.05 ? "start" : "middle", className: "date")
+            }
         }
         for (index, lane) in lanes.enumerated() {
             chart.rowLabel(lane, y: chart.top + Double(index) * 18 + 13)
@@ -131,20 +157,52 @@ enum HTMLReport {
                 ])
             }
         }
-        let title = "Device wakes planned in the 24 hours from \(Output.local(data.schedule.from, data.zone))"
+        let span = "\(Output.local(from, data.zone)) to \(Output.local(to, data.zone))"
+        let title = "Device wakes planned in the 24 hours from \(span)"
         let empty =
             rows.isEmpty
             ? "<p class=\"muted\">\(Markup.escape(data.emptyHint ?? "No wake is planned: no launch is expected soon enough to be worth one."))</p>"
             : ""
+        // What `schedule` says under its wakes: later hours plan fewer.
+        let later = rows.isEmpty ? "" : "<p id=\"later-hours\">\(Markup.escape(WakeText.laterHours))</p>"
         return """
             <section id="timeline"><h2>The next 24 hours</h2>
+            <p class="muted">From \(Markup.escape(span)), local time (\(Markup.escape(data.zone.identifier))): a tick at \
+            each hour, a mark at each wake of an app.</p>
             \(chart.svg(attributes: "data-chart=\"timeline\" data-wakes=\"\(rows.count)\"", title: title))
-            \(empty)\(rows.isEmpty ? "" : table(["Time", "App", "Expected", "Why"], rows, numeric: [2]))</section>
+            \(empty)\(rows.isEmpty ? "" : table(["Time", "App", "Expected", "Why"], rows, numeric: [2]))\(later)</section>
             """
     }
 
+    /// The timeline labels the local hours divisible by this.
+    static let timelineLabelEvery = 3
+
+    /// The local whole hours from `from` (itself when it is one) to `to`, in the calendar's
+    /// zone: in a zone half an hour off UTC they fall on UTC's half hours, and where the clocks
+    /// change a local hour is skipped or repeated, the ticks still an hour apart.
+    static func wholeHours(from: Date, to: Date, calendar: Calendar) -> [Date] {
+        var hours: [Date] = []
+        var after = from.addingTimeInterval(-1)
+        while let next = calendar.nextDate(
+            after: after, matching: DateComponents(minute: 0, second: 0), matchingPolicy: .nextTime),
+            next <= to
+        {
+            if next >= from { hours.append(next) }
+            after = next
+        }
+        return hours
+    }
+
+    /// Apps with fewer cold launches than this in their history get no card: they are named on
+    /// one line, with their counts. A handful of launches draws no profile worth reading.
+    static let coldLaunchesForACard = 5
+
+    /// A card for each app opened often enough, then one line naming the others.
     static func appsSection(_ data: ReportData) -> String {
-        let parts = data.apps.map { app in
+        let charted = data.apps.filter { $0.coldLaunchCount >= coldLaunchesForACard }
+        let folded = data.apps.filter { $0.coldLaunchCount < coldLaunchesForACard }
+            .sorted { ($1.coldLaunchCount, $0.summary.app) < ($0.coldLaunchCount, $1.summary.app) }
+        let parts = charted.map { app in
             let state = app.coldStart ? "cold start: " + app.stateText : app.stateText
             return """
                 <div class="app" data-app="\(Markup.escape(app.summary.app))"><h3>\(Markup.escape(app.summary.app))</h3>
@@ -153,8 +211,21 @@ enum HTMLReport {
                 """
         }
         let legend =
-            "<p class=\"muted\">Top: expected cold launches a day in each half hour, weekdays solid blue, weekends dashed orange (one line when they do not differ), each habit at its time with its spread shaded. Middle: the cold launches they were learned from, by half hour. Bottom: fetch results by hour, newData green, noData grey, failed red.</p>"
-        return "<section id=\"apps\"><h2>Each app</h2>\(legend)<div class=\"apps\">\(parts.joined())</div></section>"
+            charted.isEmpty
+            ? ""
+            : "<p class=\"muted\">Top: expected cold launches a day in each half hour, weekdays solid blue, weekends dashed orange (one line when they do not differ), each habit at its time with its spread shaded. Middle: the cold launches they were learned from, by half hour. Bottom: fetch results by hour, newData green, noData grey, failed red.</p>"
+        var few = ""
+        if !folded.isEmpty {
+            let names = folded.map {
+                "<span class=\"folded\" data-app=\"\(Markup.escape($0.summary.app))\">\(Markup.escape($0.summary.app))</span> (\($0.coldLaunchCount))"
+            }
+            let subject = folded.count == 1 ? "1 app has" : "\(folded.count) apps have"
+            few =
+                "<p id=\"few-launches\">\(subject) fewer than \(coldLaunchesForACard) cold launches, too few to chart; "
+                + "their cold launches in brackets: \(names.joined(separator: ", ")).</p>"
+        }
+        return
+            "<section id=\"apps\"><h2>Each app</h2>\(legend)<div class=\"apps\">\(parts.joined())</div>\(few)</section>"
     }
 
     /// The learned daily profiles (weekday solid, weekend dashed) with each peak at its time and
@@ -237,58 +308,148 @@ enum HTMLReport {
             title: "Fetch results of \(app.summary.app) by hour: newData green, noData grey, failed red")
     }
 
-    static func evaluationSection(_ report: BacktestReport) -> String {
-        var parts = ["<section id=\"evaluation\"><h2>Evaluation</h2>", frontierChart(report)]
+    static func evaluationSection(_ report: BacktestReport, settings: BacktestSettings) -> String {
+        var parts = [
+            "<section id=\"evaluation\"><h2>Evaluation</h2>", frontierChart(report), figuresText(report, settings),
+        ]
+        let budget = BudgetLevels.describe(settings.reportedBudget)
         if let predictor = report.reported, !predictor.reliability.isEmpty {
+            parts.append("<h3>Forecast against what the wakes served (budget \(budget))</h3>")
             parts.append(
-                "<h3>Forecast against what the wakes served (budget \(BudgetLevels.describe(predictor.budget ?? 0)))</h3>"
-            )
+                "<p class=\"muted\">The wakes of the predictor at budget \(budget), in groups of like forecasts. Across: "
+                    + "the fresh cold launches a wake was forecast to serve, on average over the group; up: those it "
+                    + "served. A forecast that came true lies on the diagonal.</p>")
             parts.append(reliabilityChart(predictor.reliability))
         }
-        parts.append("<h3>Fresh cold launches of each app</h3>")
+        parts.append("<h3>Fresh cold launches of each app (budget \(budget))</h3>")
+        parts.append(
+            "<p class=\"muted\">"
+                + Markup.escape(
+                    settings.apps == nil
+                        ? "The apps in scope: those with at least \(settings.minimumColdLaunches) cold launches in the log."
+                        : "The apps in scope: those the settings file names.") + "</p>")
         parts.append(freshChart(report.launches))
         parts.append("</section>")
         return parts.joined(separator: "\n")
     }
 
+    /// fresh@4 and wakes@50 in plain sentences, and what their terms mean, as the backtest
+    /// protocol defines them (`../shared/docs/backtest-protocol.md`, docs/evaluation.md).
+    static func figuresText(_ report: BacktestReport, _ settings: BacktestSettings) -> String {
+        let predictor = report.overall.filter(\.strategy.isPredictor)
+        guard !predictor.isEmpty, predictor.contains(where: { $0.coldLaunches > 0 }) else {
+            let none =
+                "No day was scored yet, so fresh@4 and wakes@50 cannot be read: the first "
+                + "\(Output.count(settings.warmupDays, "day")) of each device are learned from, not scored."
+            return "<p id=\"fresh-at-4\">\(Markup.escape(none))</p>"
+        }
+        let fresh: String
+        if let value = report.freshAt4 {
+            fresh = String(
+                format: "fresh@4 is %.3f: when the predictor fetches each app 4 times a day on average "
+                    + "(4 wakes per app-day), %.1f%% of the cold launches find fresh content.", value, value * 100)
+        } else {
+            let wakes = predictor.map(\.wakesPerAppDay)
+            fresh = String(
+                format: "fresh@4 is not read: the predictor's budget levels span %.2f to %.2f wakes per app-day, "
+                    + "which does not take in 4.", wakes.min() ?? 0, wakes.max() ?? 0)
+        }
+        let half: String
+        if let value = report.wakesAt50 {
+            half = String(
+                format: "wakes@50 is %.2f: the predictor needs %.2f fetches of each app a day on average "
+                    + "(wakes per app-day) for half of the cold launches to find fresh content.", value, value)
+        } else {
+            half = String(
+                format: "wakes@50 is not reached: at no budget level do half of the cold launches find fresh content "
+                    + "(at most %.1f%%).", (predictor.map(\.freshRate).max() ?? 0) * 100)
+        }
+        let window = duration(settings.window), lead = duration(settings.lead)
+        let freshMeans =
+            settings.scenario == nil
+            ? "it finds fresh content when a fetch of the app that did not fail started between \(window) and "
+                + "\(lead) before it"
+            : "it finds fresh content when the content scenario published nothing for the app between its last "
+                + "refresh (a launch, or a fetch that did not fail started at least \(lead) before) and \(window) "
+                + "before it"
+        let scope =
+            settings.apps == nil
+            ? "the apps with at least \(settings.minimumColdLaunches) cold launches in the log"
+            : "the apps the settings file names"
+        let terms =
+            "How they are counted: the log is replayed in time order, and the predictor plans each wake from the "
+            + "events before it. A cold launch is a launch with no launch of the same app in the \(window) before "
+            + "it; \(freshMeans). Wakes per app-day are the background fetches of the apps in scope (\(scope)) over "
+            + "those apps times the days scored; the first \(Output.count(settings.warmupDays, "day")) of each "
+            + "device are learned from, not scored. Both figures are read off the predictor's line, straight between "
+            + "the two budget levels around them; the dashed lines mark 4 wakes per app-day and 50% fresh."
+        return """
+            <p id="fresh-at-4" data-value="\(report.freshAt4.map(Markup.value) ?? "")">\(Markup.escape(fresh))</p>
+            <p id="wakes-at-50" data-value="\(report.wakesAt50.map(Markup.value) ?? "")">\(Markup.escape(half))</p>
+            <p id="figure-terms" class="muted">\(Markup.escape(terms))</p>
+            """
+    }
+
+    /// A duration of the protocol in words: "30 minutes", "1 minute", "90 seconds".
+    static func duration(_ seconds: Double) -> String {
+        seconds.truncatingRemainder(dividingBy: 60) == 0
+            ? Output.count(Int(seconds / 60), "minute") : Output.count(Int(seconds), "second")
+    }
+
     /// Fresh cold launches against wakes per app-day: the predictor's curve, periodic fetching,
-    /// the oracle; fresh@4 and wakes@50 marked.
+    /// the oracle; the lines where fresh@4 and wakes@50 are read marked; a legend of each.
     static func frontierChart(_ report: BacktestReport) -> String {
-        var chart = SVGChart(width: 640, height: 300, left: 48, bottom: 34)
+        let legend: [SVGChart.LegendEntry] = [
+            .init(
+                series: "predictor", label: "the predictor, a point per budget level",
+                swatch: .lineAndPoint("predictor", "point")),
+            .init(
+                series: "periodic", label: "periodic fetching, every N minutes as labelled", swatch: .square("periodic")
+            ),
+            .init(
+                series: "oracle", label: "the oracle: a fetch before each cold launch, knowing the future",
+                swatch: .circle("oracle")),
+            .init(series: "mark", label: "4 wakes per app-day; 50% fresh", swatch: .line("mark")),
+        ]
+        let legendHeight = SVGChart.legendHeight(legend, width: 640)
+        // The right margin holds the last tick's label, "16 or more", centred on it.
+        var chart = SVGChart(
+            width: 640, height: 296 + legendHeight, left: 60, right: 40, top: 12, bottom: 40 + legendHeight)
         // Periodic fetching every 30 minutes makes 48 wakes a day: the axis stops at 16, and
         // what lies beyond is drawn at its edge, its title saying where it is.
-        let maxWakes = min(16, max(8, (report.overall.map(\.wakesPerAppDay).max() ?? 8).rounded(.up)))
+        var maxWakes = min(16, max(8, (report.overall.map(\.wakesPerAppDay).max() ?? 8).rounded(.up)))
+        maxWakes += maxWakes.truncatingRemainder(dividingBy: 2)
         func x(_ wakes: Double) -> Double { chart.x(min(wakes, maxWakes) / maxWakes) }
         func y(_ rate: Double) -> Double { chart.y(rate) }
+        chart.axes()
         for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
-            chart.add(
-                "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(tick)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(tick)))\" class=\"grid\"/>"
-            )
-            chart.label(String(format: "%.0f%%", tick * 100), x: chart.left - 4, y: y(tick) + 4, anchor: "end")
+            chart.yTick(tick, label: String(format: "%.0f%%", tick * 100), value: Markup.value(tick), grid: tick > 0)
         }
-        for tick in stride(from: 0.0, through: maxWakes, by: 2) where tick < maxWakes - 2 {
-            chart.label(Markup.number(tick), x: x(tick), y: chart.height - 18)
+        for tick in stride(from: 0.0, through: maxWakes, by: 2) {
+            chart.xTick(
+                tick / maxWakes, label: tick < maxWakes ? Markup.number(tick) : "\(Markup.number(tick)) or more",
+                value: Markup.value(tick))
         }
-        chart.label("\(Markup.number(maxWakes)) or more", x: chart.x(1), y: chart.height - 18, anchor: "end")
-        chart.label("wakes per app-day", x: chart.x(0.5), y: chart.height - 4)
+        chart.xTitle("wakes per app-day: fetches of each app a day")
+        chart.yTitle("cold launches fresh")
         chart.add(
-            "<line x1=\"\(Markup.number(x(4)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(x(4)))\" y2=\"\(Markup.number(y(0)))\" class=\"mark\"/>"
+            "<line x1=\"\(Markup.number(x(4)))\" y1=\"\(Markup.number(chart.top))\" x2=\"\(Markup.number(x(4)))\" y2=\"\(Markup.number(y(0)))\" class=\"mark\" data-series=\"mark\"/>"
         )
         chart.add(
-            "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(0.5)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(0.5)))\" class=\"mark\"/>"
+            "<line x1=\"\(Markup.number(chart.left))\" y1=\"\(Markup.number(y(0.5)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(y(0.5)))\" class=\"mark\" data-series=\"mark\"/>"
         )
         let predictor = report.overall.filter(\.strategy.isPredictor).sorted {
             $0.wakesPerAppDay < $1.wakesPerAppDay
         }
         chart.add(
-            "<polyline points=\"\(predictor.map { "\(Markup.number(x($0.wakesPerAppDay))),\(Markup.number(y($0.freshRate)))" }.joined(separator: " "))\" class=\"predictor\"/>"
+            "<polyline points=\"\(predictor.map { "\(Markup.number(x($0.wakesPerAppDay))),\(Markup.number(y($0.freshRate)))" }.joined(separator: " "))\" class=\"predictor\" data-series=\"predictor\"/>"
         )
         for figures in report.overall {
-            let (name, label): (String, String)
+            let (name, series, label): (String, String, String)
             switch figures.strategy {
-            case .predictor(let budget): (name, label) = ("point", "predictor at budget \(budget)")
-            case .oracle: (name, label) = ("oracle", figures.strategy.name)
-            case .periodic: (name, label) = ("periodic", figures.strategy.name)
+            case .predictor(let budget): (name, series, label) = ("point", "predictor", "predictor at budget \(budget)")
+            case .oracle: (name, series, label) = ("oracle", "oracle", figures.strategy.name)
+            case .periodic: (name, series, label) = ("periodic", "periodic", figures.strategy.name)
             }
             let shape =
                 name == "periodic"
@@ -296,46 +457,57 @@ enum HTMLReport {
                 : "<circle cx=\"\(Markup.number(x(figures.wakesPerAppDay)))\" cy=\"\(Markup.number(y(figures.freshRate)))\" r=\"\(name == "oracle" ? 6 : 4)\""
             chart.add(
                 shape
-                    + " class=\"\(name)\" data-strategy=\"\(Markup.escape(figures.strategy.name))\" data-budget=\"\(figures.budget.map(Markup.value) ?? "")\" data-fresh=\"\(Markup.value(figures.freshRate))\" data-wakes=\"\(Markup.value(figures.wakesPerAppDay))\"><title>\(Markup.escape(String(format: "%@: %.1f%% fresh, %.2f wakes per app-day", label, figures.freshRate * 100, figures.wakesPerAppDay)))</title>"
+                    + " class=\"\(name)\" data-series=\"\(series)\" data-strategy=\"\(Markup.escape(figures.strategy.name))\" data-budget=\"\(figures.budget.map(Markup.value) ?? "")\" data-fresh=\"\(Markup.value(figures.freshRate))\" data-wakes=\"\(Markup.value(figures.wakesPerAppDay))\"><title>\(Markup.escape(String(format: "%@: %.1f%% fresh, %.2f wakes per app-day", label, figures.freshRate * 100, figures.wakesPerAppDay)))</title>"
                     + (name == "periodic" ? "</rect>" : "</circle>"))
+            // A period's name right of its square, below the predictor's line; left of it and
+            // above near the right edge, where there is no room.
             if case .periodic(let period) = figures.strategy {
+                let right = x(figures.wakesPerAppDay) < chart.x(0.8)
                 chart.label(
-                    "every \(period) min",
-                    x: x(figures.wakesPerAppDay) - 6, y: y(figures.freshRate) - 7, anchor: "end")
+                    "every \(period) min", x: x(figures.wakesPerAppDay) + (right ? 8 : -6),
+                    y: y(figures.freshRate) + (right ? 4 : -7), anchor: right ? "start" : "end")
             }
         }
-        let figures = [
-            report.freshAt4.map { String(format: "fresh@4 %.3f", $0) },
-            report.wakesAt50.map { String(format: "wakes@50 %.2f", $0) },
-        ].compactMap { $0 }.joined(separator: ", ")
+        chart.legend(legend, y: chart.y(0) + 48)
         return chart.svg(
             attributes:
                 "data-chart=\"frontier\" data-fresh-at-4=\"\(report.freshAt4.map(Markup.value) ?? "")\" data-wakes-at-50=\"\(report.wakesAt50.map(Markup.value) ?? "")\"",
             title:
                 "The frontier: share of cold launches finding fresh content against wakes per app-day (line: the predictor; squares: periodic fetching; green: the oracle)"
         )
-            + "<p>\(Markup.escape(figures.isEmpty ? "No scored days yet." : figures)); dashed lines at 4 wakes per app-day and at 50% fresh.</p>"
     }
 
-    /// Wakes grouped by their forecast: the mean forecast against the mean served, per group.
+    /// Wakes grouped by their forecast: the mean forecast against the mean served, per group,
+    /// on like scales with round ticks.
     static func reliabilityChart(_ bins: [ReliabilityBin]) -> String {
-        var chart = SVGChart(width: 360, height: 240, left: 44, bottom: 34)
+        let legend: [SVGChart.LegendEntry] = [
+            .init(series: "groups", label: "a group of wakes, larger for more", swatch: .circle("point")),
+            .init(series: "diagonal", label: "a forecast that came true", swatch: .line("diagonal")),
+        ]
+        let legendHeight = SVGChart.legendHeight(legend, width: 360)
+        var chart = SVGChart(width: 360, height: 250 + legendHeight, left: 56, top: 12, bottom: 40 + legendHeight)
         // Per wake: a bin's forecast is the sum over its wakes.
         let drawn = bins.filter { $0.wakes > 0 }.map {
             (bin: $0, forecast: $0.forecast / Double($0.wakes), served: Double($0.served) / Double($0.wakes))
         }
-        let top = max(drawn.map { max($0.forecast, $0.served) }.max() ?? 1, 0.1)
+        let ticks = SVGChart.ticks(upTo: max(drawn.map { max($0.forecast, $0.served) }.max() ?? 1, 0.1))
+        let top = ticks.last ?? 1
+        chart.axes()
+        for tick in ticks {
+            chart.xTick(tick / top, label: Markup.value(tick), value: Markup.value(tick), grid: tick > 0)
+            chart.yTick(tick / top, label: Markup.value(tick), value: Markup.value(tick), grid: tick > 0)
+        }
+        chart.xTitle("forecast per wake")
+        chart.yTitle("served per wake")
         chart.add(
-            "<line x1=\"\(Markup.number(chart.x(0)))\" y1=\"\(Markup.number(chart.y(0)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(chart.y(1)))\" class=\"grid\"/>"
+            "<line x1=\"\(Markup.number(chart.x(0)))\" y1=\"\(Markup.number(chart.y(0)))\" x2=\"\(Markup.number(chart.x(1)))\" y2=\"\(Markup.number(chart.y(1)))\" class=\"diagonal\" data-series=\"diagonal\"/>"
         )
-        chart.label("forecast per wake", x: chart.x(0.5), y: chart.height - 4)
-        chart.label(String(format: "%.2f", top), x: chart.left - 4, y: chart.top + 8, anchor: "end")
-        chart.label(String(format: "%.2f", top), x: chart.x(1), y: chart.height - 18)
         for (bin, forecast, served) in drawn {
             chart.add(
-                "<circle cx=\"\(Markup.number(chart.x(forecast / top)))\" cy=\"\(Markup.number(chart.y(served / top)))\" r=\"\(Markup.number(min(10, 3 + log2(Double(bin.wakes)))))\" class=\"point\" data-forecast=\"\(Markup.value(forecast))\" data-served=\"\(Markup.value(served))\" data-wakes=\"\(bin.wakes)\"><title>\(Markup.escape(String(format: "%d wakes forecast %.2f, served %.2f cold launches each", bin.wakes, forecast, served)))</title></circle>"
+                "<circle cx=\"\(Markup.number(chart.x(forecast / top)))\" cy=\"\(Markup.number(chart.y(served / top)))\" r=\"\(Markup.number(min(10, 3 + log2(Double(bin.wakes)))))\" class=\"point\" data-series=\"groups\" data-forecast=\"\(Markup.value(forecast))\" data-served=\"\(Markup.value(served))\" data-wakes=\"\(bin.wakes)\"><title>\(Markup.escape(String(format: "%d wakes forecast %.2f, served %.2f cold launches each", bin.wakes, forecast, served)))</title></circle>"
             )
         }
+        chart.legend(legend, y: chart.y(0) + 48)
         return chart.svg(
             attributes: "data-chart=\"reliability\"",
             title:
@@ -343,7 +515,7 @@ enum HTMLReport {
         )
     }
 
-    /// The share of each app's scored cold launches that found fresh content.
+    /// The share of each app's scored cold launches that found fresh content, with its counts.
     static func freshChart(_ launches: [ScoredLaunch]) -> String {
         var byApp: [String: (fresh: Int, all: Int)] = [:]
         for launch in launches {
@@ -351,17 +523,30 @@ enum HTMLReport {
             if launch.fresh { byApp[launch.app, default: (0, 0)].fresh += 1 }
         }
         let apps = byApp.sorted { ($1.value.all, $0.key) < ($0.value.all, $1.key) }
+        let legend: [SVGChart.LegendEntry] = [
+            .init(
+                series: "fresh", label: "share of the app's scored cold launches that found fresh content",
+                swatch: .bar("bar"))
+        ]
+        let legendHeight = SVGChart.legendHeight(legend, width: 640)
         var chart = SVGChart(
-            width: 640, height: Double(max(apps.count, 1)) * 16 + 20, left: SVGChart.leftMargin(for: apps.map(\.key)),
-            top: 4, bottom: 16)
+            width: 640, height: Double(max(apps.count, 1)) * 16 + 50 + legendHeight,
+            left: SVGChart.leftMargin(for: apps.map(\.key)), right: 84, top: 4, bottom: 46 + legendHeight)
+        for tick in stride(from: 0.0, through: 1.0, by: 0.25) {
+            chart.xTick(tick, label: String(format: "%.0f%%", tick * 100), value: Markup.value(tick), grid: tick > 0)
+        }
+        chart.axes()
+        chart.xTitle("fresh cold launches, of the app's scored")
         for (index, (app, counts)) in apps.enumerated() {
             let rate = Double(counts.fresh) / Double(counts.all)
             let y = chart.top + Double(index) * 16
             chart.rowLabel(app, y: y + 11)
             chart.add(
-                "<rect x=\"\(Markup.number(chart.left))\" y=\"\(Markup.number(y + 2))\" width=\"\(Markup.number(chart.plotWidth * rate))\" height=\"11\" class=\"bar\" data-app=\"\(Markup.escape(app))\" data-fresh=\"\(counts.fresh)\" data-launches=\"\(counts.all)\"><title>\(Markup.escape(String(format: "%@: %d of %d cold launches fresh (%.0f%%)", app, counts.fresh, counts.all, rate * 100)))</title></rect>"
+                "<rect x=\"\(Markup.number(chart.left))\" y=\"\(Markup.number(y + 2))\" width=\"\(Markup.number(chart.plotWidth * rate))\" height=\"11\" class=\"bar\" data-series=\"fresh\" data-app=\"\(Markup.escape(app))\" data-fresh=\"\(counts.fresh)\" data-launches=\"\(counts.all)\"><title>\(Markup.escape(String(format: "%@: %d of %d cold launches fresh (%.0f%%)", app, counts.fresh, counts.all, rate * 100)))</title></rect>"
             )
+            chart.label("\(counts.fresh) of \(counts.all)", x: chart.x(1) + 6, y: y + 11, anchor: "start")
         }
+        chart.legend(legend, y: chart.y(0) + 48)
         return chart.svg(
             attributes: "data-chart=\"fresh\"",
             title: "Share of each app's scored cold launches that found fresh content")

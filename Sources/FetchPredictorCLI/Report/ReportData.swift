@@ -14,6 +14,9 @@ struct ReportData {
         var fetchesByHour: [[Int]]
         var coldStart: Bool
         var stateText: String
+
+        /// Cold launches over the whole history.
+        var coldLaunchCount: Int { coldLaunches.reduce(0, +) }
     }
 
     var device: String
@@ -27,6 +30,8 @@ struct ReportData {
     /// Why the schedule is empty, when the settings or the log's age explain it.
     var emptyHint: String?
     var evaluation: BacktestReport?
+    /// The settings the evaluation ran with.
+    var backtestSettings = BacktestSettings()
 
     /// Reads a device as of `now`.
     ///
@@ -81,9 +86,8 @@ struct ReportData {
                 cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.milliseconds }
                 return cut
             }
-            var settings = BacktestSettings()
-            settings.reportedBudget = configuration.budget
-            evaluation = Backtest.run(devices, settings: settings, progress: progress)
+            backtestSettings.reportedBudget = configuration.budget
+            evaluation = Backtest.run(devices, settings: backtestSettings, progress: progress)
         }
     }
 
