@@ -50,12 +50,7 @@ struct ServeCommand: ParsableCommand {
             valueName: "seconds"))
     var learnWait: Int = 10
 
-    @Option(
-        name: .customLong("silent-after"),
-        help: ArgumentHelp(
-            "Wake no device, and no app, unused (not launched) for this many days, or never (default: \(SilenceArgument.text(PredictorConfiguration().silenceLimit))).",
-            valueName: "days"))
-    var silentAfter: SilenceArgument?
+    @OptionGroup var silence: SilenceOptions
 
     @Option(
         help: ArgumentHelp(
@@ -122,8 +117,7 @@ struct ServeCommand: ParsableCommand {
         lifecycle.logLevel = min(logger.logLevel, .notice)
         let outcome = Outcome()
         let done = DispatchSemaphore(value: 0)
-        var configuration = PredictorConfiguration()
-        if let silentAfter { configuration.silenceLimit = silentAfter.seconds }
+        let configuration = silence.configuration
         let application = FetchPredictorService.application(
             store: eventStore, settings: settings, configuration: configuration, logger: logger,
             onRunning: { [lifecycle, settings] port in

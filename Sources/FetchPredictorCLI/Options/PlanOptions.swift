@@ -1,7 +1,7 @@
 import ArgumentParser
 import FetchPredictor
 
-/// The planning option `next` and `schedule` share.
+/// The planning options `next`, `schedule` and `report` share.
 struct PlanOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
@@ -11,6 +11,18 @@ struct PlanOptions: ParsableArguments {
         transform: BudgetArgument.parse)
     var budget: Double = PredictorConfiguration().budget
 
+    @OptionGroup var silence: SilenceOptions
+
+    /// The predictor's settings with this budget and silence limit.
+    var configuration: PredictorConfiguration {
+        var configuration = silence.configuration
+        configuration.budget = budget
+        return configuration
+    }
+}
+
+/// The silence limit, which `serve` takes too.
+struct SilenceOptions: ParsableArguments {
     @Option(
         name: .customLong("silent-after"),
         help: ArgumentHelp(
@@ -18,10 +30,9 @@ struct PlanOptions: ParsableArguments {
             valueName: "days"))
     var silentAfter: SilenceArgument?
 
-    /// The predictor's settings with this budget and silence limit.
+    /// The default settings with this silence limit.
     var configuration: PredictorConfiguration {
         var configuration = PredictorConfiguration()
-        configuration.budget = budget
         if let silentAfter { configuration.silenceLimit = silentAfter.seconds }
         return configuration
     }
