@@ -30,16 +30,9 @@ launches=${BENCH_LAUNCHES:-/tmp/fetchpredict-bench/launches.csv}
 rm -rf "$work/pg" "$work"/*.sqlite* "$work/loaded"
 
 if [ "$store" = postgres ]; then
-  pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-  [ -x "$pgbin/initdb" ] || { echo "PostgreSQL is needed: apt-get install postgresql" >&2; exit 1; }
-  as_pg=(); [ "$(id -u)" = 0 ] && { chown postgres "$work"; as_pg=(runuser -u postgres --); }
-  pgport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-  "${as_pg[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U postgres -E UTF8 >/dev/null
-  "${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
-    -o "-p $pgport -k $work -c listen_addresses=127.0.0.1 -c shared_buffers=512MB -c max_wal_size=4GB" start >/dev/null
-  trap '"${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true' EXIT
-  psql -q "postgres://postgres@127.0.0.1:$pgport/postgres" -c "CREATE DATABASE fairness"
-  at=(--postgres "postgres://postgres@127.0.0.1:$pgport/fairness?sslmode=disable")
+  . scripts/bench/pg-cluster.sh
+  start_pg_cluster "$work" fairness
+  at=(--postgres "$pgurl")
 else
   at=(--db "$work/serve.sqlite")
 fi

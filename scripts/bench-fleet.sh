@@ -18,22 +18,15 @@ seconds=${2:-15}
 delay=${3:-50}
 work=${BENCH_DIR:-/tmp/fetchpredict-bench-fleet}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[ -x "$pgbin/initdb" ] || { echo "PostgreSQL is needed: apt-get install postgresql" >&2; exit 1; }
+. scripts/bench/pg-cluster.sh
+require_pg
 swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
 bins="$(swift build -c release --show-bin-path 2>/dev/null)"
 tool="$bins/fetchpredict"
 rm -rf "$work" && mkdir -p "$work"
 
 # The cluster: fsync on, as a database that acknowledges writes has it; WAL room for a bulk load.
-as_pg=(); [ "$(id -u)" = 0 ] && { chown postgres "$work"; as_pg=(runuser -u postgres --); }
-pgport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"${as_pg[@]}" "$pgbin/initdb" -D "$work/pg" -A trust -U postgres -E UTF8 >/dev/null
-"${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
-  -o "-p $pgport -k $work -c listen_addresses=127.0.0.1 -c max_connections=100 -c shared_buffers=512MB -c max_wal_size=4GB" start >/dev/null
-trap '"${as_pg[@]}" "$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null 2>&1 || true' EXIT
-psql -q "postgres://postgres@127.0.0.1:$pgport/postgres" -c "CREATE DATABASE fleet"
-pgurl="postgres://postgres@127.0.0.1:$pgport/fleet?sslmode=disable"
+start_pg_cluster "$work" fleet max_connections=100
 
 export FP_DEVICES=$devices FP_START=$(date +%s)
 servers=(); ports=()
