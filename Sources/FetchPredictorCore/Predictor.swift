@@ -252,8 +252,10 @@ public struct Predictor: Sendable {
         var silentApps: [String] = []
         for app in apps(device: device) {
             let policy = policy(app: app, device: device)
+            // The device is in use: the app's own silence, without finding the device's last
+            // launch again for each app.
             if silence == nil, policy.enabled, policy.interval != .never,
-                model.silence(app: app, at: start, configuration) != nil
+                model.appSilence(app, at: start, configuration) != nil
             {
                 silentApps.append(app)
             }

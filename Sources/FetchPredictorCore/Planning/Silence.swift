@@ -37,24 +37,40 @@ extension DeviceModel {
         return last
     }
 
-    /// When the device went (or goes) silent, or `nil` while the configuration wakes devices
-    /// however long unused, or the device has no launch yet.
+    /// When something last launched at `lastLaunch` goes silent: the silence limit after it;
+    /// `nil` with no launch, or while the configuration wakes devices however long unused. The
+    /// one rule of silence, for the device and for each app.
+    static func silentFrom(lastLaunch: Milliseconds?, _ configuration: PredictorConfiguration) -> Milliseconds? {
+        guard let limit = configuration.silenceLimitMilliseconds, let lastLaunch else { return nil }
+        return lastLaunch + limit
+    }
+
+    /// When the device went (or goes) silent: the limit after its last launch of any app.
     func silentFrom(_ configuration: PredictorConfiguration) -> Milliseconds? {
-        guard let limit = configuration.silenceLimitMilliseconds, let last = lastLaunch else { return nil }
-        return last + limit
+        Self.silentFrom(lastLaunch: lastLaunch, configuration)
     }
 
     /// Whether the device, or else one of its apps, is silent at `now`: the device's silence
     /// when it is, else the app's when `app` is given and it is.
     public func silence(app: String? = nil, at now: Date, _ configuration: PredictorConfiguration) -> Silence? {
-        guard let limit = configuration.silenceLimitMilliseconds else { return nil }
-        if let last = lastLaunch, now.milliseconds >= last + limit {
-            return Silence(app: nil, lastLaunch: Date(milliseconds: last), since: Date(milliseconds: last + limit))
-        }
-        if let app, let last = apps[app]?.lastLaunch, now.milliseconds >= last + limit {
-            return Silence(app: app, lastLaunch: Date(milliseconds: last), since: Date(milliseconds: last + limit))
-        }
-        return nil
+        Self.silence(of: nil, lastLaunch: lastLaunch, at: now, configuration)
+            ?? app.flatMap { appSilence($0, at: now, configuration) }
+    }
+
+    /// Whether an app is silent at `now` by its own launches, whatever the device's.
+    func appSilence(_ app: String, at now: Date, _ configuration: PredictorConfiguration) -> Silence? {
+        Self.silence(of: app, lastLaunch: apps[app]?.lastLaunch, at: now, configuration)
+    }
+
+    /// The silence of the device (`app` `nil`) or an app last launched at `lastLaunch`, when it
+    /// began by `now`.
+    private static func silence(
+        of app: String?, lastLaunch: Milliseconds?, at now: Date, _ configuration: PredictorConfiguration
+    ) -> Silence? {
+        guard let lastLaunch, let since = silentFrom(lastLaunch: lastLaunch, configuration),
+            now.milliseconds >= since
+        else { return nil }
+        return Silence(app: app, lastLaunch: Date(milliseconds: lastLaunch), since: Date(milliseconds: since))
     }
 }
 
@@ -63,11 +79,8 @@ extension Planner {
     /// device's, whichever comes first; `nil` when that is past the horizon (or never). No wake
     /// of the app is planned from it on.
     func silenceIndex(app: String) -> Int? {
-        var from = deviceSilentFrom
-        if let limit = configuration.silenceLimitMilliseconds, let last = device.apps[app]?.lastLaunch {
-            from = min(from ?? last + limit, last + limit)
-        }
-        guard let from else { return nil }
+        let own = DeviceModel.silentFrom(lastLaunch: device.apps[app]?.lastLaunch, configuration)
+        guard let from = [deviceSilentFrom, own].compactMap(\.self).min() else { return nil }
         let index = max(0, from.minutesRoundedUp(since: clock.start))
         return index < clock.count ? index : nil
     }
