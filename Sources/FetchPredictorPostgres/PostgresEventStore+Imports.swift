@@ -79,16 +79,25 @@ extension PostgresEventStore {
     ) throws -> [ImportReading] {
         try db.rows(
             """
-            SELECT id, path, format, device, time_zone, date_order, options FROM import_log
+            SELECT \(unescaped: readingColumns) FROM import_log
             WHERE sha256 = \(report.sha256) AND id < \(id)
                 AND EXISTS (SELECT 1 FROM event WHERE event.import_id = import_log.id)
             ORDER BY id
             """
-        ).map { row in
-            let c = try row.decode((Int64, String, String, String, String?, String?, String?).self)
-            return ImportReading(
-                id: c.0, path: c.1, format: c.2, device: c.3, timeZone: c.4, dateOrder: c.5, options: c.6)
-        }
+        ).map { try reading($0).reading }
+    }
+
+    /// The columns of `import_log` that ``reading(_:)`` reads, in its order.
+    static let readingColumns = "id, path, format, device, time_zone, date_order, options, sha256, rejected"
+
+    /// How an import read its file, from a row of ``readingColumns``; with the file's SHA-256 and
+    /// how many rows it refused.
+    static func reading(_ row: PostgresRow) throws -> (reading: ImportReading, sha256: String, rejected: Int64) {
+        let c = try row.decode((Int64, String, String, String, String?, String?, String?, String, Int64).self)
+        return (
+            ImportReading(id: c.0, path: c.1, format: c.2, device: c.3, timeZone: c.4, dateOrder: c.5, options: c.6),
+            c.7, c.8
+        )
     }
 
     public func imports() throws -> [ImportSummary] {

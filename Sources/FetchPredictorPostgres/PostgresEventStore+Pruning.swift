@@ -122,24 +122,12 @@ extension PostgresEventStore {
             guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
             let logs = try db.rows(
                 """
-                SELECT id, path, format, device, time_zone, date_order, options, sha256, rejected FROM import_log
+                SELECT \(unescaped: Self.readingColumns) FROM import_log
                 WHERE device = \(device) AND time_zone IS NOT NULL ORDER BY id
                 """
-            ).map { row in
-                let (id, path, format, device, zone, order, options, sha256, rejected) = try row.decode(
-                    (Int64, String, String, String, String?, String?, String?, String, Int64).self)
-                return (
-                    reading: ImportReading(
-                        id: id, path: path, format: format, device: device, timeZone: zone, dateOrder: order,
-                        options: options),
-                    sha256: sha256, rejected: rejected
-                )
-            }
+            ).map(Self.reading)
             for log in logs { _ = try prune(importID: log.reading.id, db) }
-            // A new zone is a new device to learn: its models go, and its version moves on.
-            try db.changes(
-                "UPDATE device SET time_zone = \(zone.identifier), version = version + 1 WHERE id = \(id)")
-            try db.changes("DELETE FROM model_cache WHERE device_id = \(id)")
+            try Self.move(deviceID: id, to: zone, db)
             return try logs.map { log in
                 let report = try importFile(
                     log.reading.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,

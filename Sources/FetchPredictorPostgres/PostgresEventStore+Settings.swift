@@ -96,14 +96,19 @@ extension PostgresEventStore {
                         device: device, stored: stored, given: zone.identifier, imports: imports)
                 }
             }
-            // A new zone is a new device to learn: its models go, and its version moves on.
-            let changed = try db.changes(
-                """
-                UPDATE device SET time_zone = \(zone.identifier), version = version + 1
-                WHERE id = \(id) AND time_zone IS DISTINCT FROM \(zone.identifier)
-                """)
-            if changed > 0 { try db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
+            try Self.move(deviceID: id, to: zone, db)
         }
+    }
+
+    /// Puts a device in a zone. A new zone is a new device to learn: its models go, and its
+    /// version moves on, so that every instance learns it again.
+    static func move(deviceID id: Int64, to zone: TimeZone, _ db: Transaction) throws {
+        let changed = try db.changes(
+            """
+            UPDATE device SET time_zone = \(zone.identifier), version = version + 1
+            WHERE id = \(id) AND time_zone IS DISTINCT FROM \(zone.identifier)
+            """)
+        if changed > 0 { try db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
     }
 
     public func defaultInterval() throws -> FetchInterval {

@@ -11,11 +11,7 @@ extension EventStore {
                 db, sql: "SELECT * FROM importLog WHERE device = ? AND timeZone IS NOT NULL ORDER BY id",
                 arguments: [device])
             for log in logs { _ = try prune(importID: log.id!, db) }
-            // A new zone is a new device to learn: its models go, and its version moves on.
-            try db.execute(
-                sql: "UPDATE device SET timeZone = ?, version = version + 1 WHERE id = ?",
-                arguments: [zone.identifier, id])
-            try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id])
+            try Self.move(deviceID: id, to: zone, db)
             return try logs.map { log in
                 let report = try importFile(
                     log.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,

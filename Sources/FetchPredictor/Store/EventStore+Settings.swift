@@ -118,14 +118,17 @@ extension EventStore {
                         device: device, stored: stored, given: zone.identifier, imports: imports)
                 }
             }
-            let id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
-            // A new zone is a new device to learn: its models go, and its version moves on, so
-            // that every process's scheduler learns it again.
-            try db.execute(
-                sql: "UPDATE device SET timeZone = ?, version = version + 1 WHERE id = ? AND timeZone IS NOT ?",
-                arguments: [zone.identifier, id, zone.identifier])
-            if db.changesCount > 0 { try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id]) }
+            try Self.move(deviceID: try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db), to: zone, db)
         }
+    }
+
+    /// Puts a device in a zone. A new zone is a new device to learn: its models go, and its
+    /// version moves on, so that every process's scheduler learns it again.
+    static func move(deviceID id: Int64, to zone: TimeZone, _ db: Database) throws {
+        try db.execute(
+            sql: "UPDATE device SET timeZone = ?, version = version + 1 WHERE id = ? AND timeZone IS NOT ?",
+            arguments: [zone.identifier, id, zone.identifier])
+        if db.changesCount > 0 { try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ?", arguments: [id]) }
     }
 
     /// A device's time zone, or `nil` when the device is unknown or has none.

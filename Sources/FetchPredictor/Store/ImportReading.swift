@@ -35,16 +35,7 @@ package struct ImportReading: Sendable {
         var options = ImportOptions(
             format: ImportFormat(rawValue: format), device: device, timeZone: zone,
             dateOrder: dateOrder.flatMap(DateOrder.init(rawValue:)), skipInvalid: skipInvalid)
-        for part in (self.options ?? "").components(separatedBy: "; ") {
-            if part.hasPrefix("label "), let equals = part.lastIndex(of: "=") {
-                let label = String(part[part.index(part.startIndex, offsetBy: 6)..<equals])
-                if let meaning = RowLabel(rawValue: String(part[part.index(after: equals)...])) {
-                    options.rowLabels[label] = meaning
-                }
-            } else if part.hasPrefix("ignore ") {
-                options.extraIgnoredPackages.insert(String(part.dropFirst(7)))
-            }
-        }
+        options.read(readingKey: self.options)
         return options
     }
 

@@ -28,6 +28,20 @@ public struct ImportOptions: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
+    /// Takes the settings a ``readingKey`` wrote: its labels of pseudo-rows and ignored packages.
+    public mutating func read(readingKey: String?) {
+        for part in (readingKey ?? "").components(separatedBy: "; ") {
+            if part.hasPrefix("label "), let equals = part.lastIndex(of: "=") {
+                let label = String(part[part.index(part.startIndex, offsetBy: 6)..<equals])
+                if let meaning = RowLabel(rawValue: String(part[part.index(after: equals)...])) {
+                    rowLabels[label] = meaning
+                }
+            } else if part.hasPrefix("ignore ") {
+                extraIgnoredPackages.insert(String(part.dropFirst(7)))
+            }
+        }
+    }
+
     /// How many rejections the report keeps (all are passed to the rejects handler).
     public var rejectionsKept: Int
 
