@@ -80,6 +80,18 @@ struct CommandLineTests {
         // Another App Usage file is of the same kind: no question.
         let same = try Tool.run(["import", Tool.fixture("app-usage-mdy.csv"), "--db", db, "--date-order", "mdy"])
         #expect(same.status == 0, "\(same.stderr)")
+        // In one command too: the first file made the device's holdings, the second is refused.
+        let fresh = Tool.scratch().appendingPathComponent("fresh.sqlite").path
+        let both = try Tool.run([
+            "import", Tool.fixture("app-usage-dmy.csv"), Tool.fixture("activitywatch-small.json"), "--db", fresh,
+            "--time-zone", "Europe/Warsaw",
+        ])
+        #expect(both.status != 0)
+        #expect(
+            both.stderr.contains(
+                "device default holds App Usage logs (app-usage-dmy.csv, import 1): nothing was stored"),
+            "\(both.stderr)")
+        #expect(try Tool.run(["imports", "--db", fresh, "--json"]).stdout.contains("activitywatch-small") == false)
     }
 
     @Test func importThenAppsInJSON() throws {

@@ -108,15 +108,25 @@ struct ImportCommand: ParsableCommand {
             skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages),
             rowLabels: Dictionary(rowLabels.map { ($0.label, $0.meaning) }, uniquingKeysWith: { _, last in last }))
         var summary = ImportText.Summary(imports: [], failures: [])
+        // The logs the device holds, read from the import log (which counts every stored event)
+        // once, not for every file, then kept up with this command's own imports.
+        var held: [HeldLog]?
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)
             do {
-                try checkSource(of: file, in: eventStore)
+                try checkSource(of: file, in: eventStore, held: &held)
                 let report = try eventStore.importFile(
                     file, options: options, now: try clock.currentDate(), progress: bar.update,
                     onReject: rejectsFile?.write)
                 bar.finish()
                 summary.imports.append(report)
+                // The first log of a device is read back, for its import's id, which a refusal
+                // names; later ones only add their kind.
+                if held?.isEmpty == true {
+                    held = nil
+                } else {
+                    held?.append(HeldLog(file: report.file, id: nil, format: report.format.rawValue))
+                }
                 let zone = try eventStore.timeZone(device: report.device)
                 if !output.json { ImportText.show(report, zone: zone, rejectsPath: rejects) }
             } catch {
@@ -135,19 +145,27 @@ struct ImportCommand: ParsableCommand {
         return (summary, zoneless)
     }
 
+    /// A log the device holds: its file, its import's id (`nil` for one this command added after
+    /// others, never the first, which a refusal names), and its format.
+    struct HeldLog {
+        var file: String
+        var id: Int64?
+        var format: String
+    }
+
     /// A file of another kind of source than the logs its device already holds, imported with no
     /// `--device`: likely another phone's, which would be mixed into this one's habits unseen.
     struct OtherSource: Error, CustomStringConvertible {
         var file: String
         var device: String
         var format: ImportFormat
-        var held: [ImportSummary]
+        var held: [HeldLog]
 
         var description: String {
             let first = held[0]
             let kinds = Set(held.compactMap { ImportFormat(rawValue: $0.format)?.source }).sorted()
             return "\(file) is a log of \(format.source) (\(format.rawValue)), and device \(device) holds "
-                + "\(kinds.joined(separator: " and ")) logs (\((first.file as NSString).lastPathComponent), import \(first.id)"
+                + "\(kinds.joined(separator: " and ")) logs (\((first.file as NSString).lastPathComponent), import \(first.id ?? 0)"
                 + (held.count > 1 ? ", and \(held.count - 1) more" : "") + "): nothing was stored. "
                 + "If it is another phone's, import it into a device of its own with --device NAME; "
                 + "if it is this phone's, add --same-device."
@@ -157,12 +175,18 @@ struct ImportCommand: ParsableCommand {
     /// Refuses a file imported with no `--device` whose kind of source differs from every log
     /// the device holds (``OtherSource``), unless `--same-device` confirms it. A file whose format
     /// cannot be told is left to the import, which says why.
-    func checkSource(of file: String, in eventStore: any EventStoring) throws {
+    func checkSource(of file: String, in eventStore: any EventStoring, held: inout [HeldLog]?) throws {
         guard store.deviceOption == nil, !sameDevice else { return }
-        let held = try eventStore.imports().filter { $0.device == store.device }
-        guard !held.isEmpty, let format = format ?? (try? ImportFormat.detect(inFileAt: file)) else { return }
-        if !held.contains(where: { ImportFormat(rawValue: $0.format)?.source == format.source }) {
-            throw OtherSource(file: file, device: store.device, format: format, held: held)
+        if held == nil {
+            held = try eventStore.imports().filter { $0.device == store.device }.map {
+                HeldLog(file: $0.file, id: $0.id, format: $0.format)
+            }
+        }
+        guard let logs = held, !logs.isEmpty, let format = format ?? (try? ImportFormat.detect(inFileAt: file)) else {
+            return
+        }
+        if !logs.contains(where: { ImportFormat(rawValue: $0.format)?.source == format.source }) {
+            throw OtherSource(file: file, device: store.device, format: format, held: logs)
         }
     }
 }
