@@ -238,10 +238,18 @@ public struct Predictor: Sendable {
     ///   time zone.
     /// - Complexity: O(apps × minutes in the span × wakes per app).
     public func schedule(from start: Date, to end: Date, device: String) throws(PredictorError) -> Schedule {
+        try schedule(from: start, to: end, plannedFrom: start, device: device)
+    }
+
+    /// The schedule from `start` to `end`, planned from `plannedFrom` (at most `start`): its
+    /// wakes up to `start` are left out, and its silence is the one at `start`.
+    func schedule(from start: Date, to end: Date, plannedFrom: Date, device: String) throws(PredictorError)
+        -> Schedule
+    {
         guard let model = try planningModel(device) else {
             return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
         }
-        let first = start.milliseconds.nextWholeMinute
+        let first = plannedFrom.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, end.milliseconds.minutes(since: first)), configuration: configuration,
             zone: model.timeZone)
@@ -268,6 +276,7 @@ public struct Predictor: Sendable {
         }
         var wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
         if let perHour = budgets[device] { wakes = Planner.capPerHour(wakes, perHour: perHour) }
+        if plannedFrom < start { wakes.removeAll { $0.time <= start } }
         return Schedule(
             device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,
             silentApps: silentApps)

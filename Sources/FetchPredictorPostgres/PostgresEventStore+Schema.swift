@@ -144,6 +144,87 @@ extension PostgresEventStore {
                 "ALTER TABLE device ADD COLUMN wakes_per_hour INTEGER"
             ]
         ),
+        (
+            "v4: each device's planned wake, kept",
+            [
+                // Each device's planned wake (FetchScheduler.plannedWake): the wake, when it was
+                // planned, and until when it holds (planned_at <= t < valid_until), so that the
+                // devices due before a time are found by an index. scope is the device name up to
+                // its first '/' (a tenant's devices), else ''. Every change that moves a plan (the
+                // triggers below) makes it hold nowhere (valid_until 0) and moves generation on:
+                // a plan made before is not kept. A claim leases the wake at leased_time until
+                // lease_until (the wall clock).
+                """
+                CREATE TABLE kept_wake (
+                    device_id BIGINT PRIMARY KEY REFERENCES device (id) ON DELETE CASCADE,
+                    -- Compared and ordered byte by byte, as SQLite does: cursors are the same.
+                    device TEXT COLLATE "C" NOT NULL,
+                    scope TEXT COLLATE "C" NOT NULL,
+                    generation BIGINT NOT NULL DEFAULT 0,
+                    planned_at BIGINT NOT NULL DEFAULT 0,
+                    valid_until BIGINT NOT NULL DEFAULT 0,
+                    time BIGINT,
+                    apps TEXT,
+                    leased_time BIGINT,
+                    lease_until BIGINT
+                )
+                """,
+                "CREATE INDEX kept_wake_by_time ON kept_wake (scope, time)",
+                "CREATE INDEX kept_wake_by_validity ON kept_wake (scope, valid_until)",
+                "CREATE INDEX kept_wake_by_planning ON kept_wake (scope, planned_at)",
+                """
+                INSERT INTO kept_wake (device_id, device, scope)
+                SELECT id, name, left(name, strpos(name, '/')) FROM device
+                """,
+                """
+                CREATE FUNCTION kept_wake_of_device() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        INSERT INTO kept_wake (device_id, device, scope)
+                        VALUES (NEW.id, NEW.name, left(NEW.name, strpos(NEW.name, '/')));
+                    ELSE
+                        UPDATE kept_wake SET valid_until = 0, generation = generation + 1, device = NEW.name,
+                            scope = left(NEW.name, strpos(NEW.name, '/'))
+                        WHERE device_id = NEW.id;
+                    END IF;
+                    RETURN NULL;
+                END $$
+                """,
+                """
+                CREATE TRIGGER kept_wake_of_new_device AFTER INSERT ON device
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_device()
+                """,
+                """
+                CREATE TRIGGER kept_wake_of_changed_device
+                AFTER UPDATE OF name, version, time_zone, default_interval, wakes_per_hour ON device
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_device()
+                """,
+                """
+                CREATE FUNCTION kept_wake_of_app() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    UPDATE kept_wake SET valid_until = 0, generation = generation + 1 WHERE device_id = NEW.device_id;
+                    RETURN NULL;
+                END $$
+                """,
+                """
+                CREATE TRIGGER kept_wake_of_app AFTER INSERT OR UPDATE OF interval, enabled ON app
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_app()
+                """,
+                """
+                CREATE FUNCTION kept_wake_of_default() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF NEW.key = 'defaultInterval' THEN
+                        UPDATE kept_wake SET valid_until = 0, generation = generation + 1;
+                    END IF;
+                    RETURN NULL;
+                END $$
+                """,
+                """
+                CREATE TRIGGER kept_wake_of_default AFTER INSERT OR UPDATE ON store_setting
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_default()
+                """,
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -27,7 +27,7 @@ struct FetchSchedulerTests {
         predictor.defaultInterval = .minimum
         for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        let expected = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let expected = try predictor.plannedSchedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let actual = try scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(actual == expected)
         #expect(actual.wakes.count >= 4)
@@ -69,7 +69,7 @@ struct FetchSchedulerTests {
         predictor.defaultInterval = .minimum
         for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         #expect(predictor.devices["phone"]?.hazard.isTrained == true)
-        let expected = try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        let expected = try predictor.plannedSchedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         // The hazard changes this plan: else the test could not tell the two models apart.
         #expect(expected != without)
         // A return is a reason only within the hours after a launch, not a day later.

@@ -150,4 +150,28 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func revokeKey(id: Int64, now: Date) throws -> Bool { try base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) throws -> String? { try base.tenant(forKey: key) }
     public func check() throws { try base.check() }
+    public func keptWake(device: String) throws -> KeptWake? { try base.keptWake(device: device) }
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
+        try base.keepWake(planned, device: device, generation: generation)
+    }
+    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
+        try base.devicesToPlan(scope: scope, at: time, after: after, limit: limit)
+    }
+    public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
+        try base.plansBehind(at: time)
+    }
+    public func dueWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
+    )
+        throws -> [KeptWake]
+    {
+        try base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
+    }
+    public func claimWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
+        leaseUntil: Milliseconds
+    ) throws -> [KeptWake] {
+        try base.claimWakes(scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
+    }
+    public func planWakesWith(settings: String) throws -> Bool { try base.planWakesWith(settings: settings) }
 }

@@ -37,6 +37,8 @@ public final class FetchScheduler: @unchecked Sendable {
     public let admission: (any LearningAdmission)?
     /// Each device's model in memory, behind a lock of its own.
     private let slots: DeviceSlots
+    /// Whether the store's kept wakes were checked to be planned with this configuration.
+    let wakePlanning = Once()
 
     /// - Parameters:
     ///   - store: the event store.
@@ -251,9 +253,10 @@ public final class FetchScheduler: @unchecked Sendable {
         return a.app < b.app
     }
 
-    /// The next device wake strictly after `time`, within a day; `nil` when none is planned.
-    /// With `limit`, only a wake before it: cheaper, for a scheduler that asks again by then
-    /// anyway (at its next event), and the same wake when one comes before it.
+    /// The next device wake strictly after `time`, or `nil` when none is planned: the wake the
+    /// device waits for at `time` (``Predictor/plannedWake(asOf:device:)``), planned at its last
+    /// event, at the wake before, or at its daily re-plan, so that asking again at any time until
+    /// the wake gives the same wake. With `limit`, only a wake before it.
     ///
     /// Every answer is as of its time: learned from the events up to it, never from later ones.
     /// The wake is the one the caller carries out, as the loop in the type's overview does: it
@@ -263,8 +266,10 @@ public final class FetchScheduler: @unchecked Sendable {
         -> DeviceWake?
     {
         try withDevice(device, asOf: time) { predictor in
-            let wake = try predictor.nextWake(after: time, before: limit, device: device)
-            if let wake { predictor.commit(to: wake, device: device) }
+            guard let wake = try predictor.plannedWake(asOf: time, device: device).wake,
+                limit.map({ wake.time < $0 }) ?? true
+            else { return nil }
+            predictor.commit(to: wake, device: device)
             return wake
         }
     }
@@ -276,11 +281,12 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
-    /// The device wakes planned strictly after `start` and before `end`, as of `start`: the
-    /// first is the one ``nextWake(after:before:device:)`` gives at `start`.
+    /// The device wakes planned strictly after `start` and before `end`, as of `start`, by the
+    /// plan in force then (``Predictor/plannedSchedule(from:to:device:)``): the first is the one
+    /// ``nextWake(after:before:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try withDevice(device, asOf: start) { predictor in
-            try predictor.schedule(from: start, to: end, device: device)
+            try predictor.plannedSchedule(from: start, to: end, device: device)
         }
     }
 

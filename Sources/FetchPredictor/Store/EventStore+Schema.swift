@@ -165,6 +165,62 @@ extension EventStore {
             // At most this many device wakes in any hour of the device's plans; NULL for no budget.
             try db.execute(sql: "ALTER TABLE device ADD COLUMN wakesPerHour INTEGER")
         }
+        migrator.registerMigration("v9: each device's planned wake, kept") { db in
+            try db.execute(
+                sql: """
+                    -- Each device's planned wake (FetchScheduler.plannedWake): the wake, when it was
+                    -- planned, and until when it holds (plannedAt <= t < validUntil), so that the
+                    -- devices due before a time are found by an index, not planned one by one.
+                    -- scope is the device name up to its first '/' (a tenant's devices), else ''.
+                    -- Every change that moves a plan (the triggers below) makes it hold nowhere
+                    -- (validUntil 0) and moves generation on: a plan made before is not kept.
+                    -- A claim leases the wake at leasedTime until leaseUntil (the wall clock).
+                    CREATE TABLE keptWake (
+                        deviceId INTEGER PRIMARY KEY,
+                        device TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        generation INTEGER NOT NULL DEFAULT 0,
+                        plannedAt INTEGER NOT NULL DEFAULT 0,
+                        validUntil INTEGER NOT NULL DEFAULT 0,
+                        time INTEGER,
+                        apps TEXT,
+                        leasedTime INTEGER,
+                        leaseUntil INTEGER
+                    );
+                    CREATE INDEX keptWakeByTime ON keptWake (scope, time);
+                    CREATE INDEX keptWakeByValidity ON keptWake (scope, validUntil);
+                    CREATE INDEX keptWakeByPlanning ON keptWake (scope, plannedAt);
+                    INSERT INTO keptWake (deviceId, device, scope)
+                        SELECT id, name, substr(name, 1, instr(name, '/')) FROM device;
+                    CREATE TRIGGER keptWakeOfNewDevice AFTER INSERT ON device BEGIN
+                        INSERT INTO keptWake (deviceId, device, scope)
+                            VALUES (NEW.id, NEW.name, substr(NEW.name, 1, instr(NEW.name, '/')));
+                    END;
+                    CREATE TRIGGER keptWakeOfErasedDevice AFTER DELETE ON device BEGIN
+                        DELETE FROM keptWake WHERE deviceId = OLD.id;
+                    END;
+                    CREATE TRIGGER keptWakeOfChangedDevice
+                        AFTER UPDATE OF name, version, timeZone, defaultInterval, wakesPerHour ON device BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1, device = NEW.name,
+                            scope = substr(NEW.name, 1, instr(NEW.name, '/'))
+                            WHERE deviceId = NEW.id;
+                    END;
+                    CREATE TRIGGER keptWakeOfNewApp AFTER INSERT ON app BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1 WHERE deviceId = NEW.deviceId;
+                    END;
+                    CREATE TRIGGER keptWakeOfChangedApp AFTER UPDATE OF interval, enabled ON app BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1 WHERE deviceId = NEW.deviceId;
+                    END;
+                    CREATE TRIGGER keptWakeOfNewDefault AFTER INSERT ON storeSetting
+                        WHEN NEW.key = 'defaultInterval' BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1;
+                    END;
+                    CREATE TRIGGER keptWakeOfChangedDefault AFTER UPDATE ON storeSetting
+                        WHEN NEW.key = 'defaultInterval' BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// - ``record(_:device:)``
 /// - ``planningSettings(device:)``
 /// - ``forEachEvent(device:after:through:_:)``
-public protocol EventStoring: AnyObject, Sendable {
+public protocol EventStoring: WakeKeeping {
     /// Where the store is, for logs and messages: a file's path, or a server's address without
     /// its password.
     var location: String { get }

@@ -10,6 +10,10 @@ struct StoreSettingRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     /// The key of the interval of apps that set none.
     static let defaultInterval = "defaultInterval"
 
+    /// The key of the planning settings the kept wakes were planned with: other settings plan
+    /// them all again.
+    static let wakePlanning = "wakePlanning"
+
     /// The key of the last import id given: ids are never given twice, also after the import
     /// with the highest id was pruned (SQLite would give its rowid again).
     static let lastImportID = "lastImportID"

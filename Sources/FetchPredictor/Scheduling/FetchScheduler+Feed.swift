@@ -1,0 +1,124 @@
+import Foundation
+
+/// The fleet's wakes: each device's planned wake kept in the store (``WakeKeeping``), the devices
+/// due before a time found by its index, and leased to one worker each.
+extension FetchScheduler {
+    /// The wake the device waits for at `time` (``Predictor/plannedWake(asOf:device:)``): the
+    /// store's kept plan when it holds then, else planned now, and kept when nothing the store
+    /// holds comes after `time` (a plan as of an earlier time is answered, never kept).
+    public func plannedWake(asOf time: Date, device: String) throws -> PlannedWake {
+        try plan(device, asOf: time).planned
+    }
+
+    /// The plan of a device at `time`, and whether it is the store's kept one (or now kept).
+    private func plan(_ device: String, asOf time: Date) throws -> (planned: PlannedWake, kept: Bool) {
+        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+        let kept = try store.keptWake(device: device)
+        if let kept, kept.planned.holds(at: time) { return (kept.planned, true) }
+        let planned: PlannedWake
+        do {
+            planned = try withDevice(device, asOf: time) { try $0.plannedWake(asOf: time, device: device) }
+        } catch StoreError.noTimeZone {
+            // Never planned until a zone is given, which makes the kept plan hold no more.
+            planned = PlannedWake(wake: nil, plannedAt: .distantPast, validUntil: .distantFuture)
+        }
+        guard let kept, planned.holds(at: time), try !store.hasEvents(device: device, after: time.milliseconds)
+        else { return (planned, false) }
+        return (planned, try store.keepWake(planned, device: device, generation: kept.generation))
+    }
+
+    /// Plans the devices of `scope` whose kept wake does not hold at `time`.
+    /// - Returns: the plans that could not be kept (as of a time before the store's last event).
+    private func planStale(scope: String?, asOf time: Date) throws -> [KeptWake] {
+        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+        var unkept: [KeptWake] = []
+        var after: String?
+        let page = 256
+        while true {
+            let names = try store.devicesToPlan(scope: scope, at: time.milliseconds, after: after, limit: page)
+            for name in names {
+                do {
+                    let (planned, kept) = try plan(name, asOf: time)
+                    if !kept { unkept.append(KeptWake(device: name, planned: planned, generation: 0)) }
+                } catch StoreError.unknownDevice {
+                    continue  // erased meanwhile
+                }
+            }
+            guard names.count == page else { return unkept }
+            after = names.last
+        }
+    }
+
+    /// The devices of `scope` whose wake as of `time` (``plannedWake(asOf:device:)``) comes before
+    /// `before`, in the order of their wakes (then names), after `cursor`: each device's wake
+    /// exactly as ``nextWake(after:before:device:)`` gives it at `time`, found by the store's
+    /// index. Devices whose kept plan does not hold at `time` are planned first; asked as of a
+    /// time before their last event, they are planned and not kept (every device, for a time
+    /// before the fleet's events: slow, but right).
+    ///
+    /// Wakes name devices as the store does.
+    public func dueWakes(scope: String?, before: Date, asOf time: Date, after cursor: WakeCursor? = nil, limit: Int)
+        throws -> [DeviceWake]
+    {
+        let unkept = try planStale(scope: scope, asOf: time)
+        var wakes = try store.dueWakes(
+            scope: scope, at: time.milliseconds, before: before.milliseconds, after: cursor, limit: limit
+        ).compactMap(\.planned.wake)
+        let later = { (wake: DeviceWake) in
+            cursor.map { (wake.time.milliseconds, wake.device) > ($0.time, $0.device) } ?? true
+        }
+        wakes += unkept.compactMap(\.planned.wake).filter { $0.time < before && later($0) }
+        wakes.sort { ($0.time, $0.device) < ($1.time, $1.device) }
+        return Array(wakes.prefix(limit))
+    }
+
+    /// Leases to the caller up to `limit` of the wakes ``dueWakes(scope:before:asOf:after:limit:)``
+    /// gives (from its first page), that no other lease holds at `clock`, until `clock` +
+    /// `lease`: no other claim gets a device's wake until the lease ends, or until the device's
+    /// plan moves on (its fetch results recorded, a setting changed), when its new wake is free.
+    /// Only kept plans are leased: as of a time before a device's last event, none is.
+    public func claimWakes(
+        scope: String?, before: Date, asOf time: Date, limit: Int, lease: TimeInterval, clock: Date
+    ) throws -> [DeviceWake] {
+        _ = try planStale(scope: scope, asOf: time)
+        return try store.claimWakes(
+            scope: scope, at: time.milliseconds, before: before.milliseconds, limit: limit,
+            clock: clock.milliseconds, leaseUntil: clock.addingTimeInterval(lease).milliseconds
+        ).compactMap(\.planned.wake)
+    }
+
+    /// Plans again up to `limit` devices whose kept wake holds no more at `time` (of every scope),
+    /// going on from `after`, the last device the previous call planned: what a service's sweep
+    /// does at each tick, so that the feed finds every plan kept.
+    /// - Returns: the devices planned, in name order; fewer than `limit` when the sweep went round.
+    public func planKeptWakes(asOf time: Date, after: String?, limit: Int) throws -> [String] {
+        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+        let names = try store.devicesToPlan(scope: nil, at: time.milliseconds, after: after, limit: limit)
+        for name in names {
+            do {
+                _ = try plan(name, asOf: time)
+            } catch StoreError.unknownDevice {
+                continue
+            }
+        }
+        return names
+    }
+
+    /// A description of the settings that plans are made with: a store's kept wakes planned with
+    /// others are planned again (``WakeKeeping/planWakesWith(settings:)``).
+    public var planningSettingsKey: String { String(describing: configuration) }
+}
+
+/// Runs a body once, the first time it succeeds.
+final class Once: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    func once(_ body: () throws -> Void) rethrows {
+        try lock.withLock {
+            guard !done else { return }
+            try body()
+            done = true
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+extension EventStore {
+    /// The columns a kept wake is read from, in ``keptWake(_:)``'s order.
+    private static let keptColumns = "device, generation, plannedAt, validUntil, time, apps"
+
+    private static func keptWake(_ row: Row) throws -> KeptWake {
+        try KeptWake.make(
+            device: row[0], generation: row[1], plannedAt: row[2], validUntil: row[3], time: row[4], apps: row[5])
+    }
+
+    /// The condition on `scope`, as SQL and its argument.
+    private static func scopeCondition(_ scope: String?) -> (sql: String, arguments: StatementArguments) {
+        guard let scope else { return ("1", []) }
+        return ("scope = ?", [scope])
+    }
+
+    public func keptWake(device: String) throws -> KeptWake? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.keptColumns) FROM keptWake WHERE device = ?", arguments: [device])
+                .map(Self.keptWake)
+        }
+    }
+
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE keptWake SET plannedAt = ?, validUntil = ?, time = ?, apps = ?
+                    WHERE device = ? AND generation = ?
+                    """,
+                arguments: [
+                    planned.plannedAt.milliseconds, planned.validUntil.milliseconds,
+                    planned.wake?.time.milliseconds, planned.wake.map { KeptWake.encodeApps($0.apps) }, device,
+                    generation,
+                ])
+            return db.changesCount > 0
+        }
+    }
+
+    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
+        let (condition, arguments) = Self.scopeCondition(scope)
+        return try read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT device FROM keptWake
+                    WHERE \(condition) AND (validUntil <= ? OR plannedAt > ?) AND device > ?
+                    ORDER BY device LIMIT ?
+                    """,
+                arguments: arguments + [time, time, after ?? "", limit])
+        }
+    }
+
+    public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
+        try read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT count(*), min(validUntil) FROM keptWake WHERE validUntil <= ?", arguments: [time])
+            return (row?[0] ?? 0, row?[1])
+        }
+    }
+
+    /// The SQL of the wakes that hold at a time and come before another, after a cursor.
+    private static func dueCondition(_ scope: String?, at time: Milliseconds, before: Milliseconds, after: WakeCursor?)
+        -> (sql: String, arguments: StatementArguments)
+    {
+        let (condition, arguments) = scopeCondition(scope)
+        let cursor = after.map { _ in " AND (time > ? OR (time = ? AND device > ?))" } ?? ""
+        let cursorArguments: StatementArguments = after.map { [$0.time, $0.time, $0.device] } ?? []
+        return (
+            "\(condition) AND time < ? AND plannedAt <= ? AND validUntil > ?\(cursor)",
+            arguments + [before, time, time] + cursorArguments
+        )
+    }
+
+    public func dueWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
+    )
+        throws -> [KeptWake]
+    {
+        let (condition, arguments) = Self.dueCondition(scope, at: time, before: before, after: cursor)
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(Self.keptColumns) FROM keptWake WHERE \(condition) ORDER BY time, device LIMIT ?",
+                arguments: arguments + [limit]
+            ).map(Self.keptWake)
+        }
+    }
+
+    public func claimWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
+        leaseUntil: Milliseconds
+    ) throws -> [KeptWake] {
+        let (condition, arguments) = Self.dueCondition(scope, at: time, before: before, after: nil)
+        // One statement: the rows are chosen and leased under the one write lock.
+        return try write { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    UPDATE keptWake SET leasedTime = time, leaseUntil = ?
+                    WHERE deviceId IN (
+                        SELECT deviceId FROM keptWake
+                        WHERE \(condition) AND (leasedTime IS NOT time OR leaseUntil <= ?)
+                        ORDER BY time, device LIMIT ?)
+                    RETURNING \(Self.keptColumns)
+                    """,
+                arguments: [leaseUntil] + arguments + [clock, limit]
+            ).map(Self.keptWake).sorted { ($0.planned.wake!.time, $0.device) < ($1.planned.wake!.time, $1.device) }
+        }
+    }
+
+    @discardableResult
+    public func planWakesWith(settings: String) throws -> Bool {
+        try write { db in
+            guard try StoreSettingRecord.value(StoreSettingRecord.wakePlanning, db) != settings else { return false }
+            try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+            try StoreSettingRecord(key: StoreSettingRecord.wakePlanning, value: settings).save(db)
+            return true
+        }
+    }
+}

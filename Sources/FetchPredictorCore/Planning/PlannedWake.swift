@@ -1,0 +1,88 @@
+import Foundation
+
+/// The wake a device waits for at a time, with when it was planned and until when it holds:
+/// what ``Predictor/plannedWake(asOf:device:)`` gives, and what a store keeps of each device so
+/// that a fleet can ask which devices are due without planning each of them.
+public struct PlannedWake: Sendable, Hashable {
+    /// The wake, or `nil` when none is planned until ``validUntil``.
+    public var wake: DeviceWake?
+    /// When the plan was made: the device's last event, a wake before, or a daily re-plan.
+    public var plannedAt: Date
+    /// The answer holds for every time from ``plannedAt`` until this one (excluded), as long as no
+    /// event or setting of the device changes: the wake's time, or the next re-plan.
+    public var validUntil: Date
+
+    /// Creates a value with every field given.
+    public init(wake: DeviceWake?, plannedAt: Date, validUntil: Date) {
+        self.wake = wake
+        self.plannedAt = plannedAt
+        self.validUntil = validUntil
+    }
+
+    /// Whether the answer holds at `time`.
+    public func holds(at time: Date) -> Bool { plannedAt <= time && time < validUntil }
+}
+
+extension Predictor {
+    /// The wake a device waits for at `time`, by the plan in force then: the day's schedule made
+    /// at the device's last event up to `time`, or, a day or more after it, at the last daily
+    /// re-plan (which falls at the time of day of that event). Its first wake after `time`, so
+    /// that asking again at any time until that wake gives the same wake, and a store can keep it
+    /// (``PlannedWake/validUntil``). Asked at an event's time, it is the wake
+    /// ``nextWake(after:device:)`` gives then, the schedule's first.
+    ///
+    /// The plan is made once a day at most between events, so the work of an answer is bounded
+    /// however far `time` is from the last event.
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
+    /// - Complexity: one ``schedule(from:to:device:)`` of a day.
+    public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
+        let (plannedAt, replan) = planMoments(asOf: time, device: device)
+        let schedule = try schedule(
+            from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
+        var from = plannedAt
+        for wake in schedule.wakes {
+            if wake.time > time {
+                // A wake past the next re-plan holds until then.
+                return PlannedWake(
+                    wake: wake, plannedAt: Date(milliseconds: from),
+                    validUntil: Date(milliseconds: min(wake.time.milliseconds, replan)))
+            }
+            from = wake.time.milliseconds
+        }
+        return PlannedWake(wake: nil, plannedAt: Date(milliseconds: from), validUntil: Date(milliseconds: replan))
+    }
+
+    /// The planned device wakes strictly after `start` and before `end`, as the plan in force at
+    /// `start` has them (``plannedWake(asOf:device:)``): its first wake is that one, and its
+    /// silence is as of `start`.
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
+    public func plannedSchedule(from start: Date, to end: Date, device: String) throws(PredictorError) -> Schedule {
+        let (plannedAt, _) = planMoments(asOf: start, device: device)
+        // The same span as the wake's, so that the first wake is the same.
+        var schedule = try schedule(
+            from: start, to: Date(milliseconds: max(plannedAt + Self.planSpan, end.milliseconds)),
+            plannedFrom: Date(milliseconds: plannedAt), device: device)
+        schedule.to = end
+        schedule.wakes.removeAll { $0.time >= end }
+        return schedule
+    }
+
+    /// How far a plan reaches: past the next re-plan by a day, so that a schedule of a day asked
+    /// at any time before the re-plan is one plan.
+    static let planSpan = 2 * Milliseconds.seconds(lookAhead)
+
+    /// When the plan in force at `time` was made (the last event up to `time`, or a whole
+    /// number of days after it), and when the next one is made; `time` itself for a device with
+    /// no events.
+    private func planMoments(asOf time: Date, device: String) -> (plannedAt: Milliseconds, replan: Milliseconds) {
+        let now = time.milliseconds
+        let day = Milliseconds.seconds(Self.lookAhead)
+        guard let last = devices[device]?.lastEventTime, last <= now else { return (now, now + day) }
+        let plannedAt = last + (now - last) / day * day
+        return (plannedAt, plannedAt + day)
+    }
+}

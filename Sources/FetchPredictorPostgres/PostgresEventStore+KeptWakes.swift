@@ -1,0 +1,137 @@
+import FetchPredictor
+import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    /// The columns a kept wake is read from, in ``keptWake(_:)``'s order.
+    private static let keptColumns = "device, generation, planned_at, valid_until, time, apps"
+
+    private static func keptWake(_ row: PostgresRow) throws -> KeptWake {
+        let (device, generation, plannedAt, validUntil, time, apps) = try row.decode(
+            (String, Int64, Int64, Int64, Int64?, String?).self)
+        return try KeptWake.make(
+            device: device, generation: generation, plannedAt: plannedAt, validUntil: validUntil, time: time, apps: apps
+        )
+    }
+
+    /// A string as an SQL literal (the server's strings are standard-conforming: a quote is
+    /// doubled, and nothing else is special). The conditions below are made of literals and
+    /// numbers, since a query's binds cannot be put together from parts.
+    private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+
+    /// The condition on a scope: every scope when `nil`.
+    private static func scopeCondition(_ scope: String?) -> String {
+        scope.map { "scope = \(literal($0))" } ?? "TRUE"
+    }
+
+    public func keptWake(device: String) throws -> KeptWake? {
+        try read { db in
+            try db.rows("SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE device = \(device)").first.map(
+                Self.keptWake)
+        }
+    }
+
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
+        let apps = planned.wake.map { KeptWake.encodeApps($0.apps) }
+        return try read { db in
+            try db.changes(
+                """
+                UPDATE kept_wake SET planned_at = \(planned.plannedAt.milliseconds),
+                    valid_until = \(planned.validUntil.milliseconds), time = \(planned.wake?.time.milliseconds),
+                    apps = \(apps)
+                WHERE device = \(device) AND generation = \(generation)
+                """) > 0
+        }
+    }
+
+    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
+        let condition =
+            Self.scopeCondition(scope)
+            + " AND (valid_until <= \(time) OR planned_at > \(time)) AND device > \(Self.literal(after ?? ""))"
+        return try read { db in
+            try db.rows(
+                "SELECT device FROM kept_wake WHERE \(unescaped: condition) ORDER BY device LIMIT \(limit)"
+            ).map { try $0.decode(String.self) }
+        }
+    }
+
+    public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
+        try read { db in
+            guard
+                let row = try db.rows(
+                    "SELECT count(*), min(valid_until) FROM kept_wake WHERE valid_until <= \(time)"
+                ).first
+            else { return (0, nil) }
+            let (count, since) = try row.decode((Int64, Int64?).self)
+            return (Int(count), since)
+        }
+    }
+
+    /// The condition of the wakes that hold at a time and come before another, after a cursor.
+    private static func dueCondition(_ scope: String?, at time: Milliseconds, before: Milliseconds, after: WakeCursor?)
+        -> String
+    {
+        var condition =
+            scopeCondition(scope) + " AND time < \(before) AND planned_at <= \(time) AND valid_until > \(time)"
+        if let after {
+            condition += " AND (time > \(after.time) OR (time = \(after.time) AND device > \(literal(after.device))))"
+        }
+        return condition
+    }
+
+    public func dueWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
+    )
+        throws -> [KeptWake]
+    {
+        let condition = Self.dueCondition(scope, at: time, before: before, after: cursor)
+        return try read { db in
+            try db.rows(
+                """
+                SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE \(unescaped: condition)
+                ORDER BY time, device LIMIT \(limit)
+                """
+            ).map(Self.keptWake)
+        }
+    }
+
+    public func claimWakes(
+        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
+        leaseUntil: Milliseconds
+    ) throws -> [KeptWake] {
+        let condition = Self.dueCondition(scope, at: time, before: before, after: nil)
+        // Rows another claim holds locked are skipped, not waited for: two claims at once take
+        // different wakes, and neither blocks.
+        return try read { db in
+            try db.rows(
+                """
+                UPDATE kept_wake SET leased_time = time, lease_until = \(leaseUntil)
+                WHERE device_id IN (
+                    SELECT device_id FROM kept_wake
+                    WHERE \(unescaped: condition) AND (leased_time IS DISTINCT FROM time OR lease_until <= \(clock))
+                    ORDER BY time, device LIMIT \(limit)
+                    FOR UPDATE SKIP LOCKED)
+                RETURNING \(unescaped: Self.keptColumns)
+                """
+            ).map(Self.keptWake).sorted {
+                ($0.planned.wake!.time, $0.device) < ($1.planned.wake!.time, $1.device)
+            }
+        }
+    }
+
+    @discardableResult
+    public func planWakesWith(settings: String) throws -> Bool {
+        try transaction { db in
+            let stored = try db.value(
+                "SELECT value FROM store_setting WHERE key = 'wakePlanning' FOR UPDATE", as: String.self)
+            guard stored != settings else { return false }
+            try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+            try db.changes(
+                """
+                INSERT INTO store_setting (key, value) VALUES ('wakePlanning', \(settings))
+                ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                """)
+            return true
+        }
+    }
+}

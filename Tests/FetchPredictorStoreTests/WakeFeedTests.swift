@@ -1,0 +1,156 @@
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+@testable import FetchPredictor
+
+/// The fleet's wakes on both backends: the feed of due devices is, device by device, what
+/// `nextWake` gives at the same time; the kept plans stay true after writes; a claim never hands
+/// one wake out twice; a scope never shows another's devices.
+struct WakeFeedTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+    static let personas = ["commuter", "night-owl", "irregular", "shifting"]
+
+    /// A store of `count` devices in two scopes, each with 14 days of a persona (every app on
+    /// `minimum`), some with a push budget and one whose apps are all `never`.
+    func fleet(_ backend: Backend, count: Int = 8) throws -> (store: any EventStoring, devices: [String]) {
+        let store = try backend.makeStore()
+        try store.setDefaultInterval(.minimum)
+        var devices: [String] = []
+        for index in 0..<count {
+            let name = "\(index % 2 == 0 ? "a" : "b")/phone\(index)"
+            let persona = Persona.named(Self.personas[index % Self.personas.count])!
+            let log = SyntheticLog(persona: persona, days: 14, timeZone: zone, seed: UInt64(40 + index))
+            try store.createDevice(name)
+            try store.setTimeZone(zone, device: name)
+            _ = try store.record(log.events(), device: name)
+            if index % 3 == 1 { try store.setWakesPerHour(2, device: name) }
+            devices.append(name)
+        }
+        try store.setDefaultInterval(.never, device: devices.last!)
+        return (store, devices)
+    }
+
+    /// The instant the synthetic logs end after (14 days from 2024-01-01, local).
+    var logEnd: Date { Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0) }
+
+    @Test(arguments: Backend.available)
+    func theFeedIsEachDevicesNextWake(backend: Backend) throws {
+        let (store, devices) = try fleet(backend)
+        let feed = FetchScheduler(store: store)
+        var generator = SystemRandomNumberGenerator()
+        var seen = 0
+        // Random instants over two days after the logs, in time order, as a service's clock goes.
+        let instants = (0..<6).map { _ in
+            logEnd.addingTimeInterval(Double.random(in: 0..<(2 * 86_400), using: &generator))
+        }
+        for now in instants.sorted() {
+            let before = now.addingTimeInterval(3 * 3600)
+            let due = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+            // A scheduler of its own, as another process would answer next-wake.
+            let asked = FetchScheduler(store: store)
+            var expected: [DeviceWake] = []
+            for device in devices {
+                if let wake = try asked.nextWake(after: now, device: device), wake.time < before {
+                    expected.append(wake)
+                }
+            }
+            expected.sort { ($0.time, $0.device) < ($1.time, $1.device) }
+            #expect(due == expected, "as of \(now)")
+            #expect(!due.contains { $0.device == devices.last! }, "a device whose apps are all never is never due")
+            seen += due.count
+        }
+        #expect(seen > 6, "the feed found due devices")
+    }
+
+    @Test(arguments: Backend.available)
+    func aWriteMovesTheKeptPlanAndPagesFollowTheCursor(backend: Backend) throws {
+        let (store, devices) = try fleet(backend)
+        let feed = FetchScheduler(store: store)
+        let now = logEnd.addingTimeInterval(3600)
+        let before = now.addingTimeInterval(86_400)
+        let all = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(all.count >= 5)
+        // Page by page, two at a time, the same wakes in the same order.
+        var paged: [DeviceWake] = []
+        var cursor: WakeCursor?
+        while true {
+            let page = try feed.dueWakes(scope: nil, before: before, asOf: now, after: cursor, limit: 2)
+            paged += page
+            guard page.count == 2, let last = page.last else { break }
+            cursor = WakeCursor(time: last.time.milliseconds, device: last.device)
+        }
+        #expect(paged == all)
+        // The first device's apps turned to never: its plan moves at once, and it is not due.
+        let first = all[0].device
+        try store.setDefaultInterval(.never, device: first)
+        #expect(try store.keptWake(device: first)?.planned.holds(at: now) == false)
+        let after = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(!after.contains { $0.device == first })
+        // A launch recorded moves it too; the feed plans it from that launch.
+        try store.setDefaultInterval(nil, device: first)
+        _ = try store.record(
+            [Event(kind: .launch, app: "com.example.news", time: now.milliseconds - 60_000)], device: first)
+        let again = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(
+            again.first { $0.device == first } == (try FetchScheduler(store: store).nextWake(after: now, device: first))
+        )
+        _ = devices
+    }
+
+    @Test(arguments: Backend.available)
+    func aScopeShowsOnlyItsDevices(backend: Backend) throws {
+        let (store, _) = try fleet(backend)
+        let feed = FetchScheduler(store: store)
+        let now = logEnd.addingTimeInterval(3600)
+        let before = now.addingTimeInterval(86_400)
+        let a = try feed.dueWakes(scope: "a/", before: before, asOf: now, limit: 100)
+        let b = try feed.dueWakes(scope: "b/", before: before, asOf: now, limit: 100)
+        #expect(!a.isEmpty && !b.isEmpty)
+        #expect(a.allSatisfy { $0.device.hasPrefix("a/") })
+        #expect(b.allSatisfy { $0.device.hasPrefix("b/") })
+        let all = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(Set(all) == Set(a + b))
+    }
+
+    /// Eight threads claim at once, each many times: no wake is handed out twice, every due wake
+    /// is handed out, and a lease that ended hands its wake out again.
+    @Test(arguments: Backend.available)
+    func concurrentClaimsNeverHandOutAWakeTwice(backend: Backend) throws {
+        let (store, _) = try fleet(backend, count: 12)
+        let now = logEnd.addingTimeInterval(3600)
+        let before = now.addingTimeInterval(86_400)
+        let due = try FetchScheduler(store: store).dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(due.count >= 8)
+        let clock = Date(timeIntervalSince1970: 1_900_000_000)
+        let claimed = Claimed()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let scheduler = FetchScheduler(store: store)
+            for _ in 0..<4 {
+                let wakes =
+                    (try? scheduler.claimWakes(
+                        scope: nil, before: before, asOf: now, limit: 2, lease: 60, clock: clock)) ?? []
+                claimed.add(wakes)
+            }
+        }
+        let all = claimed.all
+        #expect(all.count == Set(all.map(\.device)).count, "a wake handed out twice")
+        #expect(Set(all) == Set(due))
+        // While the leases hold, nothing more; once they end, the wakes come back.
+        let scheduler = FetchScheduler(store: store)
+        #expect(
+            try scheduler.claimWakes(scope: nil, before: before, asOf: now, limit: 100, lease: 60, clock: clock).isEmpty
+        )
+        let later = clock.addingTimeInterval(61)
+        #expect(
+            Set(try scheduler.claimWakes(scope: nil, before: before, asOf: now, limit: 100, lease: 60, clock: later))
+                == Set(due))
+    }
+
+    final class Claimed: @unchecked Sendable {
+        private let lock = NSLock()
+        private var wakes: [DeviceWake] = []
+        func add(_ more: [DeviceWake]) { lock.withLock { wakes += more } }
+        var all: [DeviceWake] { lock.withLock { wakes } }
+    }
+}
