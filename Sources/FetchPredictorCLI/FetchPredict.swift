@@ -21,7 +21,8 @@ public struct FetchPredict: ParsableCommand {
         version: version,
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
-            NextCommand.self, ScheduleCommand.self, EvaluateCommand.self, FeaturesCommand.self, GenerateCommand.self,
+            NextCommand.self, ScheduleCommand.self, DueCommand.self, EvaluateCommand.self, FeaturesCommand.self,
+            GenerateCommand.self,
             ImportsCommand.self,
             ExportCommand.self, PruneCommand.self, ReportCommand.self, ServeCommand.self, KeysCommand.self,
         ]

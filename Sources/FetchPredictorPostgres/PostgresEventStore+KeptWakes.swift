@@ -59,7 +59,7 @@ extension PostgresEventStore {
         try read { db in
             guard
                 let row = try db.rows(
-                    "SELECT count(*), min(valid_until) FROM kept_wake WHERE valid_until <= \(time)"
+                    "SELECT count(*), min(CASE WHEN valid_until > 0 THEN valid_until END) FROM kept_wake WHERE valid_until <= \(time)"
                 ).first
             else { return (0, nil) }
             let (count, since) = try row.decode((Int64, Int64?).self)

@@ -38,6 +38,9 @@ public struct ServiceSettings: Sendable {
     /// process's limit of open files less 128 (``ConnectionLimit/fitting(openFiles:)``), or
     /// 10,000 when that is unlimited.
     public var maximumConnections: Int?
+    /// The most devices whose kept wake the sweep plans again each second (``WakeSweep``);
+    /// 0 for no sweep.
+    public var sweepPerSecond: Int = 2_000
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -120,6 +123,10 @@ public enum FetchPredictorService {
         }
         let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store, workers: workers))
         Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
+        let sweep = WakeSweep(
+            scheduler: scheduler, workers: workers, clock: clock, perTick: settings.sweepPerSecond,
+            interval: .seconds(1),
+            logger: logger)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),
@@ -128,6 +135,7 @@ public enum FetchPredictorService {
                     additionalChannelHandlers: [connections.handler(), RequestDeadlineHandler(deadline: idle)],
                     idleTimeout: idle)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
+            services: settings.sweepPerSecond > 0 ? [sweep] : [],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
     }

@@ -28,6 +28,8 @@ struct Routes: Sendable {
         group.get("/devices/{device}", use: getDevice)
         group.delete("/devices/{device}", use: deleteDevice)
         group.get("/devices", use: listDevices)
+        group.get("/wakes", use: wakes)
+        group.post("/wakes/claim", use: claimWakes)
     }
 
     /// Every route's path, `*` for a name, with its methods: what a 405 answers in `Allow`.
@@ -38,6 +40,7 @@ struct Routes: Sendable {
         (["v1", "devices", "*", "next-wake"], ["GET"]), (["v1", "devices", "*", "schedule"], ["GET"]),
         (["v1", "devices", "*", "apps"], ["GET"]), (["v1", "devices", "*", "apps", "*"], ["PUT"]),
         (["v1", "devices", "*", "apps", "*", "habits"], ["GET"]),
+        (["v1", "wakes"], ["GET"]), (["v1", "wakes", "claim"], ["POST"]),
     ]
 
     /// The methods of the route at `path`, or `nil` when no route has that path.

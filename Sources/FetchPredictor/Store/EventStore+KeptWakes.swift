@@ -56,7 +56,10 @@ extension EventStore {
     public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
         try read { db in
             let row = try Row.fetchOne(
-                db, sql: "SELECT count(*), min(validUntil) FROM keptWake WHERE validUntil <= ?", arguments: [time])
+                db,
+                sql:
+                    "SELECT count(*), min(CASE WHEN validUntil > 0 THEN validUntil END) FROM keptWake WHERE validUntil <= ?",
+                arguments: [time])
             return (row?[0] ?? 0, row?[1])
         }
     }

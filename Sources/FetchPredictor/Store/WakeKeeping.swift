@@ -49,7 +49,8 @@ public protocol WakeKeeping: AnyObject, Sendable {
     func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String]
 
     /// How many devices of every scope have a kept wake that does not hold at `time`, and the
-    /// earliest time from which one holds no more: how far planning is behind.
+    /// earliest time from which one holds no more (of those whose time passed; a plan a write
+    /// moved has none): how far planning is behind.
     func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?)
 
     /// The kept wakes of `scope` that hold at `time` and come before `before`, in the order of

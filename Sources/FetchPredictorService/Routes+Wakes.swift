@@ -1,0 +1,133 @@
+import FetchPredictor
+import Foundation
+import Hummingbird
+import Metrics
+
+/// The fleet's wakes: `GET /v1/wakes`, the tenant's devices due before a time, and
+/// `POST /v1/wakes/claim`, the same leased to one worker.
+extension Routes {
+    /// A page of the feed: each wake as `next-wake` gives it, and where the next page starts.
+    struct WakesAnswer: Encodable {
+        var wakes: [DeviceWake]
+        var cursor: String?
+    }
+
+    @Sendable func wakes(_ request: Request, context: APIContext) async throws -> Response {
+        guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        let now = try instant(request, "now") ?? clock()
+        let before = try dueBefore(try instant(request, "before"), now: now)
+        let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
+        var after: WakeCursor?
+        if let text = request.uri.queryParameters["cursor"] {
+            guard let cursor = WakePageCursor.read(String(text), tenant: tenant) else {
+                throw APIError(.badRequest, "'cursor' is not one this service gave this key's tenant", field: "cursor")
+            }
+            after = cursor
+        }
+        let scheduler = self.scheduler
+        let scope = tenant + "/"
+        // One more than the page: whether another page follows.
+        let wakes = try await workers.schedule(waitingAtMost: settings.learnWait) { [after] in
+            try scheduler.dueWakes(scope: scope, before: before, asOf: now, after: after, limit: limit + 1)
+        }
+        let page = Array(wakes.prefix(limit))
+        let cursor =
+            wakes.count > limit
+            ? page.last.map { WakePageCursor.make(Self.named($0, scope: scope), tenant: tenant) } : nil
+        return try Self.json(WakesAnswer(wakes: page.map { Self.named($0, scope: scope) }, cursor: cursor))
+    }
+
+    /// What a claim leased.
+    struct ClaimAnswer: Encodable {
+        var wakes: [DeviceWake]
+    }
+
+    @Sendable func claimWakes(_ request: Request, context: APIContext) async throws -> Response {
+        guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        let object = try await jsonObject(request, allowed: ["before", "limit", "leaseSeconds", "now"])
+        let clock = clock()
+        let now = try Self.instant(object["now"], field: "now") ?? clock
+        let before = try dueBefore(try Self.instant(object["before"], field: "before"), now: now)
+        let limit = try Self.whole(object["limit"], field: "limit", in: 1...1000) ?? 100
+        let lease = try Self.whole(object["leaseSeconds"], field: "leaseSeconds", in: 1...3600) ?? 60
+        let scheduler = self.scheduler
+        let scope = tenant + "/"
+        let wakes = try await workers.schedule(waitingAtMost: settings.learnWait) {
+            try scheduler.claimWakes(
+                scope: scope, before: before, asOf: now, limit: limit, lease: TimeInterval(lease), clock: clock)
+        }
+        Counter(label: "fetchpredict_wakes_claimed_total").increment(by: wakes.count)
+        return try Self.json(ClaimAnswer(wakes: wakes.map { Self.named($0, scope: scope) }))
+    }
+
+    /// `before`, which a feed needs, after `now`.
+    private func dueBefore(_ before: Date?, now: Date) throws -> Date {
+        guard let before else {
+            throw APIError(.badRequest, "'before' is needed: the instant wakes are due by", field: "before")
+        }
+        guard before > now else { throw APIError(.badRequest, "'before' must come after 'now'", field: "before") }
+        return before
+    }
+
+    /// A wake named as the tenant names its device.
+    private static func named(_ wake: DeviceWake, scope: String) -> DeviceWake {
+        var wake = wake
+        wake.device = String(wake.device.dropFirst(scope.count))
+        return wake
+    }
+
+    /// A page's size: 100 unless given, 1 to 1000.
+    static func limit(_ text: String?) throws -> Int {
+        guard let text else { return 100 }
+        guard let value = Int(text), (1...1000).contains(value) else {
+            throw APIError(.badRequest, "'limit' must be a whole number from 1 to 1000", field: "limit")
+        }
+        return value
+    }
+
+    /// An instant of a JSON body, as a query's: with `Z` or an offset.
+    static func instant(_ value: Scalar?, field: String) throws -> Date? {
+        guard let value else { return nil }
+        guard case .string(let text) = value else {
+            throw APIError(.badRequest, "'\(field)' must be an instant such as 2024-01-29T07:00:00Z", field: field)
+        }
+        switch TimestampParser.parse(text) {
+        case .failure(let error):
+            throw APIError(.badRequest, "'\(text.prefix(40))' is \(error)", field: field)
+        case .success(let time):
+            if let problem = EventLimits.problem(withTime: time.milliseconds) {
+                throw APIError(.badRequest, problem, field: field)
+            }
+            return Date(milliseconds: time.milliseconds)
+        }
+    }
+
+    /// A whole number of a JSON body within `range`.
+    static func whole(_ value: Scalar?, field: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value else { return nil }
+        guard case .number(let number) = value, let whole = Int(exactly: number), range.contains(whole) else {
+            throw APIError(
+                .badRequest, "'\(field)' must be a whole number from \(range.lowerBound) to \(range.upperBound)",
+                field: field)
+        }
+        return whole
+    }
+}
+
+/// The feed's cursor: the last wake's time and device, and the tenant it was given to, as
+/// base64url. A cursor given to one tenant is refused with another's key.
+enum WakePageCursor {
+    static func make(_ wake: DeviceWake, tenant: String) -> String {
+        DeviceCursor.make("\(tenant)\n\(wake.time.milliseconds)\n\(wake.device)")
+    }
+
+    /// The place a cursor holds, in the store's names; `nil` when it is not one given to `tenant`.
+    static func read(_ cursor: String, tenant: String) -> WakeCursor? {
+        guard let text = DeviceCursor.name(cursor) else { return nil }
+        let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == tenant, let time = Milliseconds(parts[1]), !parts[2].isEmpty else {
+            return nil
+        }
+        return WakeCursor(time: time, device: "\(tenant)/\(parts[2])")
+    }
+}

@@ -1,0 +1,45 @@
+import FetchPredictor
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// The service's sweep of kept wakes: every tick, plans again a bounded number of devices whose
+/// kept wake holds no more (its time passed, or a write moved it), so that the feed
+/// (`GET /v1/wakes`) finds each plan kept rather than planning devices while a client waits.
+/// The feed stays right without it, only slower. Gauges say how far behind it is:
+/// `fetchpredict_plans_behind` (devices) and `fetchpredict_plans_behind_seconds` (how long the
+/// oldest plan that passed has waited).
+struct WakeSweep: Service {
+    let scheduler: FetchScheduler
+    let workers: StoreWorkers
+    let clock: @Sendable () -> Date
+    /// The most devices planned a tick.
+    let perTick: Int
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            var after: String?
+            while !Task.isCancelled {
+                let now = clock()
+                do {
+                    let (scheduler, perTick) = (self.scheduler, self.perTick)
+                    let planned = try await workers.run { [after] in
+                        try scheduler.planKeptWakes(asOf: now, after: after, limit: perTick)
+                    }
+                    // Round again from the first device once the last was reached.
+                    after = planned.count < perTick ? nil : planned.last
+                    let behind = try await workers.run { try scheduler.store.plansBehind(at: now.milliseconds) }
+                    Gauge(label: "fetchpredict_plans_behind").record(behind.count)
+                    let seconds = behind.since.map { max(0, now.milliseconds - $0) / 1000 } ?? 0
+                    Gauge(label: "fetchpredict_plans_behind_seconds").record(Int(seconds))
+                } catch {
+                    logger.warning("the sweep of kept wakes failed: \(error)")
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import FetchPredictorTestSupport
+import Foundation
+import Testing
+
+@testable import FetchPredictor
+@testable import FetchPredictorService
+
+/// `GET /v1/wakes` and `POST /v1/wakes/claim` over HTTP: the feed gives each device's wake as
+/// next-wake does, page by page; a cursor is its tenant's alone; claims hand a wake out once.
+@Suite(.serialized)
+struct WakeFeedServiceTests {
+    /// Five devices of acme and one of other, with three weeks of launches shifted by device.
+    func fleet() async throws -> LiveService {
+        let service = try await LiveService(clock: { Date(timeIntervalSince1970: 1_706_000_000) })
+        for index in 0..<5 {
+            try await service.setUpPhone(device: "phone\(index)")
+            let shifted = LiveService.weeksOfLaunches().map { event -> [String: Any] in
+                var event = event
+                let time = ISO8601DateFormatter().date(from: event["timestamp"] as! String)!
+                event["timestamp"] = ISO8601DateFormatter().string(from: time.addingTimeInterval(Double(index) * 1200))
+                return event
+            }
+            #expect(try await service.post(shifted, device: "phone\(index)").status == 200)
+        }
+        try await service.setUpPhone(device: "theirs", key: service.other)
+        #expect(
+            try await service.post(LiveService.weeksOfLaunches(), device: "theirs", key: service.other).status == 200)
+        return service
+    }
+
+    static let now = "2024-01-22T05:00:00Z"
+    static let before = "2024-01-22T23:00:00Z"
+
+    @Test func theFeedIsNextWakePageByPageAndATenantsOwn() async throws {
+        let service = try await fleet()
+        var wakes: [[String: Any]] = []
+        var cursor: String?
+        repeat {
+            var path = "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=2"
+            if let cursor { path += "&cursor=\(cursor)" }
+            let page = try await service.request("GET", path, key: service.acme)
+            #expect(page.status == 200, "\(page.text)")
+            wakes += page.json["wakes"] as? [[String: Any]] ?? []
+            cursor = page.json["cursor"] as? String
+            // Another tenant's key with acme's cursor is refused, naming the field.
+            if let cursor {
+                let theirs = try await service.request(
+                    "GET", "/v1/wakes?before=\(Self.before)&now=\(Self.now)&cursor=\(cursor)", key: service.other)
+                #expect(theirs.status == 400 && theirs.text.contains("cursor"))
+            }
+        } while cursor != nil
+        let devices = wakes.compactMap { $0["device"] as? String }
+        #expect(Set(devices) == Set((0..<5).map { "phone\($0)" }), "every acme device, none of other's")
+        let times = wakes.compactMap { $0["time"] as? String }
+        #expect(times == times.sorted())
+        for wake in wakes {
+            let device = wake["device"] as! String
+            let next = try await service.request(
+                "GET", "/v1/devices/\(device)/next-wake?now=\(Self.now)", key: service.acme)
+            let expected = try JSONSerialization.data(withJSONObject: next.json["wake"] as Any, options: .sortedKeys)
+            #expect(try JSONSerialization.data(withJSONObject: wake, options: .sortedKeys) == expected, "\(device)")
+        }
+        let theirs = try await service.request(
+            "GET", "/v1/wakes?before=\(Self.before)&now=\(Self.now)", key: service.other)
+        #expect((theirs.json["wakes"] as? [[String: Any]])?.compactMap { $0["device"] as? String } == ["theirs"])
+        let missing = try await service.request("GET", "/v1/wakes?now=\(Self.now)", key: service.acme)
+        #expect(missing.status == 400 && missing.text.contains("before"))
+        await service.stop()
+    }
+
+    @Test func aClaimLeasesEachWakeOnce() async throws {
+        let service = try await fleet()
+        let body = Data(#"{"before":"\#(Self.before)","now":"\#(Self.now)","limit":3,"leaseSeconds":60}"#.utf8)
+        let first = try await service.request("POST", "/v1/wakes/claim", key: service.acme, body: body)
+        let second = try await service.request("POST", "/v1/wakes/claim", key: service.acme, body: body)
+        let third = try await service.request("POST", "/v1/wakes/claim", key: service.acme, body: body)
+        #expect(first.status == 200, "\(first.text)")
+        let names = [first, second, third].map {
+            ($0.json["wakes"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
+        }
+        #expect(names[0].count == 3 && names[1].count == 2 && names[2].isEmpty, "\(names)")
+        #expect(Set(names.joined()).count == 5)
+        let bad = try await service.request(
+            "POST", "/v1/wakes/claim", key: service.acme,
+            body: Data(#"{"before":"\#(Self.before)","now":"\#(Self.now)","leaseSeconds":0}"#.utf8))
+        #expect(bad.status == 400 && bad.text.contains("leaseSeconds"))
+        await service.stop()
+    }
+}
