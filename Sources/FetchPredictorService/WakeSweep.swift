@@ -18,6 +18,8 @@ struct WakeSweep: Service {
     let perTick: Int
     let interval: Duration
     let logger: Logger
+    /// How many threads plan at once.
+    let lanes = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
@@ -25,9 +27,21 @@ struct WakeSweep: Service {
             while !Task.isCancelled {
                 let now = clock()
                 do {
-                    let (scheduler, perTick) = (self.scheduler, self.perTick)
+                    let (scheduler, perTick, lanes) = (self.scheduler, self.perTick, self.lanes)
                     let planned = try await workers.run { [after] in
-                        try scheduler.planKeptWakes(asOf: now, after: after, limit: perTick)
+                        try scheduler.store.devicesToPlan(
+                            scope: nil, at: now.milliseconds, after: after, limit: perTick)
+                    }
+                    // On as many threads as there are cores, a share of the devices each.
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for lane in 0..<lanes {
+                            let share = Array(stride(from: lane, to: planned.count, by: lanes).map { planned[$0] })
+                            guard !share.isEmpty else { continue }
+                            group.addTask {
+                                try await workers.run { try scheduler.planKeptWakes(of: share, asOf: now) }
+                            }
+                        }
+                        try await group.waitForAll()
                     }
                     // Round again from the first device once the last was reached.
                     after = planned.count < perTick ? nil : planned.last

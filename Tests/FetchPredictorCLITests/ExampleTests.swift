@@ -164,6 +164,8 @@ struct ExampleTests {
         #expect(said.contains(#""stored":2"#), "\(said)")
         #expect(said.contains(#""wake":{"#), "\(said)")
         #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
+        // The feed, then a claim, each hold the device's wake.
+        #expect(said.components(separatedBy: #"{"wakes":[{"#).count == 3, "\(said)")
     }
 
     /// The library's program (docs/library.md), copied as written into a package of its own that

@@ -39,7 +39,7 @@ final class LiveService: @unchecked Sendable {
     ///   the store itself, or one around it (such as a ``GatedStore``).
     init(
         settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() },
-        serving: (EventStore) -> any EventStoring = { $0 }
+        sweeps: Bool = false, serving: (EventStore) -> any EventStoring = { $0 }
     ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
@@ -48,6 +48,9 @@ final class LiveService: @unchecked Sendable {
         served = serving(store)
         var settings = settings
         settings.port = 0
+        // The sweep of kept wakes learns devices in the background, which would race the tests'
+        // own order of learns; a test of the sweep turns it on.
+        if !sweeps { settings.sweepPerSecond = 0 }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = FetchPredictorService.application(
             store: served, settings: settings, clock: clock, onRunning: { continuation.yield($0) })

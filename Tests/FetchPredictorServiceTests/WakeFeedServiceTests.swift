@@ -87,3 +87,48 @@ struct WakeFeedServiceTests {
         await service.stop()
     }
 }
+
+/// The sweep of `serve`: plans moved by a write, and plans whose wake passed, are planned again
+/// in the background, and `/metrics` says how far behind it is.
+@Suite(.serialized)
+struct WakeSweepTests {
+    final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var time = ISO8601DateFormatter().date(from: "2024-01-22T05:00:00Z")!
+        var now: Date { lock.withLock { time } }
+        func set(_ date: Date) { lock.withLock { time = date } }
+    }
+
+    /// Waits up to 20 s for `condition`.
+    func eventually(_ condition: () throws -> Bool) async throws -> Bool {
+        for _ in 0..<200 {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    @Test func theSweepKeepsEveryPlanHolding() async throws {
+        let clock = Clock()
+        let service = try await LiveService(clock: { clock.now }, sweeps: true)
+        for index in 0..<3 {
+            try await service.setUpPhone(device: "phone\(index)")
+            #expect(try await service.post(LiveService.weeksOfLaunches(), device: "phone\(index)").status == 200)
+        }
+        let devices = (0..<3).map { "acme/phone\($0)" }
+        func allHold() throws -> Bool {
+            try devices.allSatisfy { try service.store.keptWake(device: $0)?.planned.holds(at: clock.now) == true }
+        }
+        #expect(try await eventually(allHold), "the sweep planned every device written")
+        let first = try #require(try service.store.keptWake(device: devices[0])?.planned.wake)
+        // The wake passes: the sweep plans the device's next one.
+        clock.set(first.time.addingTimeInterval(60))
+        #expect(try await eventually(allHold), "the sweep planned the device whose wake passed")
+        let next = try #require(try service.store.keptWake(device: devices[0])?.planned.wake)
+        #expect(next.time > first.time)
+        let metrics = try await service.request("GET", "/metrics")
+        #expect(metrics.text.contains("fetchpredict_plans_behind "))
+        #expect(metrics.text.contains("fetchpredict_plans_behind_seconds"))
+        await service.stop()
+    }
+}

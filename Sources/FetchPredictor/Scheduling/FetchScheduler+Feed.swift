@@ -91,17 +91,27 @@ extension FetchScheduler {
     /// going on from `after`, the last device the previous call planned: what a service's sweep
     /// does at each tick, so that the feed finds every plan kept.
     /// - Returns: the devices planned, in name order; fewer than `limit` when the sweep went round.
+    ///
+    /// A device that may not be learned now (``SchedulerBusy``, its tenant at its limit of
+    /// learns) is left for a later round: the sweep never takes a client's turn.
     public func planKeptWakes(asOf time: Date, after: String?, limit: Int) throws -> [String] {
-        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
         let names = try store.devicesToPlan(scope: nil, at: time.milliseconds, after: after, limit: limit)
-        for name in names {
+        try planKeptWakes(of: names, asOf: time)
+        return names
+    }
+
+    /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does.
+    public func planKeptWakes(of devices: [String], asOf time: Date) throws {
+        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+        for name in devices {
             do {
                 _ = try plan(name, asOf: time)
             } catch StoreError.unknownDevice {
                 continue
+            } catch is SchedulerBusy {
+                continue
             }
         }
-        return names
     }
 
     /// A description of the settings that plans are made with: a store's kept wakes planned with

@@ -12,8 +12,8 @@ struct DueCommand: ParsableCommand {
             planning each one. Devices with no zone are never due.
 
             Example:
-              fetchpredict due --before 2024-01-29T12:00:00+01:00 --now 2024-01-29T06:00:00+01:00
-              fetchpredict due --before 2024-01-30T00:00:00Z --now 2024-01-29T00:00:00Z --json
+              fetchpredict due --before 2024-01-29T11:00:00Z --now 2024-01-29T05:00:00Z
+              fetchpredict due --before 1706522400 --now 1706500800 --json
             """)
 
     @OptionGroup var database: DatabaseOptions

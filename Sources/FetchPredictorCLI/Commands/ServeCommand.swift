@@ -60,6 +60,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most devices whose kept wake (passed, or moved by a write) the sweep plans again each second, so that GET /v1/wakes finds it kept; 0 for no sweep.",
+            valueName: "count"))
+    var sweepPerSecond: Int = 2_000
+
+    @Option(
+        help: ArgumentHelp(
             "The least severe log level: trace, debug, info, notice, warning, error; the ready and stopped lines are always logged.",
             valueName: "level"))
     var logLevel: String = "info"
@@ -74,6 +80,7 @@ struct ServeCommand: ParsableCommand {
         guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
         guard learnsPerTenant ?? 1 >= 1 else { throw ValidationError("--learns-per-tenant must be at least 1.") }
         guard maxConnections ?? 1 >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+        guard sweepPerSecond >= 0 else { throw ValidationError("--sweep-per-second must be 0 or more.") }
         guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -105,6 +112,7 @@ struct ServeCommand: ParsableCommand {
         Self.raiseOpenFilesLimit()
         settings.maximumConnections = maxConnections
         settings.learnWait = .seconds(learnWait)
+        settings.sweepPerSecond = sweepPerSecond
         // A database server's calls mostly wait for the network: as many threads as connections.
         if eventStore is PostgresEventStore { settings.storeThreads = PostgresEventStore.Limits().connections }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
