@@ -55,6 +55,30 @@ extension PostgresEventStore {
         }
     }
 
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
+        let key = "defaultWakesPerHour:" + scope
+        try transaction { db in
+            if let wakesPerHour {
+                try db.changes(
+                    """
+                    INSERT INTO store_setting (key, value) VALUES (\(key), \(String(wakesPerHour)))
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """)
+            } else {
+                try db.changes("DELETE FROM store_setting WHERE key = \(key)")
+            }
+            // Every kept plan may have counted on it.
+            try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+        }
+    }
+
+    public func defaultWakesPerHour(scope: String) throws -> Int? {
+        let key = "defaultWakesPerHour:" + scope
+        return try read { db in
+            try db.value("SELECT value FROM store_setting WHERE key = \(key)", as: String.self).flatMap { Int($0) }
+        }
+    }
+
     public func wakesPerHour(device: String) throws -> Int? {
         try read { db in
             try db.value("SELECT wakes_per_hour FROM device WHERE name = \(device)", as: Int32?.self).flatMap { $0 }
@@ -206,7 +230,7 @@ extension PostgresEventStore {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
         let row = try read { db in try db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (zone, ownDefault, version, wakesPerHour, storeDefault, names, intervals, enabled) = row
+        let (zone, ownDefault, version, wakesPerHour, storeDefault, scopeBudget, names, intervals, enabled) = row
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
@@ -218,7 +242,9 @@ extension PostgresEventStore {
         }
         return PlanningSettings(
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
-            exists: version != nil, policies: policies, version: version ?? 0, wakesPerHour: wakesPerHour.map(Int.init))
+            exists: version != nil, policies: policies, version: version ?? 0,
+            // The device's own budget, else its scope's, else the store's.
+            wakesPerHour: wakesPerHour.map(Int.init) ?? scopeBudget.flatMap { Int($0) })
     }
 }
 
@@ -357,6 +383,9 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour,
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
+            (SELECT value FROM store_setting
+                WHERE key IN ('defaultWakesPerHour:' || left($1, strpos($1, '/')), 'defaultWakesPerHour:')
+                ORDER BY length(key) DESC LIMIT 1),
             coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
         FROM (SELECT 1) AS one
         LEFT JOIN device ON device.name = $1
@@ -366,7 +395,7 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
         ) AS own ON TRUE
         """
-    typealias Row = (String?, String?, Int64?, Int32?, String?, [String], [String], [Bool])
+    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, [String], [String], [Bool])
     var device: String
 
     func makeBindings() -> PostgresBindings {

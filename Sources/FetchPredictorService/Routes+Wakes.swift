@@ -60,6 +60,38 @@ extension Routes {
         return try Self.json(ClaimAnswer(wakes: wakes.map { Self.named($0, scope: scope) }))
     }
 
+    /// The tenant's settings: the push budget of its devices that set none of their own.
+    struct TenantSettingsAnswer: Encodable {
+        var wakesPerHour: Int?
+
+        enum CodingKeys: String, CodingKey { case wakesPerHour }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            // null, not absent: the budget is none.
+            try container.encode(wakesPerHour, forKey: .wakesPerHour)
+        }
+    }
+
+    @Sendable func tenantSettings(_ request: Request, context: APIContext) async throws -> Response {
+        guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        let store = self.store
+        let budget = try await workers.run { try store.defaultWakesPerHour(scope: tenant + "/") }
+        return try Self.json(TenantSettingsAnswer(wakesPerHour: budget))
+    }
+
+    @Sendable func putTenantSettings(_ request: Request, context: APIContext) async throws -> Response {
+        guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
+        let object = try await jsonObject(request, allowed: ["wakesPerHour"])
+        let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
+        let store = self.store
+        let answer = try await workers.run { () throws -> Int? in
+            if let budget { try store.setDefaultWakesPerHour(budget, scope: tenant + "/") }
+            return try store.defaultWakesPerHour(scope: tenant + "/")
+        }
+        return try Self.json(TenantSettingsAnswer(wakesPerHour: answer))
+    }
+
     /// `before`, which a feed needs, after `now`.
     private func dueBefore(_ before: Date?, now: Date) throws -> Date {
         guard let before else {

@@ -30,6 +30,8 @@ struct Routes: Sendable {
         group.get("/devices", use: listDevices)
         group.get("/wakes", use: wakes)
         group.post("/wakes/claim", use: claimWakes)
+        group.get("/settings", use: tenantSettings)
+        group.put("/settings", use: putTenantSettings)
     }
 
     /// Every route's path, `*` for a name, with its methods: what a 405 answers in `Allow`.
@@ -40,7 +42,7 @@ struct Routes: Sendable {
         (["v1", "devices", "*", "next-wake"], ["GET"]), (["v1", "devices", "*", "schedule"], ["GET"]),
         (["v1", "devices", "*", "apps"], ["GET"]), (["v1", "devices", "*", "apps", "*"], ["PUT"]),
         (["v1", "devices", "*", "apps", "*", "habits"], ["GET"]),
-        (["v1", "wakes"], ["GET"]), (["v1", "wakes", "claim"], ["POST"]),
+        (["v1", "wakes"], ["GET"]), (["v1", "wakes", "claim"], ["POST"]), (["v1", "settings"], ["GET", "PUT"]),
     ]
 
     /// The methods of the route at `path`, or `nil` when no route has that path.
@@ -283,18 +285,7 @@ struct Routes: Sendable {
             }
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
-        // A whole number of wakes from 1 to 60, or null for no budget.
-        let budget: Int?? = try object["wakesPerHour"].map { value in
-            switch value {
-            case .null: return nil
-            case .number(let number) where Int(exactly: number).map({ (1...60).contains($0) }) == true:
-                return Int(exactly: number)
-            default:
-                throw APIError(
-                    .badRequest, "'wakesPerHour' must be a whole number of wakes from 1 to 60, or null for no budget",
-                    field: "wakesPerHour")
-            }
-        }
+        let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
         let store = self.store
         let answer = try await workers.run { [zone] () throws -> DeviceSettingsAnswer in
             if let zone { try store.setTimeZone(zone, device: device.stored) }
@@ -416,6 +407,19 @@ struct Routes: Sendable {
                 field: other)
         }
         return object
+    }
+
+    /// A push budget from JSON: a whole number of wakes from 1 to 60, or null for no budget.
+    static func budget(_ value: Scalar) throws -> Int? {
+        switch value {
+        case .null: return nil
+        case .number(let number) where Int(exactly: number).map({ (1...60).contains($0) }) == true:
+            return Int(exactly: number)
+        default:
+            throw APIError(
+                .badRequest, "'wakesPerHour' must be a whole number of wakes from 1 to 60, or null for no budget",
+                field: "wakesPerHour")
+        }
     }
 
     /// An interval from JSON: `"never"`, `"minimum"`, or a whole number of seconds, as text or number.

@@ -68,6 +68,33 @@ struct WakeFeedServiceTests {
         await service.stop()
     }
 
+    /// A tenant's push budget is its devices' that set none, never another tenant's.
+    @Test func aTenantsBudgetIsItsDevicesAlone() async throws {
+        let service = try await fleet()
+        func busiest(_ device: String, key: String) async throws -> Int {
+            let answer = try await service.request(
+                "GET", "/v1/devices/\(device)/schedule?from=\(Self.now)&hours=24", key: key)
+            let times = (answer.json["wakes"] as? [[String: Any]] ?? []).compactMap { $0["time"] as? String }
+                .compactMap { ISO8601DateFormatter().date(from: $0) }
+            return times.map { start in times.filter { $0 >= start && $0 < start.addingTimeInterval(3600) }.count }
+                .max() ?? 0
+        }
+        #expect(
+            try await busiest("phone0", key: service.acme) > 1, "a budget of 1 that holds nothing back tests nothing")
+        let theirs = try await busiest("theirs", key: service.other)
+        let put = try await service.request(
+            "PUT", "/v1/settings", key: service.acme, body: Data(#"{"wakesPerHour":1}"#.utf8))
+        #expect(put.status == 200 && put.json["wakesPerHour"] as? Int == 1, "\(put.text)")
+        #expect(try await busiest("phone0", key: service.acme) == 1)
+        #expect(try await busiest("theirs", key: service.other) == theirs)
+        let other = try await service.request("GET", "/v1/settings", key: service.other)
+        #expect(other.text == #"{"wakesPerHour":null}"#)
+        let bad = try await service.request(
+            "PUT", "/v1/settings", key: service.acme, body: Data(#"{"wakesPerHour":0}"#.utf8))
+        #expect(bad.status == 400 && bad.json["field"] as? String == "wakesPerHour")
+        await service.stop()
+    }
+
     @Test func aClaimLeasesEachWakeOnce() async throws {
         let service = try await fleet()
         let body = Data(#"{"before":"\#(Self.before)","now":"\#(Self.now)","limit":3,"leaseSeconds":60}"#.utf8)

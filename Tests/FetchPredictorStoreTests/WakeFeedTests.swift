@@ -113,6 +113,35 @@ struct WakeFeedTests {
         #expect(Set(all) == Set(a + b))
     }
 
+    /// A scope's push budget (a tenant's default) is its devices' unless they have their own, the
+    /// store's is every scope's that has none, and a change makes the kept plans hold no more.
+    @Test(arguments: Backend.available)
+    func aScopesBudgetIsItsDevicesUnlessTheirOwn(backend: Backend) throws {
+        let (store, _) = try fleet(backend)
+        let now = logEnd.addingTimeInterval(3600)
+        _ = try FetchScheduler(store: store).dueWakes(
+            scope: nil, before: now.addingTimeInterval(3600), asOf: now, limit: 100)
+        #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == true)
+        func budget(_ device: String) throws -> Int? { try store.planningSettings(device: device).wakesPerHour }
+        #expect(try budget("a/phone0") == nil && budget("b/phone1") == 2)
+        try store.setDefaultWakesPerHour(1, scope: "a/")
+        #expect(try store.defaultWakesPerHour(scope: "a/") == 1)
+        #expect(try budget("a/phone0") == 1 && budget("b/phone1") == 2 && budget("b/phone3") == nil)
+        #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == false)
+        try store.setDefaultWakesPerHour(3, scope: "")
+        #expect(try budget("a/phone0") == 1 && budget("b/phone3") == 3 && budget("b/phone1") == 2)
+        // The plan keeps the scope's budget in every hour.
+        let wakes = try FetchScheduler(store: store).schedule(
+            from: now, to: now.addingTimeInterval(86_400), device: "a/phone0"
+        ).wakes
+        #expect(wakes.count >= 3)
+        for wake in wakes {
+            #expect(wakes.filter { $0.time >= wake.time && $0.time < wake.time.addingTimeInterval(3600) }.count <= 1)
+        }
+        try store.setDefaultWakesPerHour(nil, scope: "a/")
+        #expect(try budget("a/phone0") == 3)
+    }
+
     /// Eight threads claim at once, each many times: no wake is handed out twice, every due wake
     /// is handed out, and a lease that ended hands its wake out again.
     @Test(arguments: Backend.available)

@@ -174,4 +174,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try base.claimWakes(scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
     }
     public func planWakesWith(settings: String) throws -> Bool { try base.planWakesWith(settings: settings) }
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
+        try base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
+    }
+    public func defaultWakesPerHour(scope: String) throws -> Int? { try base.defaultWakesPerHour(scope: scope) }
 }

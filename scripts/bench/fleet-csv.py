@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write one CSV log of many synthetic devices, for `fetchpredict import` of a fleet.
 
-    fleet-csv.py --tool PATH --devices 10000 --days 28 [--prefix bench/] > fleet.csv
+    fleet-csv.py --tool PATH --devices 10000 --days 28 [--prefix bench/] [--start YYYY-MM-DD] > fleet.csv
 
 Devices are named d0000, d0001... as in load-devices.py: each takes one of 100 synthetic logs
 (four personas, 25 seeds, from `fetchpredict generate`) shifted by its own whole number of
@@ -23,12 +23,13 @@ def main():
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--days", type=int, default=28)
     parser.add_argument("--prefix", default="", help="put before each device's name, such as bench/")
+    parser.add_argument("--start", default="2024-01-01", help="the first day of every device's history")
     options = parser.parse_args()
     sources = []
     for persona in ["commuter", "night-owl", "irregular", "shifting"]:
         for seed in range(1, 26):
             text = subprocess.run(
-                [options.tool, "generate", "--persona", persona, "--days", str(options.days), "--seed", str(seed),
+                [options.tool, "generate", "--persona", persona, "--days", str(options.days), "--seed", str(seed), "--start", options.start,
                  "--time-zone", "Europe/Warsaw"], check=True, capture_output=True, text=True).stdout
             sources.append([(datetime.fromisoformat(row["timestamp"]), row) for row in csv.DictReader(io.StringIO(text))])
     out = csv.writer(sys.stdout, lineterminator="\n")

@@ -2,12 +2,12 @@
 """Give the imported synthetic devices their settings, and have a running `fetchpredict serve`
 learn each one, for the benchmarks.
 
-    prepare-devices.py --port PORT --key KEY --devices 10000 [--settings] [--connections 4]
+    prepare-devices.py --port PORT --key KEY --devices 10000 [--settings] [--connections 4] [--now INSTANT]
 
 Devices are d0000, d0001... of the key's tenant, as fleet-csv.py --prefix TENANT/ writes them.
 With --settings each first gets the zone Europe/Warsaw and the default interval minimum
 (PUT /v1/devices/DEVICE). Then each is asked its next wake once, at the present requests.lua
-starts from, so that the service learns it; the pass's duration is the cost of learning a device
+starts from (or --now), so that the service learns it; the pass's duration is the cost of learning a device
 from the store. Prints the devices learned and the rate.
 """
 
@@ -26,6 +26,7 @@ def main():
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--settings", action="store_true")
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--now", default="2024-01-29T06:00:00Z")
     options = parser.parse_args()
     headers = {"Authorization": f"Bearer {options.key}", "Content-Type": "application/json"}
     failures = []
@@ -45,7 +46,7 @@ def main():
             device = f"d{index:04d}"
             if options.settings:
                 call("PUT", f"/v1/devices/{device}", {"timeZone": "Europe/Warsaw", "defaultInterval": "minimum"})
-            call("GET", f"/v1/devices/{device}/next-wake?now=2024-01-29T06:00:00Z")
+            call("GET", f"/v1/devices/{device}/next-wake?now={options.now}")
 
     start = time.monotonic()
     threads = [threading.Thread(target=work, args=(first,)) for first in range(options.connections)]

@@ -5,6 +5,7 @@
 --     batch of 10 new launches at instants of the minute before the present that no other uses.
 --   FP_CLOCK=random: next-wake at a random minute of the day instead, planned anew almost every time.
 --   FP_KEY: the key; FP_DELAY_MS: a pause before each request, to offer less than saturation.
+--   FP_DAY: the present's day, as the epoch second of its 00:00Z (default 2024-01-29).
 local key = os.getenv("FP_KEY")
 local devices = tonumber(os.getenv("FP_DEVICES") or "1000")
 local pause = tonumber(os.getenv("FP_DELAY_MS") or "0")
@@ -12,6 +13,7 @@ local nextShare = tonumber(os.getenv("FP_NEXT_SHARE") or "1")
 local random = os.getenv("FP_CLOCK") == "random"
 local counter = 0
 local start = tonumber(os.getenv("FP_START") or os.time())
+local day = tonumber(os.getenv("FP_DAY") or "1706486400")
 
 function setup(thread)
   thread:set("id", math.random(1, 1000000))
@@ -32,13 +34,13 @@ request = function()
   local minute = 360 + os.time() - start
   if math.random() < nextShare then
     if random then minute = math.random(0, 1439) end
-    local path = string.format("/v1/devices/d%04d/next-wake?now=2024-01-29T%02d:%02d:00Z", device,
-      math.floor(minute / 60) % 24, minute % 60)
+    local path = string.format("/v1/devices/d%04d/next-wake?now=%sT%02d:%02d:00Z", device,
+      os.date("!%Y-%m-%d", day), math.floor(minute / 60) % 24, minute % 60)
     return wrk.format("GET", path, headers)
   end
   counter = counter + 1
   -- The minute before the present, to the millisecond: thread and counter keep batches apart.
-  local base = 1706486400 + (minute - 1) * 60 + ((id % 50) * 1000 + counter * 10 % 1000) / 1000
+  local base = day + (minute - 1) * 60 + ((id % 50) * 1000 + counter * 10 % 1000) / 1000
   local events = {}
   for i = 0, 9 do
     events[#events + 1] = string.format(

@@ -129,9 +129,14 @@ extension EventStore {
                 ?? Self.defaultInterval(db, path: path)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
+            // The device's own budget, else its scope's, else the store's.
+            let scope = DeviceScope.of(device)
+            let wakesPerHour =
+                try record?.wakesPerHour
+                ?? Self.defaultWakesPerHour(db, scopes: scope.isEmpty ? [""] : [scope, ""])
             return PlanningSettings(
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
-                policies: policies, version: record?.version ?? 0, wakesPerHour: record?.wakesPerHour)
+                policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour)
         }
     }
 }

@@ -82,6 +82,33 @@ extension EventStore {
         try read { db in try DeviceRecord.named(device, db)?.wakesPerHour }
     }
 
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
+        try write { db in
+            let key = StoreSettingRecord.defaultWakesPerHour + scope
+            if let wakesPerHour {
+                try StoreSettingRecord(key: key, value: String(wakesPerHour)).save(db)
+            } else {
+                try db.execute(sql: "DELETE FROM storeSetting WHERE key = ?", arguments: [key])
+            }
+            // Every kept plan may have counted on it.
+            try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+        }
+    }
+
+    public func defaultWakesPerHour(scope: String) throws -> Int? {
+        try read { db in try Self.defaultWakesPerHour(db, scopes: [scope]) }
+    }
+
+    /// The push budget of the first of `scopes` that has one.
+    static func defaultWakesPerHour(_ db: Database, scopes: [String]) throws -> Int? {
+        for scope in scopes {
+            if let text = try StoreSettingRecord.value(StoreSettingRecord.defaultWakesPerHour + scope, db) {
+                return Int(text)
+            }
+        }
+        return nil
+    }
+
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {

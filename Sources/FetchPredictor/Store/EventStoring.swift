@@ -139,8 +139,14 @@ public protocol EventStoring: WakeKeeping {
     /// Sets a device's push budget (at most `wakesPerHour` device wakes in any hour of its
     /// plans), creating the device when new; `nil` for none.
     func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws
-    /// A device's push budget; `nil` when it has none (or is not there).
+    /// A device's own push budget; `nil` when it has none (or is not there).
     func wakesPerHour(device: String) throws -> Int?
+    /// Sets the push budget of the devices of `scope` (a tenant's, as `"acme/"`; `""` for the
+    /// whole store) that set none of their own; `nil` for none. A device's budget is its own, else
+    /// its scope's, else the store's (``PlanningSettings/wakesPerHour``).
+    func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws
+    /// The push budget of the devices of `scope` that set none; `nil` when it has none.
+    func defaultWakesPerHour(scope: String) throws -> Int?
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     func setDefaultInterval(_ interval: FetchInterval?, device: String) throws
@@ -207,7 +213,8 @@ public struct PlanningSettings: Sendable, Hashable {
     public var policies: [String: AppSettings]
     /// The device's version: bumped by every write of its events or its zone, by any process.
     public var version: Int64
-    /// The device's push budget: at most this many device wakes in any hour; `nil` for none.
+    /// The device's push budget, at most this many device wakes in any hour: its own, else its
+    /// scope's, else the store's (``EventStoring/setDefaultWakesPerHour(_:scope:)``); `nil` for none.
     public var wakesPerHour: Int?
 
     /// Creates a value with every field given.

@@ -80,7 +80,7 @@ struct ConfigCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The device's push budget: at most this many device wakes in any hour of its plans (1 to 60), or none.",
+            "A push budget: at most this many device wakes in any hour of a plan (1 to 60), or none; of the store's devices that set none or, with --device, of that device alone.",
             valueName: "count"))
     var wakesPerHour: WakesPerHourArgument?
 
@@ -99,7 +99,10 @@ struct ConfigCommand: ParsableCommand {
         var deviceExists = true
         var timeZone: String?
         var defaultInterval: FetchInterval
+        /// The device's push budget in force: its own, else the store's.
         var wakesPerHour: Int?
+        /// Whether the budget is the store's, the device having none of its own; not in the JSON.
+        var wakesPerHourIsDefault = false
         var app: AppSettings?
 
         enum CodingKeys: String, CodingKey {
@@ -230,7 +233,14 @@ struct ConfigCommand: ParsableCommand {
         }
         // The zone first: when it is refused, nothing else changes either.
         if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
-        if let wakesPerHour { try eventStore.setWakesPerHour(wakesPerHour.count, device: store.device) }
+        if let wakesPerHour {
+            // With --device, that device's budget; without, the store's default.
+            if store.deviceOption != nil {
+                try eventStore.setWakesPerHour(wakesPerHour.count, device: store.device)
+            } else {
+                try eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
+            }
+        }
         if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
         if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
         if let defaultInterval {
@@ -245,7 +255,8 @@ struct ConfigCommand: ParsableCommand {
             device: store.device, deviceExists: try eventStore.hasDevice(store.device),
             timeZone: try eventStore.timeZone(device: store.device)?.identifier,
             defaultInterval: try eventStore.defaultInterval(device: store.device),
-            wakesPerHour: try eventStore.wakesPerHour(device: store.device),
+            wakesPerHour: try eventStore.planningSettings(device: store.device).wakesPerHour,
+            wakesPerHourIsDefault: try eventStore.wakesPerHour(device: store.device) == nil,
             app: try app.map { try eventStore.settings(app: $0, device: store.device) })
         try output.print(settings, text: Self.describe)
     }
@@ -259,8 +270,10 @@ struct ConfigCommand: ParsableCommand {
             "device \(settings.device): \(zone)",
             "default interval: \(settings.defaultInterval)",
             "push budget: "
-                + (settings.wakesPerHour.map { "at most \(Output.count($0, "device wake")) in any hour" }
-                    ?? "none (set one with --wakes-per-hour)"),
+                + (settings.wakesPerHour.map {
+                    "at most \(Output.count($0, "device wake")) in any hour"
+                        + (settings.wakesPerHourIsDefault ? " (the store's)" : "")
+                } ?? "none (set one with --wakes-per-hour)"),
         ]
         if let app = settings.app {
             let interval = app.interval.map(\.text) ?? "\(settings.defaultInterval) (the default)"

@@ -10,6 +10,9 @@ struct StoreSettingRecord: Codable, FetchableRecord, PersistableRecord, Sendable
     /// The key of the interval of apps that set none.
     static let defaultInterval = "defaultInterval"
 
+    /// The key of a scope's push budget, followed by the scope (`""` for the whole store's).
+    static let defaultWakesPerHour = "defaultWakesPerHour:"
+
     /// The key of the planning settings the kept wakes were planned with: other settings plan
     /// them all again.
     static let wakePlanning = "wakePlanning"
