@@ -317,7 +317,7 @@ class FetchPredictor:
                         raise
                     raise RetriesExhausted.after(error, attempt) from None
                 self._sleep(self.retry.wait(attempt, error.retry_after))
-            except httpx.InvalidURL as error:
+            except (httpx.InvalidURL, httpx.UnsupportedProtocol) as error:
                 raise Unreachable(f"{self.url} is not a URL the client can use ({error})") from None
             except httpx.TransportError as error:
                 reason = str(error) or type(error).__name__

@@ -68,3 +68,9 @@ def test_a_service_that_is_not_there_is_unreachable() -> None:
         nobody.device("phone")
     assert str(failed.value).startswith(f"cannot reach http://127.0.0.1:{port}: ")
     assert "\n" not in str(failed.value)
+
+
+def test_a_url_the_client_cannot_use_says_so() -> None:
+    with FetchPredictor("127.0.0.1:8080", "k") as nowhere, pytest.raises(Unreachable) as failed:
+        nowhere.device("phone")
+    assert str(failed.value).startswith("127.0.0.1:8080 is not a URL the client can use (")
