@@ -38,7 +38,7 @@ except ImportError as error:
 AHEAD = timedelta(minutes=1)
 
 
-def instant(text):
+def instant(text: str) -> datetime:
     """An instant from the command line: ISO 8601 with `Z` or an offset; a local time is refused."""
     try:
         value = datetime.fromisoformat(text)
@@ -49,7 +49,7 @@ def instant(text):
     return value
 
 
-def stamp(value):
+def stamp(value: datetime) -> str:
     return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
@@ -58,7 +58,7 @@ def describe(wake: DeviceWake) -> str:
     return f"push {wake.device} at {wake.time}: {apps}"
 
 
-def fetches(wake: DeviceWake, duration):
+def fetches(wake: DeviceWake, duration: float) -> list[dict[str, object]]:
     """The fetch results the push of `wake` brings: one `newData` fetch of each of its apps."""
     return [
         {"timestamp": wake.time, "app": app.app, "event": "fetch", "result": "newData", "duration": duration}
@@ -66,7 +66,7 @@ def fetches(wake: DeviceWake, duration):
     ]
 
 
-def round_of_claims(client, options):
+def round_of_claims(client: FetchPredictor, options: argparse.Namespace) -> tuple[str, int]:
     """Claims, pushes and records the wakes due within a minute of now: the instant they are due
     before, and how many."""
     now = options.now or datetime.now(timezone.utc)
@@ -78,7 +78,7 @@ def round_of_claims(client, options):
     return before, len(wakes)
 
 
-def main():
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", default=os.environ.get("FETCHPREDICT_URL", "http://127.0.0.1:8080"),
                         help="the service (or $FETCHPREDICT_URL; default: http://127.0.0.1:8080)")

@@ -116,3 +116,10 @@ def fleet(service: Service, tenant_key: str) -> Iterator[FetchPredictor]:
     """A client of the live service for a tenant of this test's own."""
     with FetchPredictor(service.url, tenant_key) as client:
         yield client
+
+
+def pytest_report_header() -> list[str]:
+    import fetchpredict_client
+
+    tool = os.environ.get("FETCHPREDICT_BIN") or shutil.which("fetchpredict") or "none"
+    return [f"fetchpredict_client: {Path(fetchpredict_client.__file__).parent}", f"fetchpredict: {tool}"]

@@ -34,7 +34,7 @@ def test_events_then_next_wake(fleet: FetchPredictor) -> None:
 
 
 def test_a_batch_sent_again_is_counted_as_duplicates(fleet: FetchPredictor) -> None:
-    batch = [
+    batch: list[Event | dict[str, object]] = [
         Event(timestamp="2024-01-22T07:00:00Z", event=EventEvent.LAUNCH, app="com.example.news"),
         {"timestamp": 1705910700, "app": "com.example.news", "event": "fetch", "result": "newData", "duration": 2.5},
     ]

@@ -14,9 +14,10 @@ import pytest
 from fetchpredict_client import APIError, FetchPredictor, RetriesExhausted, Retry
 from fetchpredict_client.retry import parse_retry_after
 
-SETTINGS = (200, {}, {"device": "phone", "timeZone": "Europe/Warsaw", "defaultInterval": "minimum"})
-BUSY = (503, {"Retry-After": "2"}, {"error": "the store is busy; try again"})
-LEARNING = (429, {"Retry-After": "1"}, {"error": "this tenant's learns are at their limit", "field": "device"})
+Answer = tuple[int, dict[str, str], object]
+SETTINGS: Answer = (200, {}, {"device": "phone", "timeZone": "Europe/Warsaw", "defaultInterval": "minimum"})
+BUSY: Answer = (503, {"Retry-After": "2"}, {"error": "the store is busy; try again"})
+LEARNING: Answer = (429, {"Retry-After": "1"}, {"error": "this tenant's learns are at their limit", "field": "device"})
 
 
 class Stub:
@@ -24,7 +25,7 @@ class Stub:
     (status, headers, JSON body) and keeps the requests' methods and paths."""
 
     def __init__(self) -> None:
-        self.answers: list[tuple[int, dict[str, str], object]] = []
+        self.answers: list[Answer] = []
         self.requests: list[str] = []
         stub = self
 
