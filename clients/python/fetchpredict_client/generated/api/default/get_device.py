@@ -1,0 +1,176 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.device_settings import DeviceSettings
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    device: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/devices/{device}".format(
+            device=quote(str(device), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> DeviceSettings | Error | None:
+    if response.status_code == 200:
+        response_200 = DeviceSettings.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[DeviceSettings | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    device: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[DeviceSettings | Error]:
+    """A device's settings.
+
+    Args:
+        device (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeviceSettings | Error]
+    """
+
+    kwargs = _get_kwargs(
+        device=device,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    device: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> DeviceSettings | Error | None:
+    """A device's settings.
+
+    Args:
+        device (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeviceSettings | Error
+    """
+
+    return sync_detailed(
+        device=device,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    device: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> Response[DeviceSettings | Error]:
+    """A device's settings.
+
+    Args:
+        device (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DeviceSettings | Error]
+    """
+
+    kwargs = _get_kwargs(
+        device=device,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    device: str,
+    *,
+    client: AuthenticatedClient | Client,
+) -> DeviceSettings | Error | None:
+    """A device's settings.
+
+    Args:
+        device (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DeviceSettings | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            device=device,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ClaimWakesBody")
+
+
+@_attrs_define
+class ClaimWakesBody:
+    """
+    Attributes:
+        before (str): The instant wakes are due by (after `now`).
+        now (str | Unset): The instant to plan from (default the service's clock).
+        limit (int | Unset): The most wakes leased (default 100).
+        lease_seconds (int | Unset): How long the lease holds, by the service's clock (default 60).
+    """
+
+    before: str
+    now: str | Unset = UNSET
+    limit: int | Unset = UNSET
+    lease_seconds: int | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        before = self.before
+
+        now = self.now
+
+        limit = self.limit
+
+        lease_seconds = self.lease_seconds
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "before": before,
+            }
+        )
+        if now is not UNSET:
+            field_dict["now"] = now
+        if limit is not UNSET:
+            field_dict["limit"] = limit
+        if lease_seconds is not UNSET:
+            field_dict["leaseSeconds"] = lease_seconds
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+        before = d.pop("before")
+
+        now = d.pop("now", UNSET)
+
+        limit = d.pop("limit", UNSET)
+
+        lease_seconds = d.pop("leaseSeconds", UNSET)
+
+        claim_wakes_body = cls(
+            before=before,
+            now=now,
+            limit=limit,
+            lease_seconds=lease_seconds,
+        )
+
+        return claim_wakes_body

@@ -1,0 +1,121 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.event_event import EventEvent
+from ..models.event_result import EventResult
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="Event")
+
+
+@_attrs_define
+class Event:
+    """
+    Attributes:
+        timestamp (float | str): An instant, ISO 8601 with an offset or `Z`, or Unix seconds.
+        event (EventEvent):
+        app (str | Unset): The app; needed for launch, fetch and notification.
+        result (EventResult | Unset): How a fetch ended; needed for fetch.
+        duration (float | Unset): Seconds the fetch (or visit) lasted.
+        bytes_ (int | Unset):
+    """
+
+    timestamp: float | str
+    event: EventEvent
+    app: str | Unset = UNSET
+    result: EventResult | Unset = UNSET
+    duration: float | Unset = UNSET
+    bytes_: int | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        timestamp: float | str
+        timestamp = self.timestamp
+
+        event = self.event.value
+
+        app = self.app
+
+        result: str | Unset = UNSET
+        if not isinstance(self.result, Unset):
+            result = self.result.value
+
+        duration = self.duration
+
+        bytes_ = self.bytes_
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "timestamp": timestamp,
+                "event": event,
+            }
+        )
+        if app is not UNSET:
+            field_dict["app"] = app
+        if result is not UNSET:
+            field_dict["result"] = result
+        if duration is not UNSET:
+            field_dict["duration"] = duration
+        if bytes_ is not UNSET:
+            field_dict["bytes"] = bytes_
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        d = dict(src_dict)
+
+        def _parse_timestamp(data: object) -> float | str:
+            return cast(float | str, data)
+
+        timestamp = _parse_timestamp(d.pop("timestamp"))
+
+        event = EventEvent(d.pop("event"))
+
+        app = d.pop("app", UNSET)
+
+        _result = d.pop("result", UNSET)
+        result: EventResult | Unset
+        if isinstance(_result, Unset):
+            result = UNSET
+        else:
+            result = EventResult(_result)
+
+        duration = d.pop("duration", UNSET)
+
+        bytes_ = d.pop("bytes", UNSET)
+
+        event = cls(
+            timestamp=timestamp,
+            event=event,
+            app=app,
+            result=result,
+            duration=duration,
+            bytes_=bytes_,
+        )
+
+        event.additional_properties = d
+        return event
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,49 @@
+"""Settings and the device list, through the layer of our own against a live service."""
+
+from __future__ import annotations
+
+from fetchpredict_client import UNSET, FetchPredictor
+
+
+def test_settings_round_trip(fleet: FetchPredictor) -> None:
+    # Given a device made with a zone, an interval and a push budget,
+    put = fleet.put_device("phone", time_zone="Europe/Warsaw", default_interval="minimum", wakes_per_hour=3)
+    # then the service answers what it now holds, and a GET answers the same.
+    assert (put.device, put.time_zone, put.default_interval, put.wakes_per_hour) == (
+        "phone", "Europe/Warsaw", "minimum", 3,
+    )
+    assert fleet.device("phone").to_dict() == put.to_dict()
+
+    # When only the interval changes, the zone and the budget stay as they were;
+    fleet.put_device("phone", default_interval=3600)
+    kept = fleet.device("phone")
+    assert (kept.time_zone, kept.default_interval, kept.wakes_per_hour) == ("Europe/Warsaw", "3600", 3)
+
+    # and a budget of None takes the budget away.
+    fleet.put_device("phone", wakes_per_hour=None)
+    assert fleet.device("phone").wakes_per_hour is UNSET
+
+
+def test_app_settings(fleet: FetchPredictor) -> None:
+    fleet.put_device("phone", time_zone="Europe/Warsaw")
+    app = fleet.put_app("phone", "com.example/news", interval="never", enabled=False)
+    assert (app.app, app.interval, app.enabled) == ("com.example/news", "never", False)
+    again = fleet.put_app("phone", "com.example/news", interval=None, enabled=True)
+    assert (again.interval, again.enabled) == (UNSET, True)
+
+
+def test_devices_iterates_every_page(fleet: FetchPredictor) -> None:
+    # Seven devices, two a page: four pages, every name once, in byte order.
+    names = ["b", "a", "Z", "żółw", "c1", "c10", "c2"]
+    for name in names:
+        fleet.put_device(name, time_zone="UTC")
+    assert list(fleet.devices(page_size=2)) == sorted(names, key=lambda name: name.encode())
+    assert list(fleet.devices()) == sorted(names, key=lambda name: name.encode())
+
+
+def test_delete_device(fleet: FetchPredictor) -> None:
+    fleet.put_device("gone", time_zone="UTC")
+    fleet.post_events("gone", [{"timestamp": "2024-01-01T07:00:00Z", "app": "news", "event": "launch"}])
+    erased = fleet.delete_device("gone")
+    assert (erased.device, erased.erased.launches) == ("gone", 1)
+    assert list(fleet.devices()) == []
