@@ -32,16 +32,21 @@ extension PostgresEventStore {
     }
 
     public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
+        try read { db in try Self.keep(planned, device: device, generation: generation, db) }
+    }
+
+    /// ``keepWake(_:device:generation:)`` on a connection of the caller's.
+    private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Transaction) throws
+        -> Bool
+    {
         let apps = planned.wake.map { KeptWake.encodeApps($0.apps) }
-        return try read { db in
-            try db.changes(
-                """
-                UPDATE kept_wake SET planned_at = \(planned.plannedAt.milliseconds),
-                    valid_until = \(planned.validUntil.milliseconds), time = \(planned.wake?.time.milliseconds),
-                    apps = \(apps)
-                WHERE device = \(device) AND generation = \(generation)
-                """) > 0
-        }
+        return try db.changes(
+            """
+            UPDATE kept_wake SET planned_at = \(planned.plannedAt.milliseconds),
+                valid_until = \(planned.validUntil.milliseconds), time = \(planned.wake?.time.milliseconds),
+                apps = \(apps)
+            WHERE device = \(device) AND generation = \(generation)
+            """) > 0
     }
 
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
@@ -96,14 +101,15 @@ extension PostgresEventStore {
     }
 
     public func claimWakes(
-        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
-        leaseUntil: Milliseconds
+        keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
+        clock: Milliseconds, leaseUntil: Milliseconds
     ) throws -> [KeptWake] {
         let condition = Self.dueCondition(scope, at: time, before: before, after: nil)
-        // Rows another claim holds locked are skipped, not waited for: two claims at once take
-        // different wakes, and neither blocks.
-        return try read { db in
-            try db.rows(
+        // In one transaction: the plans, then the claim. Rows another claim holds locked are
+        // skipped, not waited for: two claims at once take different wakes, and neither blocks.
+        return try transaction { db in
+            for plan in plans { _ = try Self.keep(plan.planned, device: plan.device, generation: plan.generation, db) }
+            return try db.rows(
                 """
                 UPDATE kept_wake SET leased_time = time, lease_until = \(leaseUntil)
                 WHERE device_id IN (

@@ -26,9 +26,12 @@ extension Routes {
         }
         let scheduler = self.scheduler
         let scope = tenant + "/"
+        // Plans are kept for the present only: the sweep keeps them for its clock.
+        let keeping = abs(now.timeIntervalSince(clock())) <= 60
         // One more than the page: whether another page follows.
         let wakes = try await workers.schedule(waitingAtMost: settings.learnWait) { [after] in
-            try scheduler.dueWakes(scope: scope, before: before, asOf: now, after: after, limit: limit + 1)
+            try scheduler.dueWakes(
+                scope: scope, before: before, asOf: now, after: after, limit: limit + 1, keeping: keeping)
         }
         let page = Array(wakes.prefix(limit))
         let cursor =

@@ -168,10 +168,11 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
     }
     public func claimWakes(
-        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
-        leaseUntil: Milliseconds
+        keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
+        clock: Milliseconds, leaseUntil: Milliseconds
     ) throws -> [KeptWake] {
-        try base.claimWakes(scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
+        try base.claimWakes(
+            keeping: plans, scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
     }
     public func planWakesWith(settings: String) throws -> Bool { try base.planWakesWith(settings: settings) }
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {

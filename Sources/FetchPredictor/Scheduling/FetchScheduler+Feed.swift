@@ -10,11 +10,14 @@ extension FetchScheduler {
         try plan(device, asOf: time).planned
     }
 
-    /// The plan of a device at `time`, and whether it is the store's kept one (or now kept).
-    private func plan(_ device: String, asOf time: Date) throws -> (planned: PlannedWake, kept: Bool) {
+    /// The plan of a device at `time`, whether it is the store's kept one (or now kept, when
+    /// `keeping`), and the generation of the device's kept plan it was made at.
+    private func plan(_ device: String, asOf time: Date, keeping: Bool = true) throws -> (
+        planned: PlannedWake, kept: Bool, generation: Int64
+    ) {
         try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
         let kept = try store.keptWake(device: device)
-        if let kept, kept.planned.holds(at: time) { return (kept.planned, true) }
+        if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
         do {
             planned = try withDevice(device, asOf: time) { try $0.plannedWake(asOf: time, device: device) }
@@ -22,14 +25,17 @@ extension FetchScheduler {
             // Never planned until a zone is given, which makes the kept plan hold no more.
             planned = PlannedWake(wake: nil, plannedAt: .distantPast, validUntil: .distantFuture)
         }
-        guard let kept, planned.holds(at: time), try !store.hasEvents(device: device, after: time.milliseconds)
-        else { return (planned, false) }
-        return (planned, try store.keepWake(planned, device: device, generation: kept.generation))
+        let generation = kept?.generation ?? 0
+        guard keeping, kept != nil, planned.holds(at: time),
+            try !store.hasEvents(device: device, after: time.milliseconds)
+        else { return (planned, false, generation) }
+        return (planned, try store.keepWake(planned, device: device, generation: generation), generation)
     }
 
     /// Plans the devices of `scope` whose kept wake does not hold at `time`.
-    /// - Returns: the plans that could not be kept (as of a time before the store's last event).
-    private func planStale(scope: String?, asOf time: Date) throws -> [KeptWake] {
+    /// - Returns: the plans not kept (as of a time before the store's last event, or all when
+    ///   not `keeping`), each with the generation it was made at.
+    private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) throws -> [KeptWake] {
         try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
         var unkept: [KeptWake] = []
         var after: String?
@@ -38,8 +44,8 @@ extension FetchScheduler {
             let names = try store.devicesToPlan(scope: scope, at: time.milliseconds, after: after, limit: page)
             for name in names {
                 do {
-                    let (planned, kept) = try plan(name, asOf: time)
-                    if !kept { unkept.append(KeptWake(device: name, planned: planned, generation: 0)) }
+                    let (planned, kept, generation) = try plan(name, asOf: time, keeping: keeping)
+                    if !kept { unkept.append(KeptWake(device: name, planned: planned, generation: generation)) }
                 } catch StoreError.unknownDevice {
                     continue  // erased meanwhile
                 }
@@ -56,11 +62,14 @@ extension FetchScheduler {
     /// time before their last event, they are planned and not kept (every device, for a time
     /// before the fleet's events: slow, but right).
     ///
-    /// Wakes name devices as the store does.
-    public func dueWakes(scope: String?, before: Date, asOf time: Date, after cursor: WakeCursor? = nil, limit: Int)
-        throws -> [DeviceWake]
-    {
-        let unkept = try planStale(scope: scope, asOf: time)
+    /// Wakes name devices as the store does. With `keeping` false the plans made are not kept:
+    /// for a time other than the present, whose plans would only be planned again for the
+    /// present (by a service's sweep, say), each undoing the other's.
+    public func dueWakes(
+        scope: String?, before: Date, asOf time: Date, after cursor: WakeCursor? = nil, limit: Int,
+        keeping: Bool = true
+    ) throws -> [DeviceWake] {
+        let unkept = try planStale(scope: scope, asOf: time, keeping: keeping)
         var wakes = try store.dueWakes(
             scope: scope, at: time.milliseconds, before: before.milliseconds, after: cursor, limit: limit
         ).compactMap(\.planned.wake)
@@ -80,9 +89,14 @@ extension FetchScheduler {
     public func claimWakes(
         scope: String?, before: Date, asOf time: Date, limit: Int, lease: TimeInterval, clock: Date
     ) throws -> [DeviceWake] {
-        _ = try planStale(scope: scope, asOf: time)
+        // The plans are kept in the claim's transaction: none kept for another time (by a sweep
+        // at the service's clock, for a claim as of another) comes between them and the claim.
+        // A plan of a time before a device's last event holds no more than then, and is not kept.
+        let plans = try planStale(scope: scope, asOf: time, keeping: false).filter {
+            try !store.hasEvents(device: $0.device, after: time.milliseconds)
+        }
         return try store.claimWakes(
-            scope: scope, at: time.milliseconds, before: before.milliseconds, limit: limit,
+            keeping: plans, scope: scope, at: time.milliseconds, before: before.milliseconds, limit: limit,
             clock: clock.milliseconds, leaseUntil: clock.addingTimeInterval(lease).milliseconds
         ).compactMap(\.planned.wake)
     }

@@ -24,19 +24,22 @@ extension EventStore {
     }
 
     public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
-        try write { db in
-            try db.execute(
-                sql: """
-                    UPDATE keptWake SET plannedAt = ?, validUntil = ?, time = ?, apps = ?
-                    WHERE device = ? AND generation = ?
-                    """,
-                arguments: [
-                    planned.plannedAt.milliseconds, planned.validUntil.milliseconds,
-                    planned.wake?.time.milliseconds, planned.wake.map { KeptWake.encodeApps($0.apps) }, device,
-                    generation,
-                ])
-            return db.changesCount > 0
-        }
+        try write { db in try Self.keep(planned, device: device, generation: generation, db) }
+    }
+
+    /// ``keepWake(_:device:generation:)`` in a transaction of the caller's.
+    private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: """
+                UPDATE keptWake SET plannedAt = ?, validUntil = ?, time = ?, apps = ?
+                WHERE device = ? AND generation = ?
+                """,
+            arguments: [
+                planned.plannedAt.milliseconds, planned.validUntil.milliseconds,
+                planned.wake?.time.milliseconds, planned.wake.map { KeptWake.encodeApps($0.apps) }, device,
+                generation,
+            ])
+        return db.changesCount > 0
     }
 
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
@@ -93,13 +96,14 @@ extension EventStore {
     }
 
     public func claimWakes(
-        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
-        leaseUntil: Milliseconds
+        keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
+        clock: Milliseconds, leaseUntil: Milliseconds
     ) throws -> [KeptWake] {
         let (condition, arguments) = Self.dueCondition(scope, at: time, before: before, after: nil)
-        // One statement: the rows are chosen and leased under the one write lock.
+        // Under the one write lock: the plans, then the rows chosen and leased in one statement.
         return try write { db in
-            try Row.fetchAll(
+            for plan in plans { _ = try Self.keep(plan.planned, device: plan.device, generation: plan.generation, db) }
+            return try Row.fetchAll(
                 db,
                 sql: """
                     UPDATE keptWake SET leasedTime = time, leaseUntil = ?

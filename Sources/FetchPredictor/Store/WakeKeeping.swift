@@ -58,12 +58,14 @@ public protocol WakeKeeping: AnyObject, Sendable {
     func dueWakes(scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int)
         throws -> [KeptWake]
 
-    /// Leases up to `limit` of the wakes ``dueWakes(scope:at:before:after:limit:)`` gives, in
+    /// Keeps `plans` (as ``keepWake(_:device:generation:)`` does, each at its generation), then
+    /// leases up to `limit` of the wakes ``dueWakes(scope:at:before:after:limit:)`` gives, in
     /// their order, that no lease holds at `clock` (a lease is of one wake: a new plan's wake is
-    /// free), until `leaseUntil`, all in one transaction: two claims never get the same wake.
+    /// free), until `leaseUntil`, all in one transaction: two claims never get the same wake, and
+    /// no plan kept for another time comes between the plans and the claim.
     func claimWakes(
-        scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int, clock: Milliseconds,
-        leaseUntil: Milliseconds
+        keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
+        clock: Milliseconds, leaseUntil: Milliseconds
     ) throws -> [KeptWake]
 
     /// Makes every kept wake hold nowhere when the plans were made with settings other than

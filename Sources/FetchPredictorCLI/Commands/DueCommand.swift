@@ -49,7 +49,9 @@ struct DueCommand: ParsableCommand {
             )
         }
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
-        let wakes = try scheduler.dueWakes(scope: nil, before: due, asOf: now, limit: limit)
+        // Plans are kept for the present only (a service's sweep keeps them for its clock).
+        let wakes = try scheduler.dueWakes(
+            scope: nil, before: due, asOf: now, limit: limit, keeping: clock.now == nil)
         if json {
             print(try Output.json(Answer(now: now, before: due, wakes: wakes)))
             return

@@ -20,12 +20,14 @@ from .generated.api.default import (
     delete_device,
     due_wakes,
     get_device,
+    get_tenant_settings,
     habits,
     list_devices,
     next_wake,
     post_events,
     put_app,
     put_device,
+    put_tenant_settings,
     schedule,
 )
 from .generated.models import (
@@ -44,7 +46,9 @@ from .generated.models import (
     PutAppBody,
     PutAppResponse200,
     PutDeviceBody,
+    PutTenantSettingsBody,
     Schedule,
+    TenantSettings,
     Wakes,
 )
 from .generated.types import UNSET, Response, Unset
@@ -158,6 +162,18 @@ class FetchPredictor:
         )
         answer = self._call(lambda: put_device.sync_detailed(device, client=self.api, body=body))
         return self._expect(answer, DeviceSettings, "PUT /v1/devices/{device}")
+
+    def tenant_settings(self) -> TenantSettings:
+        """The key's tenant's settings: the push budget of its devices that set none."""
+        answer = self._call(lambda: get_tenant_settings.sync_detailed(client=self.api))
+        return self._expect(answer, TenantSettings, "GET /v1/settings")
+
+    def put_tenant_settings(self, *, wakes_per_hour: int | None | Unset = UNSET) -> TenantSettings:
+        """Sets the push budget of the tenant's devices that set none of their own (`None` for
+        none); a device's budget is its own, else its tenant's."""
+        body = PutTenantSettingsBody(wakes_per_hour=wakes_per_hour)
+        answer = self._call(lambda: put_tenant_settings.sync_detailed(client=self.api, body=body))
+        return self._expect(answer, TenantSettings, "PUT /v1/settings")
 
     def device(self, device: str) -> DeviceSettings:
         """A device's settings."""

@@ -24,6 +24,14 @@ def test_settings_round_trip(fleet: FetchPredictor) -> None:
     assert fleet.device("phone").wakes_per_hour is UNSET
 
 
+def test_tenant_budget_round_trip(fleet: FetchPredictor) -> None:
+    # A tenant starts with no budget; one set is answered back, and None takes it away.
+    assert fleet.tenant_settings().wakes_per_hour is None
+    assert fleet.put_tenant_settings(wakes_per_hour=2).wakes_per_hour == 2
+    assert fleet.tenant_settings().wakes_per_hour == 2
+    assert fleet.put_tenant_settings(wakes_per_hour=None).wakes_per_hour is None
+
+
 def test_app_settings(fleet: FetchPredictor) -> None:
     fleet.put_device("phone", time_zone="Europe/Warsaw")
     app = fleet.put_app("phone", "com.example/news", interval="never", enabled=False)

@@ -23,9 +23,11 @@ from .post_events_response_200 import PostEventsResponse200
 from .put_app_body import PutAppBody
 from .put_app_response_200 import PutAppResponse200
 from .put_device_body import PutDeviceBody
+from .put_tenant_settings_body import PutTenantSettingsBody
 from .schedule import Schedule
 from .silence import Silence
 from .status import Status
+from .tenant_settings import TenantSettings
 from .wakes import Wakes
 
 __all__ = (
@@ -52,8 +54,10 @@ __all__ = (
     "PutAppBody",
     "PutAppResponse200",
     "PutDeviceBody",
+    "PutTenantSettingsBody",
     "Schedule",
     "Silence",
     "Status",
+    "TenantSettings",
     "Wakes",
 )
