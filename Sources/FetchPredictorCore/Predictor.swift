@@ -275,7 +275,11 @@ public struct Predictor: Sendable {
             plans[app] = plan
         }
         var wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
-        if let perHour = budgets[device] { wakes = Planner.capPerHour(wakes, perHour: perHour) }
+        if let perHour = budgets[device] {
+            // The wakes carried out in the hour before the plan count against its first hour.
+            let before = model.recentWakes.filter { $0 <= plannedFrom.milliseconds && $0 > first - .perHour }
+            wakes = Planner.capPerHour(wakes, perHour: perHour, after: before)
+        }
         if plannedFrom < start { wakes.removeAll { $0.time <= start } }
         return Schedule(
             device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,

@@ -77,6 +77,27 @@ struct PlannedWakeTests {
         #expect(BudgetTests.busiestHour(wakes) <= perHour)
     }
 
+    /// A push service's loop: each wake carried out, its fetches recorded, the device asked again
+    /// at once. The fetches make a new plan each time, and the wakes carried out just before it
+    /// count against its first hour: no rolling hour of what was carried out breaks the budget.
+    @Test(arguments: [1, 2])
+    func theWakesCarriedOutKeepTheBudget(perHour: Int) throws {
+        var predictor = try predictor(budget: perHour)
+        var time = Date(milliseconds: try #require(predictor.devices["phone"]?.lastEventTime))
+        var carried: [DeviceWake] = []
+        while carried.count < 30, let wake = try predictor.plannedWake(asOf: time, device: "phone").wake {
+            carried.append(wake)
+            for app in wake.apps {
+                try predictor.observe(
+                    Event(kind: .fetch, app: app.app, time: wake.time.milliseconds, result: .newData, duration: 2),
+                    device: "phone")
+            }
+            time = wake.time
+        }
+        #expect(carried.count >= 10)
+        #expect(BudgetTests.busiestHour(carried) <= perHour)
+    }
+
     /// A week after the last event the plan is a daily re-plan, made a whole number of days after
     /// that event: the work of an answer never grows with the time since.
     @Test func longAfterTheLastEventThePlanIsTheDaysOwn() throws {

@@ -3,7 +3,7 @@ import Foundation
 /// The fleet's wakes: each device's planned wake kept in the store (``WakeKeeping``), the devices
 /// due before a time found by its index, and leased to one worker each.
 extension FetchScheduler {
-    /// The wake the device waits for at `time` (``Predictor/plannedWake(asOf:device:)``): the
+    /// The wake the device waits for at `time` (`Predictor.plannedWake(asOf:device:)`): the
     /// store's kept plan when it holds then, else planned now, and kept when nothing the store
     /// holds comes after `time` (a plan as of an earlier time is answered, never kept).
     public func plannedWake(asOf time: Date, device: String) throws -> PlannedWake {

@@ -254,7 +254,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The next device wake strictly after `time`, or `nil` when none is planned: the wake the
-    /// device waits for at `time` (``Predictor/plannedWake(asOf:device:)``), planned at its last
+    /// device waits for at `time` (`Predictor.plannedWake(asOf:device:)`), planned at its last
     /// event, at the wake before, or at its daily re-plan, so that asking again at any time until
     /// the wake gives the same wake. With `limit`, only a wake before it.
     ///
@@ -282,7 +282,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The device wakes planned strictly after `start` and before `end`, as of `start`, by the
-    /// plan in force then (``Predictor/plannedSchedule(from:to:device:)``): the first is the one
+    /// plan in force then (`Predictor.plannedSchedule(from:to:device:)`): the first is the one
     /// ``nextWake(after:before:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
         try withDevice(device, asOf: start) { predictor in

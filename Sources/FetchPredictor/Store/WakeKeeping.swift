@@ -29,7 +29,7 @@ public struct WakeCursor: Sendable, Hashable {
     }
 }
 
-/// What a store keeps of each device's planned wake (``Predictor/plannedWake(asOf:device:)``),
+/// What a store keeps of each device's planned wake (`Predictor.plannedWake(asOf:device:)`),
 /// so that a fleet's devices due before a time are found by an index rather than planned one by
 /// one. The store makes a device's kept wake hold nowhere, in the transaction of the change,
 /// whenever its events, zone, intervals, push budget or the store's default interval change;

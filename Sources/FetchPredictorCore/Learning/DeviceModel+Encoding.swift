@@ -7,7 +7,7 @@ import Foundation
 /// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 15
+    static let encodingVersion: UInt32 = 16
 
     /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -23,6 +23,8 @@ extension DeviceModel {
         writer.put(calibration.served)
         for array in [hazard.exposure, hazard.launches, hazard.profileRates, hazard.sinceFactors] { writer.put(array) }
         writer.put(hazard.fittedLaunches)
+        writer.put(Int64(recentWakes.count))
+        for time in recentWakes { writer.put(time) }
         traces.encode(into: &writer)
         return writer.bytes
     }
@@ -46,8 +48,15 @@ extension DeviceModel {
             let launches = reader.doubles(), let rates = reader.doubles(), let factors = reader.doubles(),
             exposure.count == hazard.exposure.count, launches.count == hazard.launches.count,
             rates.count == hazard.profileRates.count, factors.count == hazard.sinceFactors.count,
-            let fittedLaunches = reader.double(), let traces = LaunchTraces(from: &reader), reader.atEnd
+            let fittedLaunches = reader.double(), let wakes = reader.int64(), (0...10_000).contains(wakes)
         else { return nil }
+        var wakeTimes: [Milliseconds] = []
+        for _ in 0..<wakes {
+            guard let time = reader.int64() else { return nil }
+            wakeTimes.append(time)
+        }
+        guard let traces = LaunchTraces(from: &reader), reader.atEnd else { return nil }
+        recentWakes = wakeTimes
         self.traces = traces
         hazard.fittedLaunches = fittedLaunches
         calibration.forecast = forecast

@@ -19,6 +19,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     var weekendDays = 0.0
     /// The time of the latest event.
     public internal(set) var lastEventTime: Milliseconds?
+    /// The device's wakes of the hour up to its latest fetch: the distinct times of its fetches,
+    /// in order, which a push budget counts before the plan that follows them.
+    public internal(set) var recentWakes: [Milliseconds] = []
     /// How well the planner's forecasts came true, and the correction of its next ones.
     public internal(set) var calibration = ForecastCalibration()
     /// How a cold launch's chance depends on the time of day and on the time since the last
@@ -123,6 +126,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
                 event.app, at: event.time, cold: cold, lead: configuration.leadMilliseconds,
                 window: configuration.windowMilliseconds)
         case .fetch:
+            noteWake(at: event.time)
             calibration.fetched(event.app, at: event.time)
             apps[event.app, default: AppModel()].observeFetch(
                 at: event.time, minuteOfDay: minute, day: day, result: event.result ?? .failed, duration: event.duration
@@ -130,6 +134,14 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         default:
             break
         }
+    }
+
+    /// Notes a fetch's time among ``recentWakes``: a wake, once for all the apps fetched at it.
+    mutating func noteWake(at time: Milliseconds) {
+        guard !recentWakes.contains(time) else { return }
+        recentWakes.insert(time, at: recentWakes.firstIndex { $0 > time } ?? recentWakes.count)
+        let since = recentWakes.last! - .perHour
+        if recentWakes.first! <= since { recentWakes.removeAll { $0 <= since } }
     }
 
     /// Counts the minutes the app at a position of ``apps`` spent, up to `time`, where a cold

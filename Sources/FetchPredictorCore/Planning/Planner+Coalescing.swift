@@ -86,9 +86,10 @@ extension Planner {
 
     /// Keeps at most `perHour` device wakes in any rolling hour (a push budget): the wakes worth
     /// the most expected launches first, each kept when no hour that holds it would then hold
-    /// more; the first wake kept after wakes held back says how many, in its reasons.
-    static func capPerHour(_ wakes: [DeviceWake], perHour: Int) -> [DeviceWake] {
-        guard perHour > 0, wakes.count > perHour else { return perHour > 0 ? wakes : [] }
+    /// more; the first wake kept after wakes held back says how many, in its reasons. `past`, the
+    /// times of wakes carried out before the plan, count in every hour that holds them.
+    static func capPerHour(_ wakes: [DeviceWake], perHour: Int, after past: [Milliseconds] = []) -> [DeviceWake] {
+        guard perHour > 0, wakes.count + past.count > perHour else { return perHour > 0 ? wakes : [] }
         let hour = Milliseconds.perHour
         let times = wakes.map(\.time.milliseconds)
         let ranked = wakes.indices.sorted {
@@ -98,7 +99,7 @@ extension Planner {
             )
             return left != right ? left > right : $0 < $1
         }
-        var kept: [Milliseconds] = []  // sorted
+        var kept = past.sorted()  // sorted; the wakes carried out before count, and are never given
         var keep = Set<Int>()
         for index in ranked {
             let time = times[index]
