@@ -93,12 +93,15 @@ extension ExampleTests {
         #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
     }
 
-    /// The README's taste of each use is lines of the pages' examples, which run (`sh`) or build
-    /// (`swift`) in full there: a taste that no longer works fails here.
+    /// The README's taste of each use is lines of the pages' examples, which run (`sh`, and
+    /// `python` in the Python client's tests) or build (`swift`) in full there: a taste that no
+    /// longer works fails here.
     @Test func theReadmesTastesAreLinesOfExamplesThatRun() throws {
         var tested: Set<String> = []
         for page in Self.pages.dropFirst() {
-            for block in try Self.blocks("sh", of: page) + Self.blocks("swift", of: page) {
+            for block in try Self.blocks("sh", of: page) + Self.blocks("swift", of: page)
+                + Self.blocks("python", of: page)
+            {
                 tested.formUnion(block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
             }
         }
