@@ -52,7 +52,7 @@ batches() {  # batches NAME BINARY ARGUMENTS...: event batches a second at satur
   out=$(FP_NEXT_SHARE=0 FP_DAY=$day FP_START=$(date +%s) FP_DELAY_MS=0 \
     wrk -t2 -c32 -d"${seconds}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:$port")
   stop_servers
-  echo "$out" | awk '/Requests\/sec/ {printf "%.0f batches/s", $2} /^ +99%/ {printf ", p99 %s", $2}'
+  echo "$out" | awk '/Requests\/sec/ {rate=$2} /^ +99%/ {p99=$2} END {printf "%.0f batches/s, p99 %s", rate, p99}'
 }
 
 day=$(date -u -d "today 00:00" +%s)

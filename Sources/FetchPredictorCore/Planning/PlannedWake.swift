@@ -36,9 +36,20 @@ extension Predictor {
     ///
     /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
     ///   time zone.
-    /// - Complexity: one ``schedule(from:to:device:)`` of a day.
+    /// - Complexity: one ``nextWake(after:device:)`` while the plan's first wake is to come and the
+    ///   device has no push budget (its plans staged and cached, as after every event), else one
+    ///   ``schedule(from:to:device:)`` of two days.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
         let (plannedAt, replan) = planMoments(asOf: time, device: device)
+        // The schedule's first wake is nextWake's at the same time (as PlanningStageTests check):
+        // while it is to come, it is the answer, found at a fraction of a schedule's work.
+        if budgets[device] == nil, let first = try nextWake(after: Date(milliseconds: plannedAt), device: device),
+            first.time > time
+        {
+            return PlannedWake(
+                wake: first, plannedAt: Date(milliseconds: plannedAt),
+                validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
+        }
         let schedule = try schedule(
             from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
         var from = plannedAt
