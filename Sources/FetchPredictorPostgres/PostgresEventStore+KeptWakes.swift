@@ -35,6 +35,14 @@ extension PostgresEventStore {
         try read { db in try Self.keep(planned, device: device, generation: generation, db) }
     }
 
+    public func keepWakes(_ plans: [KeptWake]) throws -> Int {
+        try transaction { db in
+            try plans.reduce(0) {
+                $0 + (try Self.keep($1.planned, device: $1.device, generation: $1.generation, db) ? 1 : 0)
+            }
+        }
+    }
+
     /// ``keepWake(_:device:generation:)`` on a connection of the caller's.
     private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Transaction) throws
         -> Bool

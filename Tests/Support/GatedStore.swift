@@ -175,6 +175,7 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
             keeping: plans, scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
     }
     public func planWakesWith(settings: String) throws -> Bool { try base.planWakesWith(settings: settings) }
+    public func keepWakes(_ plans: [KeptWake]) throws -> Int { try base.keepWakes(plans) }
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
         try base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
     }

@@ -114,18 +114,25 @@ extension FetchScheduler {
         return names
     }
 
-    /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does.
+    /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does,
+    /// and keeps them in one transaction.
     public func planKeptWakes(of devices: [String], asOf time: Date) throws {
         try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+        var plans: [KeptWake] = []
         for name in devices {
             do {
-                _ = try plan(name, asOf: time)
+                let (planned, kept, generation) = try plan(name, asOf: time, keeping: false)
+                // A plan kept already, or of a time before the device's last event, is not kept again.
+                guard !kept, planned.holds(at: time), try !store.hasEvents(device: name, after: time.milliseconds)
+                else { continue }
+                plans.append(KeptWake(device: name, planned: planned, generation: generation))
             } catch StoreError.unknownDevice {
                 continue
             } catch is SchedulerBusy {
                 continue
             }
         }
+        _ = try store.keepWakes(plans)
     }
 
     /// A description of the settings that plans are made with: a store's kept wakes planned with

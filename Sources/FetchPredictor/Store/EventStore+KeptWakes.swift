@@ -27,6 +27,14 @@ extension EventStore {
         try write { db in try Self.keep(planned, device: device, generation: generation, db) }
     }
 
+    public func keepWakes(_ plans: [KeptWake]) throws -> Int {
+        try write { db in
+            try plans.reduce(0) {
+                $0 + (try Self.keep($1.planned, device: $1.device, generation: $1.generation, db) ? 1 : 0)
+            }
+        }
+    }
+
     /// ``keepWake(_:device:generation:)`` in a transaction of the caller's.
     private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Database) throws -> Bool {
         try db.execute(

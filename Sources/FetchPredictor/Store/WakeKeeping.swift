@@ -45,6 +45,11 @@ public protocol WakeKeeping: AnyObject, Sendable {
     /// - Returns: whether it was kept.
     func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool
 
+    /// Keeps each of `plans` at its generation, as ``keepWake(_:device:generation:)`` does, all in
+    /// one transaction.
+    /// - Returns: how many were kept.
+    func keepWakes(_ plans: [KeptWake]) throws -> Int
+
     /// The devices of `scope` whose kept wake does not hold at `time`, by name, after `after`.
     func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String]
 
