@@ -81,7 +81,7 @@ extension FetchScheduler {
         return Array(wakes.prefix(limit))
     }
 
-    /// Leases to the caller up to `limit` of the wakes ``dueWakes(scope:before:asOf:after:limit:)``
+    /// Leases to the caller up to `limit` of the wakes ``dueWakes(scope:before:asOf:after:limit:keeping:)``
     /// gives (from its first page), that no other lease holds at `clock`, until `clock` +
     /// `lease`: no other claim gets a device's wake until the lease ends, or until the device's
     /// plan moves on (its fetch results recorded, a setting changed), when its new wake is free.
