@@ -133,13 +133,19 @@ extension PostgresEventStore {
         }
     }
 
+    /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
+    /// (or of a scope's) changed.
+    static func planEveryWakeAgain(_ db: Transaction) throws {
+        try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+    }
+
     @discardableResult
     public func planWakesWith(settings: String) throws -> Bool {
         try transaction { db in
             let stored = try db.value(
                 "SELECT value FROM store_setting WHERE key = 'wakePlanning' FOR UPDATE", as: String.self)
             guard stored != settings else { return false }
-            try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+            try Self.planEveryWakeAgain(db)
             try db.changes(
                 """
                 INSERT INTO store_setting (key, value) VALUES ('wakePlanning', \(settings))

@@ -68,7 +68,7 @@ extension PostgresEventStore {
                 try db.changes("DELETE FROM store_setting WHERE key = \(key)")
             }
             // Every kept plan may have counted on it.
-            try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+            try Self.planEveryWakeAgain(db)
         }
     }
 

@@ -126,15 +126,7 @@ extension Routes {
         guard case .string(let text) = value else {
             throw APIError(.badRequest, "'\(field)' must be an instant such as 2024-01-29T07:00:00Z", field: field)
         }
-        switch TimestampParser.parse(text) {
-        case .failure(let error):
-            throw APIError(.badRequest, "'\(text.prefix(40))' is \(error)", field: field)
-        case .success(let time):
-            if let problem = EventLimits.problem(withTime: time.milliseconds) {
-                throw APIError(.badRequest, problem, field: field)
-            }
-            return Date(milliseconds: time.milliseconds)
-        }
+        return try instant(text, field: field)
     }
 
     /// A whole number of a JSON body within `range`.

@@ -244,13 +244,7 @@ struct Routes: Sendable {
     /// most 1,000), each page after the last's `cursor`.
     @Sendable func listDevices(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        var limit = 100
-        if let text = request.uri.queryParameters["limit"] {
-            guard let value = Int(String(text)), (1...1000).contains(value) else {
-                throw APIError(.badRequest, "'limit' must be a whole number from 1 to 1000", field: "limit")
-            }
-            limit = value
-        }
+        let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
         let prefix = tenant + "/"
         var after: String?
         if let text = request.uri.queryParameters["cursor"] {
@@ -338,13 +332,17 @@ struct Routes: Sendable {
     /// An instant from the query, or `nil` when the query has none. A local time is refused, as
     /// the parser refuses a time without `Z` or an offset: no zone is assumed for it.
     func instant(_ request: Request, _ name: String) throws -> Date? {
-        guard let text = request.uri.queryParameters[name[...]].map(String.init) else { return nil }
+        try request.uri.queryParameters[name[...]].map { try Self.instant(String($0), field: name) }
+    }
+
+    /// An instant of a query or a body, refused naming `field` when it is none or out of range.
+    static func instant(_ text: String, field: String) throws -> Date {
         switch TimestampParser.parse(text) {
         case .failure(let error):
-            throw APIError(.badRequest, "'\(text.prefix(40))' is \(error)", field: name)
+            throw APIError(.badRequest, "'\(text.prefix(40))' is \(error)", field: field)
         case .success(let time):
             if let problem = EventLimits.problem(withTime: time.milliseconds) {
-                throw APIError(.badRequest, problem, field: name)
+                throw APIError(.badRequest, problem, field: field)
             }
             return Date(milliseconds: time.milliseconds)
         }

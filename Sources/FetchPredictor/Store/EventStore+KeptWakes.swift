@@ -126,11 +126,17 @@ extension EventStore {
         }
     }
 
+    /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
+    /// (or of a scope's) changed.
+    static func planEveryWakeAgain(_ db: Database) throws {
+        try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+    }
+
     @discardableResult
     public func planWakesWith(settings: String) throws -> Bool {
         try write { db in
             guard try StoreSettingRecord.value(StoreSettingRecord.wakePlanning, db) != settings else { return false }
-            try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+            try Self.planEveryWakeAgain(db)
             try StoreSettingRecord(key: StoreSettingRecord.wakePlanning, value: settings).save(db)
             return true
         }

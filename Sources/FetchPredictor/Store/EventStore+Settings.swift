@@ -91,7 +91,7 @@ extension EventStore {
                 try db.execute(sql: "DELETE FROM storeSetting WHERE key = ?", arguments: [key])
             }
             // Every kept plan may have counted on it.
-            try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+            try Self.planEveryWakeAgain(db)
         }
     }
 
