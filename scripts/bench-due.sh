@@ -14,6 +14,10 @@
 # Run from the package's root:
 #   scripts/bench-due.sh [DEVICES (100000)] [SECONDS (15)] [BACKENDS ("sqlite postgres")]
 # BASE_TOOL=path uses that binary as the base (else BASE is built in a worktree under /tmp).
+# REUSE=1 keeps BENCH_DIR from an earlier run of as many devices today: its fleet.csv, and its
+# SQLite base store if there is one (imported and given its zones; an earlier run's batches in it).
+# The service is started with --learns-per-tenant LEARNS (default: the cores): the fleet is one
+# tenant, and the sweep learns within the tenant's limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 devices=${1:-100000}
@@ -32,13 +36,17 @@ if [ -z "$base" ]; then
   (cd "$tree" && swift build -c release --product fetchpredict >/dev/null)
   base="$(cd "$tree" && swift build -c release --show-bin-path)/fetchpredict"
 fi
-rm -rf "$work" && mkdir -p "$work"
+learns=${LEARNS:-$(nproc)}
+reuse=${REUSE:-0}
+[ "$reuse" = 1 ] || rm -rf "$work"
+mkdir -p "$work"
+rm -rf "$work/head.sqlite"* "$work/pg" "$work/pg.log"
 [[ $backends == *postgres* ]] && start_pg_cluster "$work" base max_connections=100
 
 servers=()
 start_server() {  # start_server NAME BINARY ARGUMENTS...: serve on a free port; sets port
   local name=$1 binary=$2; shift 2
-  "$binary" serve "$@" --listen 127.0.0.1:0 --cache-devices 20000 --log-level warning 2>"$work/$name.log" &
+  "$binary" serve "$@" --learns-per-tenant "$learns" --listen 127.0.0.1:0 --cache-devices 20000 --log-level warning 2>"$work/$name.log" &
   servers+=($!)
   port=$(scripts/bench/serve-port.sh "$work/$name.log" 60)
 }
@@ -58,8 +66,12 @@ batches() {  # batches NAME BINARY ARGUMENTS...: event batches a second at satur
 day=$(date -u -d "today 00:00" +%s)
 export FP_DEVICES=$devices
 echo "== $devices devices, 28 days each, ending today"
-python3 scripts/bench/fleet-csv.py --tool "$tool" --devices "$devices" --prefix bench/ \
-  --start "$(date -u -d '-28 days' +%F)" >"$work/fleet.csv"
+if [ "$reuse" = 1 ] && [ -s "$work/fleet.csv" ]; then
+  echo "  (the fleet of $(date -r "$work/fleet.csv" '+%F %R'))"
+else
+  python3 scripts/bench/fleet-csv.py --tool "$tool" --devices "$devices" --prefix bench/ \
+    --start "$(date -u -d '-28 days' +%F)" >"$work/fleet.csv"
+fi
 echo "  $(($(wc -l <"$work/fleet.csv") - 1)) events"
 
 for backend in $backends; do
@@ -70,13 +82,18 @@ for backend in $backends; do
     base_store=(--postgres "$pgurl"); head_store=(--postgres "postgres://postgres@127.0.0.1:$pgport/head?sslmode=disable")
   fi
   # The base's store first: the version after it migrates a copy of it, which the base could not open.
-  "$base" import "${base_store[@]}" "$work/fleet.csv" >/dev/null
-  "$base" config --default-interval minimum "${base_store[@]}" >/dev/null
-  export FP_KEY=$("$base" keys create --tenant bench "${base_store[@]}" | awk '{print $NF}')
-  start_server base-prepare "$base" "${base_store[@]}"
-  echo "  zones, through the base's API: $(python3 scripts/bench/prepare-devices.py --port "$port" \
-    --key "$FP_KEY" --devices "$devices" --settings --no-learn)"
-  stop_servers
+  if [ "$backend" = sqlite ] && [ "$reuse" = 1 ] && [ -s "$work/base.sqlite" ]; then
+    echo "  (the base store of $(date -r "$work/base.sqlite" '+%F %R'))"
+    export FP_KEY=$("$base" keys create --tenant bench "${base_store[@]}" | awk '{print $NF}')
+  else
+    "$base" import "${base_store[@]}" "$work/fleet.csv" >/dev/null
+    "$base" config --default-interval minimum "${base_store[@]}" >/dev/null
+    export FP_KEY=$("$base" keys create --tenant bench "${base_store[@]}" | awk '{print $NF}')
+    start_server base-prepare "$base" "${base_store[@]}"
+    echo "  zones, through the base's API: $(python3 scripts/bench/prepare-devices.py --port "$port" \
+      --key "$FP_KEY" --devices "$devices" --settings --no-learn)"
+    stop_servers
+  fi
   if [ "$backend" = sqlite ]; then
     cp "$work/base.sqlite" "$work/head.sqlite"
   else

@@ -67,6 +67,7 @@ extension Predictor {
     {
         let start = time.milliseconds.nextWholeMinute
         guard let model = try planningModel(device) else { return nil }
+        if model.lowPowerMode(at: time) != nil { return nil }
         // Taken out of the dictionary while it changes, so that its plans are not copied.
         var cache = takeCache(device, from: start, zone: model.timeZone)
         let startIndex = start.minutes(since: cache.clock.start)

@@ -220,7 +220,7 @@ public struct Predictor: Sendable {
     ///   time zone.
     /// - Complexity: O(minutes of the day × the app's wakes): only this app is planned.
     public func nextWake(after time: Date, device: String, app: String) throws(PredictorError) -> AppWake? {
-        guard let model = try planningModel(device) else { return nil }
+        guard let model = try planningModel(device), model.lowPowerMode(at: time) == nil else { return nil }
         let start = time.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
@@ -275,6 +275,8 @@ public struct Predictor: Sendable {
             plans[app] = plan
         }
         var wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
+        let lowPowerMode = model.lowPowerMode(at: start)
+        if lowPowerMode != nil { wakes = [] }
         if let perHour = budgets[device] {
             // The wakes carried out in the hour before the plan count against its first hour.
             let before = model.recentWakes.filter { $0 <= plannedFrom.milliseconds && $0 > first - .perHour }
@@ -283,7 +285,7 @@ public struct Predictor: Sendable {
         if plannedFrom < start { wakes.removeAll { $0.time <= start } }
         return Schedule(
             device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,
-            silentApps: silentApps)
+            silentApps: silentApps, lowPowerMode: lowPowerMode)
     }
 
     /// What was learned of an app: its daily profile for a kind of day, with its peaks; the
@@ -305,6 +307,12 @@ public struct Predictor: Sendable {
     /// a device the predictor has no model of.
     public func silence(device: String, app: String? = nil, at now: Date) -> Silence? {
         devices[device]?.silence(app: app, at: now, configuration)
+    }
+
+    /// Low Power Mode when the device's events say it is on at `now`: then no app of it is
+    /// woken. `nil` when it is off, or the device never said.
+    public func lowPowerMode(device: String, at now: Date) -> LowPowerMode? {
+        devices[device]?.lowPowerMode(at: now)
     }
 
     /// Whether an app has too little history to learn from yet.

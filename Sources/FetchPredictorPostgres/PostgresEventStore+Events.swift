@@ -4,16 +4,14 @@ import PostgresNIO
 
 extension PostgresEventStore {
     /// An event kind's code in the `event` table.
-    static func code(of kind: EventKind) -> Int16 {
-        switch kind {
-        case .launch: 0
-        case .fetch: 1
-        case .notification: 2
-        case .unlock: 3
-        case .screenOn: 4
-        case .screenOff: 5
-        }
-    }
+    static func code(of kind: EventKind) -> Int16 { kind.storeCode }
+
+    /// Every kind's code and name, as SQL rows for a `VALUES` list: `(0, 'launch'), (1, 'fetch'), ...`.
+    static let kindNamesSQL = EventKind.allCases.map { "(\($0.storeCode), '\($0.rawValue)')" }.joined(separator: ", ")
+
+    /// The codes of the kinds a device's model learns from, as an SQL list: `(0, 1, 6, ...)`.
+    static let learnedKindsSQL =
+        "(" + EventKind.allCases.filter(\.isLearnedFromStore).map { "\($0.storeCode)" }.joined(separator: ", ") + ")"
 
     /// A fetch result's code in the `event` table.
     static func code(of result: FetchResult) -> Int16 {
@@ -57,6 +55,7 @@ extension PostgresEventStore {
             var offsets: [Int32] = []
             var durations: [Double] = []
             var bytes: [Int64] = []
+            var values: [String] = []
             for event in events {
                 times.append(event.time)
                 kinds.append(Self.code(of: event.kind))
@@ -65,15 +64,17 @@ extension PostgresEventStore {
                 offsets.append(event.utcOffset.map(Int32.init) ?? Absent.offset)
                 durations.append(event.duration ?? .nan)
                 bytes.append(event.bytes ?? Absent.bytes)
+                values.append(event.value ?? "")
             }
             // Stored rows come back: how many, and the earliest launch or fetch among them.
             let stored = try db.rows(
                 """
-                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes)
+                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, value)
                 SELECT \(deviceID), t, k, a, NULLIF(r, -1), NULLIF(o, -2147483648), NULLIF(d, 'NaN'),
-                    NULLIF(b, -9223372036854775808)
+                    NULLIF(b, -9223372036854775808), NULLIF(v, '')
                 FROM unnest(\(times)::BIGINT[], \(kinds)::SMALLINT[], \(apps)::BIGINT[], \(results)::SMALLINT[],
-                    \(offsets)::INTEGER[], \(durations)::DOUBLE PRECISION[], \(bytes)::BIGINT[]) AS x(t, k, a, r, o, d, b)
+                    \(offsets)::INTEGER[], \(durations)::DOUBLE PRECISION[], \(bytes)::BIGINT[], \(values)::TEXT[])
+                    AS x(t, k, a, r, o, d, b, v)
                 ON CONFLICT DO NOTHING
                 RETURNING time, kind
                 """
@@ -98,8 +99,10 @@ extension PostgresEventStore {
                 version =
                     try db.value("UPDATE device SET version = version + 1 WHERE id = \(deviceID) RETURNING version")
                     ?? 0
-                // A cached model that did not see a stored launch or fetch is dropped.
-                if let earliest = stored.filter({ $0.1 <= 1 }).map(\.0).min() {
+                // A cached model that did not see a stored launch, fetch or state is dropped.
+                if let earliest = stored.filter({ EventKind(storeCode: $0.1)?.isLearnedFromStore == true }).map(\.0)
+                    .min()
+                {
                     try db.changes("DELETE FROM model_cache WHERE device_id = \(deviceID) AND as_of >= \(earliest)")
                 }
             }
@@ -178,7 +181,8 @@ extension PostgresEventStore {
             return try db.value(
                 """
                 SELECT EXISTS (SELECT 1 FROM event
-                    WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1)
+                    WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
+                        AND event.kind IN \(unescaped: Self.learnedKindsSQL))
                 """) ?? false
         }
     }
@@ -193,19 +197,22 @@ extension PostgresEventStore {
             guard let id = try Self.existingDeviceID(device, db) else { return [] }
             return try db.rows(
                 """
-                SELECT event.kind, app.name, event.time, event.utc_offset, event.result, event.duration
-                FROM event JOIN app ON app.id = event.app_id AND app.device_id = \(id)
-                WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end) AND event.kind <= 1
-                ORDER BY event.time, event.kind, app.name COLLATE "C"
+                SELECT event.kind, coalesce(app.name, ''), event.time, event.utc_offset, event.result, event.duration,
+                    event.value
+                FROM event LEFT JOIN app ON app.id = event.app_id AND app.device_id = \(id)
+                WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
+                    AND event.kind IN \(unescaped: Self.learnedKindsSQL)
+                ORDER BY event.time, event.kind, coalesce(app.name, '') COLLATE "C"
                 """)
         }
         for row in rows {
-            let (kind, app, time, offset, result, duration) = try row.decode(
-                (Int16, String, Int64, Int32?, Int16?, Double?).self)
+            let (code, app, time, offset, result, duration, value) = try row.decode(
+                (Int16, String, Int64, Int32?, Int16?, Double?, String?).self)
+            guard let kind = EventKind(storeCode: code) else { continue }
             try body(
                 Event(
-                    kind: kind == 1 ? .fetch : .launch, app: app, time: time, utcOffset: offset.map(Int.init),
-                    result: try result.map(Self.result(code:)), duration: duration))
+                    kind: kind, app: app, time: time, utcOffset: offset.map(Int.init),
+                    result: try result.map(Self.result(code:)), duration: duration, value: value))
         }
     }
 

@@ -132,10 +132,9 @@ extension PostgresEventStore {
                 """
                 DECLARE stored_events NO SCROLL CURSOR FOR
                 SELECT device.name, kind.name, coalesce(app.name, ''), event.time, event.utc_offset, event.result,
-                    event.duration, event.bytes
+                    event.duration, event.bytes, event.value
                 FROM event JOIN device ON device.id = event.device_id LEFT JOIN app ON app.id = event.app_id
-                JOIN (VALUES (0, 'launch'), (1, 'fetch'), (2, 'notification'), (3, 'unlock'), (4, 'screenOn'),
-                    (5, 'screenOff')) AS kind (code, name) ON kind.code = event.kind
+                JOIN (VALUES \(unescaped: PostgresEventStore.kindNamesSQL)) AS kind (code, name) ON kind.code = event.kind
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
                     AND event.time >= \(start ?? .min) AND event.time < \(end ?? .max)
                 ORDER BY device.name COLLATE "C", event.time, kind.name COLLATE "C", coalesce(app.name, '') COLLATE "C"
@@ -143,12 +142,14 @@ extension PostgresEventStore {
             while true {
                 let rows = try db.rows("FETCH 5000 FROM stored_events")
                 for row in rows {
-                    let c = try row.decode((String, String, String, Int64, Int32?, Int16?, Double?, Int64?).self)
+                    let c = try row.decode(
+                        (String, String, String, Int64, Int32?, Int16?, Double?, Int64?, String?).self)
                     guard let kind = EventKind(rawValue: c.1) else { continue }
                     try body(
                         Event(
                             kind: kind, app: c.2, time: c.3, utcOffset: c.4.map(Int.init),
-                            result: try c.5.map(Self.result(code:)), duration: c.6, bytes: c.7, device: c.0))
+                            result: try c.5.map(Self.result(code:)), duration: c.6, bytes: c.7, device: c.0, value: c.8)
+                    )
                 }
                 if rows.count < 5000 { break }
             }
@@ -201,7 +202,7 @@ final class BulkLoader {
             """
             CREATE TEMPORARY TABLE import_stage (
                 device_id BIGINT, time BIGINT, kind SMALLINT, app_id BIGINT, result SMALLINT, utc_offset INTEGER,
-                duration DOUBLE PRECISION, bytes BIGINT
+                duration DOUBLE PRECISION, bytes BIGINT, value TEXT
             ) ON COMMIT DROP
             """)
         pending.reserveCapacity(Self.chunk)
@@ -285,6 +286,9 @@ final class BulkLoader {
             if let duration = event.duration { text.writeString("\(duration)") } else { text.writeStaticString("\\N") }
             text.writeInteger(UInt8(ascii: "\t"))
             text.writeOptional(event.bytes)
+            text.writeInteger(UInt8(ascii: "\t"))
+            // A value is a number or a network's name (EventLimits.value): nothing to escape.
+            if let value = event.value { text.writeString(value) } else { text.writeStaticString("\\N") }
             text.writeInteger(UInt8(ascii: "\n"))
         }
         return text
@@ -301,18 +305,22 @@ final class BulkLoader {
             do {
                 try await db.copyAsync(
                     into: "import_stage",
-                    columns: ["device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes"], text)
-                // What was new, by device: how many, and the earliest launch or fetch.
+                    columns: [
+                        "device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes", "value",
+                    ], text)
+                // What was new, by device: how many, and the earliest event a model learns from.
                 let rows = try await db.rowsAsync(
                     """
                     WITH stored AS (
-                        INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, import_id)
-                        SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, \(importID)
+                        INSERT INTO event (
+                            device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, import_id)
+                        SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, \(importID)
                         FROM import_stage
                         ON CONFLICT DO NOTHING
                         RETURNING device_id, time, kind
                     )
-                    SELECT device_id, count(*), min(time) FILTER (WHERE kind <= 1) FROM stored GROUP BY device_id
+                    SELECT device_id, count(*), min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.learnedKindsSQL))
+                    FROM stored GROUP BY device_id
                     """)
                 var result = ChunkResult()
                 for row in rows {

@@ -85,7 +85,7 @@ extension PostgresEventStore {
         try db.execute(
             """
             DELETE FROM model_cache WHERE device_id IN (
-                SELECT DISTINCT device_id FROM event WHERE kind <= 1 AND \(condition))
+                SELECT DISTINCT device_id FROM event WHERE kind IN \(Self.learnedKindsSQL) AND \(condition))
             """)
         var report = PruneReport(launches: 0, fetches: 0, deviceEvents: 0, notifications: 0, kept: kept)
         let counts = try db.rows(

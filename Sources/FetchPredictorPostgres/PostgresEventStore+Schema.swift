@@ -225,6 +225,17 @@ extension PostgresEventStore {
                 """,
             ]
         ),
+        (
+            "v5: the device's state",
+            [
+                // The device's state: kinds 6 power connected, 7 power disconnected, 8 battery,
+                // 9 network, 10 Low Power Mode on, 11 off (EventKind.storeCode), and the value of
+                // a battery event (a whole percent) or a network event (its name), else NULL.
+                "ALTER TABLE event DROP CONSTRAINT event_kind_check",
+                "ALTER TABLE event ADD CONSTRAINT event_kind_check CHECK (kind BETWEEN 0 AND 11)",
+                "ALTER TABLE event ADD COLUMN value TEXT",
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -106,12 +106,15 @@ struct Routes: Sendable {
 
     /// The 204 of no wake, with why in `FetchPredictor-No-Wake` when the settings or the
     /// history say: its code, and for a silence when it began and the last launch, as
-    /// `silent; since=INSTANT; last-launch=INSTANT`. Names are left out: a header is ASCII.
+    /// `silent; since=INSTANT; last-launch=INSTANT`, for Low Power Mode when it was turned on,
+    /// as `low-power-mode; since=INSTANT`. Names are left out: a header is ASCII.
     static func noWake(_ reason: NoWake?) -> Response {
         var response = Response(status: .noContent)
         guard let reason else { return response }
         var value = reason.code
         switch reason {
+        case .lowPowerMode(let mode):
+            value += "; since=\(TimestampFormatter.iso(mode.since.milliseconds))"
         case .silent(let silence):
             value += "; since=\(TimestampFormatter.iso(silence.since.milliseconds))"
             value += "; last-launch=\(TimestampFormatter.iso(silence.lastLaunch.milliseconds))"

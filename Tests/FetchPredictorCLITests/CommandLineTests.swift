@@ -140,6 +140,40 @@ struct CommandLineTests {
                 """)
     }
 
+    /// `record state` stores the device's state; a bad value is refused and stores nothing; with
+    /// Low Power Mode on, `next` says why there is no wake, in text and in JSON.
+    @Test func recordStateAndNextSaysLowPowerMode() throws {
+        let env = ["FETCHPREDICT_DB": db]
+        try Tool.run(["import", Tool.fixture("commuter-28d.csv"), "--time-zone", "Europe/Warsaw"], environment: env)
+        try Tool.run(["config", "--default-interval", "minimum"], environment: env)
+        let last = "2024-01-28T23:00:00Z"
+        #expect(try Tool.run(["next", "--now", last], environment: env).stdout.contains("Next wake"))
+        for (arguments, sentence) in [
+            (["battery", "140"], "not a battery level"), (["network", "wifi"], "not a network"),
+            (["battery"], "needs a value"), (["launch"], "not a state of the device"),
+            (["lowPowerOn", "1"], "takes no value"),
+        ] {
+            let result = try Tool.run(["record", "state"] + arguments, environment: env)
+            #expect(result.status != 0 && result.stderr.contains(sentence), "\(arguments): \(result.stderr)")
+        }
+        let battery = try Tool.run(["record", "state", "battery", "57.0", "--at", last], environment: env)
+        #expect(battery.stdout == "Recorded battery 57 at 2024-01-28T23:00:00Z on default.\n")
+        let on = try Tool.run(["record", "state", "lowPowerOn", "--at", last, "--json"], environment: env)
+        let recorded = try #require(try json(on.stdout) as? [String: Any])
+        #expect(
+            recorded["event"] as? String == "lowPowerOn" && recorded["app"] == nil
+                && recorded["stored"] as? Bool == true)
+        let next = try Tool.run(["next", "--now", "2024-01-28T23:05:00Z"], environment: env)
+        #expect(next.stdout.contains("Low Power Mode is on on device default since"), "\(next.stdout)")
+        let answer = try #require(
+            try json(Tool.run(["next", "--now", "2024-01-28T23:05:00Z", "--json"], environment: env).stdout)
+                as? [String: Any])
+        #expect(answer["noWake"] as? String == "low-power-mode" && answer["wake"] == nil)
+        #expect((answer["lowPowerMode"] as? [String: Any])?["since"] as? String == last)
+        let exported = try Tool.run(["export", "--format", "jsonl"], environment: env)
+        #expect(exported.stdout.contains(#""event":"battery","value":57"#), "\(exported.stdout.suffix(300))")
+    }
+
     /// The spellings the help and the README show work as written (issue: `--enable` was
     /// `--enable-enable`, and negative numbers were read as option names).
     @Test func flagsAndValuesAsPeopleWriteThem() throws {

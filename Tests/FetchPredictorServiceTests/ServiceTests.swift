@@ -106,6 +106,47 @@ struct ServiceTests {
         await service.stop()
     }
 
+    /// The device's state over HTTP: a bad value is a 400 naming the field; while Low Power
+    /// Mode is on, next-wake is a 204 that says so and since when, the schedule has no wake and
+    /// the feed no row; the event that turns it off brings the wake back.
+    @Test func lowPowerModeHoldsEveryWakeUntilItEnds() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        let bad = try await service.post([
+            ["timestamp": "2024-01-21T21:00:00Z", "event": "battery", "value": 140]
+        ])
+        #expect(bad.status == 400)
+        #expect(bad.json["field"] as? String == "events[0].value")
+        let now = "2024-01-21T22:00:00Z"
+        let before = try await service.request("GET", "/v1/devices/phone/next-wake?now=\(now)", key: service.acme)
+        #expect(before.status == 200)
+        let on = try await service.post([
+            ["timestamp": "2024-01-21T21:00:00Z", "event": "battery", "value": 15],
+            ["timestamp": "2024-01-21T21:00:00Z", "event": "network", "value": "metered"],
+            ["timestamp": "2024-01-21T21:30:00Z", "event": "lowPowerOn"],
+        ])
+        #expect(on.status == 200 && on.json["stored"] as? Int == 3)
+        let held = try await service.request("GET", "/v1/devices/phone/next-wake?now=\(now)", key: service.acme)
+        #expect(held.status == 204)
+        #expect(held.headers["fetchpredictor-no-wake"] == "low-power-mode; since=2024-01-21T21:30:00Z")
+        let schedule = try await service.request(
+            "GET", "/v1/devices/phone/schedule?from=\(now)", key: service.acme)
+        #expect((schedule.json["wakes"] as? [Any])?.isEmpty == true)
+        #expect((schedule.json["lowPowerMode"] as? [String: Any])?["since"] as? String == "2024-01-21T21:30:00Z")
+        let feed = try await service.request(
+            "GET", "/v1/wakes?now=\(now)&before=2024-01-23T00:00:00Z", key: service.acme)
+        #expect(feed.status == 200 && (feed.json["wakes"] as? [Any])?.isEmpty == true, "\(feed.text)")
+        _ = try await service.post([["timestamp": "2024-01-21T21:50:00Z", "event": "lowPowerOff"]])
+        let back = try await service.request("GET", "/v1/devices/phone/next-wake?now=\(now)", key: service.acme)
+        #expect(back.status == 200)
+        #expect(back.json["wake"] as? [String: Any] != nil)
+        #expect(
+            (back.json["wake"] as? [String: Any])?["time"] as? String
+                == (before.json["wake"] as? [String: Any])?["time"] as? String)
+        await service.stop()
+    }
+
     /// A push budget set over HTTP bounds the device's plans: no hour of its schedule holds more
     /// wakes, and its next wake is its budgeted plan's first; a bad value is a 400 naming the field.
     @Test func aPushBudgetBoundsTheDevicesPlans() async throws {

@@ -138,6 +138,63 @@ struct MoreFormatsTests {
         #expect(launches.map(\.duration) == durations)
     }
 
+    /// The device's state from knowledgeC.db: plugged in and Low Power Mode as intervals (on at
+    /// the start of a 1, off at its end and at the start of a 0), the battery's level as a
+    /// percent, or as a fraction of 1 in a database that writes it so; a level of 140% is refused
+    /// by its row and field.
+    @Test(arguments: [1.0, 0.01])
+    func knowledgeCStateStreamsAreRead(scale: Double) throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("knowledgeC.db").path
+        let queue = try DatabaseQueue(path: path)
+        // 2024-03-01T21:30:00Z, in seconds after 2001-01-01.
+        let evening = 731_021_400.0
+        let rows: [(String, String?, Int?, Double?, Double, Double)] = [
+            ("/app/inFocus", "com.apple.news", nil, nil, evening, evening + 600),
+            ("/device/isPluggedIn", nil, 1, nil, evening + 60, evening + 3600),
+            ("/device/isPluggedIn", nil, 0, nil, evening + 7200, evening + 9000),
+            ("/device/lowPowerMode", nil, 1, nil, evening + 120, evening + 1800),
+            ("/device/batteryPercentage", nil, nil, 57 * scale, evening + 30, evening + 30),
+            ("/device/batteryPercentage", nil, nil, 100 * scale, evening + 3000, evening + 3000),
+        ]
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME VARCHAR, ZVALUESTRING VARCHAR,
+                        ZVALUEINTEGER INTEGER, ZVALUEDOUBLE FLOAT, ZSTARTDATE TIMESTAMP, ZENDDATE TIMESTAMP,
+                        ZSECONDSFROMGMT INTEGER)
+                    """)
+            for (index, row) in rows.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO ZOBJECT VALUES (?, ?, ?, ?, ?, ?, ?, 3600)",
+                    arguments: [index + 1, row.0, row.1, row.2, row.3, row.4, row.5])
+            }
+        }
+        let store = try EventStore.inMemory()
+        _ = try store.importFile(path, options: ImportOptions(device: "phone"), now: now)
+        var states: [String] = []
+        try store.forEachStoredEvent(device: "phone") { event in
+            guard event.kind.isDeviceState else { return }
+            let seconds = Int(Double(event.time) / 1000 - 978_307_200 - evening)
+            states.append("\(seconds) \(event.kind.rawValue)\(event.value.map { " \($0)" } ?? "")")
+        }
+        #expect(
+            states == [
+                "30 battery 57", "60 powerConnected", "120 lowPowerOn", "1800 lowPowerOff", "3000 battery 100",
+                "3600 powerDisconnected", "7200 powerDisconnected",
+            ])
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO ZOBJECT VALUES (9, '/device/batteryPercentage', NULL, NULL, 140, ?, ?, 3600)",
+                arguments: [evening + 60, evening + 60])
+        }
+        try queue.close()
+        let error = try #require(throws: ImportError.self) {
+            try EventStore.inMemory().importFile(path, options: ImportOptions(device: "phone"), now: now)
+        }
+        guard case .invalidRows(_, _, let first) = error else { throw error }
+        #expect(first.first?.line == 9 && first.first?.field == "ZVALUEDOUBLE")
+    }
+
     @Test func knowledgeCWithPendingChangesInItsWALIsReadWithoutTouchingIt() throws {
         let folder = TestFiles.scratchFolder()
         let path = folder.appendingPathComponent("knowledgeC.db").path

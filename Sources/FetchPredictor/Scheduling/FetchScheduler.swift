@@ -44,7 +44,8 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - store: the event store.
     ///   - configuration: learning and planning settings.
     ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
-    ///     recently used is dropped first, and learned again from the store's cache when asked.
+    ///     recently used are dropped first (a sixteenth of the limit at once, when it is passed),
+    ///     and learned again from the store's cache when asked.
     ///   - requiresKnownDevices: whether a query about a device the store does not have throws
     ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
     ///   - admission: who may learn a device's model now. With one, a query never waits on its
@@ -224,12 +225,13 @@ public final class FetchScheduler: @unchecked Sendable {
         defer { slots.release(slot) }
         let batch = try store.record(events, device: device)
         guard batch.stored > 0 else { return batch }
-        let learned = events.filter { $0.kind == .launch || $0.kind == .fetch }
+        let learned = events.filter(\.kind.isLearnedFromStore)
         if let current = slot.loaded, let newest = current.newestOfEverything,
             current.version == batch.version - 1, batch.duplicates == 0,
             learned.allSatisfy({ $0.time > newest })
         {
-            // In the order the store gives when learning: by time, launches before fetches.
+            // In the order the store gives when learning: by time, launches before fetches before
+            // the device's state.
             var asOf = newest
             for event in learned.sorted(by: Self.learningOrder) {
                 var event = event
@@ -246,10 +248,11 @@ public final class FetchScheduler: @unchecked Sendable {
         return batch
     }
 
-    /// The order events are learned in: by time, a launch before a fetch, then by app.
+    /// The order events are learned in: by time, by kind (a launch before a fetch before the
+    /// device's state, as ``EventKind/storeCode`` numbers them), then by app.
     private static func learningOrder(_ a: Event, _ b: Event) -> Bool {
         if a.time != b.time { return a.time < b.time }
-        if a.kind != b.kind { return a.kind == .launch }
+        if a.kind != b.kind { return a.kind.storeCode < b.kind.storeCode }
         return a.app < b.app
     }
 

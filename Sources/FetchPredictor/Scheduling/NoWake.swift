@@ -7,6 +7,8 @@ public enum NoWake: Sendable, Hashable {
     case noApps
     /// No app may fetch: every interval is `never` (the default) or fetch is off.
     case noAppMayFetch
+    /// Low Power Mode is on: no app is woken until an event turns it off.
+    case lowPowerMode(LowPowerMode)
     /// The device, or the app asked about, had gone silent: no launch for longer than the
     /// silence limit.
     case silent(Silence)
@@ -17,11 +19,13 @@ public enum NoWake: Sendable, Hashable {
     /// Days without an event after which an empty answer says the log is old.
     public static let staleDays = 7.0
 
-    /// A short name for scripts: `no-apps`, `no-app-may-fetch`, `silent` or `stale`.
+    /// A short name for scripts: `no-apps`, `no-app-may-fetch`, `low-power-mode`, `silent` or
+    /// `stale`.
     public var code: String {
         switch self {
         case .noApps: "no-apps"
         case .noAppMayFetch: "no-app-may-fetch"
+        case .lowPowerMode: "low-power-mode"
         case .silent: "silent"
         case .stale: "stale"
         }
@@ -38,6 +42,7 @@ extension FetchScheduler {
             if apps.isEmpty { return .noApps }
             let policies = (app.map { [$0] } ?? apps).map { predictor.policy(app: $0, device: device) }
             if policies.allSatisfy({ $0.interval == .never || !$0.enabled }) { return .noAppMayFetch }
+            if let mode = predictor.lowPowerMode(device: device, at: now) { return .lowPowerMode(mode) }
             if let silence = predictor.silence(device: device, app: app, at: now) { return .silent(silence) }
             if let last = predictor.devices[device]?.lastEventTime,
                 now.timeIntervalSince(Date(milliseconds: last)) > NoWake.staleDays * 86_400

@@ -62,7 +62,8 @@ extension EventStore {
         }
     }
 
-    /// Whether a device has a launch or fetch after `time`, up to `end` (included).
+    /// Whether a device has a launch, fetch or event of its state after `time`, up to `end`
+    /// (included).
     public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
         try read { db in
             try Bool.fetchOne(
@@ -74,13 +75,15 @@ extension EventStore {
                     OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
                             AND fetch.time > ?2 AND fetch.time <= ?3
                         WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
+                    OR EXISTS (SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                            AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3)
                     """, arguments: [device, time, end]) ?? false
         }
     }
 
-    /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
-    /// in time order, a launch before a fetch at the same instant, then by app: the order
-    /// ``FetchScheduler`` learns a batch in.
+    /// Calls `body` with every launch, fetch and event of the device's state after `time`, up to
+    /// `end` (included), in time order, then by kind (``EventKind/storeCode``: a launch before a
+    /// fetch before the state), then by app: the order ``FetchScheduler`` learns a batch in.
     ///
     /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.
     public func forEachEvent(
@@ -91,24 +94,34 @@ extension EventStore {
                 db,
                 sql: """
                     SELECT 0 AS kind, app.name AS app, launch.time AS time, launch.utcOffset AS utcOffset,
-                        NULL AS result, launch.duration AS duration
+                        NULL AS result, launch.duration AS duration, NULL AS value
                     FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2 AND launch.time <= ?3
                     WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
                     UNION ALL
-                    SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration
+                    SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration, NULL
                     FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
                     WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                    UNION ALL
+                    SELECT \(HeldEvent.tables[3].codeSQL), '', time, utcOffset, NULL, NULL, value
+                    FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                        AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
                     ORDER BY 3, 1, 2
                     """, arguments: [device, time, end])
             while let row = try cursor.next() {
-                let isFetch = (row[0] as Int) == 1
+                guard let kind = EventKind(storeCode: row[0]) else { continue }
                 try body(
                     Event(
-                        kind: isFetch ? .fetch : .launch, app: row[1], time: row[2], utcOffset: row[3],
-                        result: try row.decode(atIndex: 4), duration: row[5]))
+                        kind: kind, app: row[1], time: row[2], utcOffset: row[3],
+                        result: try row.decode(atIndex: 4), duration: row[5], value: row[6]))
             }
         }
     }
+}
+
+extension EventStore {
+    /// The device's state kinds as an SQL list of their names: `('powerConnected', ...)`.
+    static let stateKindsSQL =
+        "(" + EventKind.deviceKinds.filter(\.isDeviceState).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 }
 
 extension EventStore {

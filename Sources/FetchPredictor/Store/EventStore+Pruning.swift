@@ -157,6 +157,8 @@ extension EventStore {
                 DELETE FROM modelCache WHERE deviceId IN (
                     SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(condition))
                     OR app.id IN (SELECT appId FROM fetch WHERE \(condition)))
+                OR deviceId IN (
+                    SELECT deviceId FROM deviceEvent WHERE kind IN \(Self.stateKindsSQL) AND \(deviceEventsCondition))
                 """, arguments: arguments)
         try db.execute(sql: "DELETE FROM launch WHERE \(condition)", arguments: arguments)
         let launches = db.changesCount
@@ -194,21 +196,20 @@ struct HeldEvent {
     /// The column of the device event's kind; `nil` for tables of app events.
     var kind: String?
 
-    /// Codes 0 launch, 1 fetch, 2 notification, then 3 unlock, 4 screen on, 5 screen off.
+    /// The kinds' codes are ``EventKind/storeCode``: the app events' tables, then the device's.
     static let tables = [
-        HeldEvent(table: "launch", owner: "appId", code: 0), HeldEvent(table: "fetch", owner: "appId", code: 1),
-        HeldEvent(table: "notification", owner: "appId", code: 2),
+        HeldEvent(table: "launch", owner: "appId", code: Int(EventKind.launch.storeCode)),
+        HeldEvent(table: "fetch", owner: "appId", code: Int(EventKind.fetch.storeCode)),
+        HeldEvent(table: "notification", owner: "appId", code: Int(EventKind.notification.storeCode)),
         HeldEvent(table: "deviceEvent", owner: "deviceId", code: firstDeviceEvent, kind: "kind"),
     ]
     /// The code of the first device event; app events come before it.
-    static let firstDeviceEvent = 3
+    static let firstDeviceEvent = Int(EventKind.firstDeviceCode)
 
     /// The code of a row's event, as SQL over a row of the table.
     var codeSQL: String {
         guard let kind else { return "\(code)" }
-        let kinds = [EventKind.unlock, .screenOn, .screenOff].enumerated().map {
-            "WHEN '\($0.element.rawValue)' THEN \(code + $0.offset)"
-        }
+        let kinds = EventKind.deviceKinds.map { "WHEN '\($0.rawValue)' THEN \($0.storeCode)" }
         return "CASE \(table).\(kind) \(kinds.joined(separator: " ")) END"
     }
 }

@@ -124,22 +124,22 @@ extension EventStore {
                 db,
                 sql: """
                     SELECT device.name, 'launch' AS kind, app.name, launch.time, launch.utcOffset, NULL,
-                        launch.duration, NULL
+                        launch.duration, NULL, NULL
                     FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1) AND launch.time >= ?2 AND launch.time < ?3
                     UNION ALL
                     SELECT device.name, 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result,
-                        fetch.duration, fetch.bytes
+                        fetch.duration, fetch.bytes, NULL
                     FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
                     UNION ALL
                     SELECT device.name, 'notification', app.name, notification.time, notification.utcOffset, NULL,
-                        NULL, NULL
+                        NULL, NULL, NULL
                     FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1) AND notification.time >= ?2 AND notification.time < ?3
                     UNION ALL
                     SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
-                        NULL, NULL
+                        NULL, NULL, deviceEvent.value
                     FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
                     ORDER BY 1, 4, 2, 3
@@ -148,7 +148,8 @@ extension EventStore {
                 try body(
                     Event(
                         kind: try row.decode(atIndex: 1), app: row[2], time: row[3], utcOffset: row[4],
-                        result: try row.decode(atIndex: 5), duration: row[6], bytes: row[7], device: row[0]))
+                        result: try row.decode(atIndex: 5), duration: row[6], bytes: row[7], device: row[0],
+                        value: row[8]))
             }
         }
     }

@@ -67,7 +67,12 @@ extension EventStore {
         }
         if let bytes = event.bytes, let problem = EventLimits.problem(withBytes: bytes) { return ("bytes", problem) }
         if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
-        return nil
+        switch EventLimits.value(event.value, for: event.kind) {
+        case .failure(let problem): return ("value", problem.reason)
+        case .success(let value) where value != event.value:
+            return ("value", "the value is not written as the store keeps it: '\(value ?? "")'")
+        case .success: return nil
+        }
     }
 }
 

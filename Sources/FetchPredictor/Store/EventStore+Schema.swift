@@ -221,6 +221,11 @@ extension EventStore {
                     END;
                     """)
         }
+        migrator.registerMigration("v10: the device's state") { db in
+            // A battery event's level (a whole percent) or a network event's network; NULL for
+            // the other kinds (EventLimits.value).
+            try db.execute(sql: "ALTER TABLE deviceEvent ADD COLUMN value TEXT")
+        }
         return migrator
     }
 }

@@ -56,8 +56,8 @@ final class EventWriter {
             sql: "INSERT OR IGNORE INTO notification (appId, time, utcOffset, importId) VALUES (?, ?, ?, ?)")
         insertDeviceEvent = try db.makeStatement(
             sql: """
-                INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId, value)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """)
         noteAlsoImported = try HeldEvent.tables.map { held in
             try db.makeStatement(
@@ -126,7 +126,8 @@ final class EventWriter {
             sqlite3_bind_int64(handle, 2, event.time)
             bind(handle, 3, event.utcOffset.map(Int64.init))
             bind(handle, 4, importID)
-        case .unlock, .screenOn, .screenOff:
+        case .unlock, .screenOn, .screenOff, .powerConnected, .powerDisconnected, .battery, .network, .lowPowerOn,
+            .lowPowerOff:
             statement = insertDeviceEvent
             table = 3
             let handle = statement.sqliteStatement
@@ -135,6 +136,11 @@ final class EventWriter {
             sqlite3_bind_int64(handle, 3, event.time)
             bind(handle, 4, event.utcOffset.map(Int64.init))
             bind(handle, 5, importID)
+            if let value = event.value {
+                sqlite3_bind_text(handle, 6, value, -1, transient)
+            } else {
+                sqlite3_bind_null(handle, 6)
+            }
         }
         try step(statement)
         guard sqlite3_changes(db.sqliteConnection) > 0 else {
@@ -149,7 +155,7 @@ final class EventWriter {
             return false
         }
         devicesWritten.insert(device)
-        if event.kind == .launch || event.kind == .fetch, event.time < earliestStored[device] ?? .max {
+        if event.kind.isLearnedFromStore, event.time < earliestStored[device] ?? .max {
             earliestStored[device] = event.time
         }
         return true

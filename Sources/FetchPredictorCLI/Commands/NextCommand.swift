@@ -34,6 +34,8 @@ struct NextCommand: ParsableCommand {
         var noWake: String?
         /// The silence of the device or the app, when that is why.
         var silence: Silence?
+        /// Low Power Mode, when that is why.
+        var lowPowerMode: LowPowerMode?
     }
 
     func run() throws {
@@ -55,6 +57,7 @@ struct NextCommand: ParsableCommand {
         let noWake = wake == nil ? try scheduler.whyNoWake(device: store.device, app: app, asOf: now) : nil
         answer.noWake = noWake?.code
         if case .silent(let silence) = noWake { answer.silence = silence }
+        if case .lowPowerMode(let mode) = noWake { answer.lowPowerMode = mode }
         switch output.chosen {
         case .text:
             let hint =

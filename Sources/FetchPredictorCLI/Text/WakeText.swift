@@ -109,6 +109,9 @@ enum WakeText {
             }
             return "Every app's interval is never (the default, as on iOS) or fetch is disabled: "
                 + "set one with fetchpredict config APP --interval minimum, or fetchpredict config --default-interval minimum."
+        case .lowPowerMode(let mode):
+            return "No wake planned: Low Power Mode is on on device \(device) since \(Output.local(mode.since, zone)), "
+                + "and no app is woken while it is; an event that turns it off (lowPowerOff) brings the wakes back."
         case .silent(let silence):
             let subject = silence.app.map { "app \($0) on device \(device)" } ?? "device \(device)"
             let days = Int((silence.since.timeIntervalSince(silence.lastLaunch) / 86_400).rounded())

@@ -7,7 +7,7 @@ import Foundation
 /// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 16
+    static let encodingVersion: UInt32 = 17
 
     /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -25,6 +25,9 @@ extension DeviceModel {
         writer.put(hazard.fittedLaunches)
         writer.put(Int64(recentWakes.count))
         for time in recentWakes { writer.put(time) }
+        // Low Power Mode: 0 never told, 1 off, 2 on; then when it changed.
+        writer.put(Int64(lowPowerMode.map { $0.isOn ? 2 : 1 } ?? 0))
+        writer.put(lowPowerMode?.since.milliseconds ?? .min)
         traces.encode(into: &writer)
         return writer.bytes
     }
@@ -55,7 +58,10 @@ extension DeviceModel {
             guard let time = reader.int64() else { return nil }
             wakeTimes.append(time)
         }
-        guard let traces = LaunchTraces(from: &reader), reader.atEnd else { return nil }
+        guard let lowPower = reader.int64(), (0...2).contains(lowPower), let lowPowerSince = reader.int64(),
+            let traces = LaunchTraces(from: &reader), reader.atEnd
+        else { return nil }
+        if lowPower > 0 { lowPowerMode = LowPowerMode(isOn: lowPower == 2, since: Date(milliseconds: lowPowerSince)) }
         recentWakes = wakeTimes
         self.traces = traces
         hazard.fittedLaunches = fittedLaunches

@@ -30,6 +30,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// What the launch model's features keep of the recent events: launches, unlocks and
     /// notifications; empty unless ``PredictorConfiguration/tracksLaunchFeatures``.
     public internal(set) var traces = LaunchTraces()
+    /// Low Power Mode as the device's last `lowPowerOn` or `lowPowerOff` event left it; `nil`
+    /// when it has had none.
+    public internal(set) var lowPowerMode: LowPowerMode?
 
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
@@ -92,8 +95,20 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     }
 
     /// Learns from one event. Unlocks, the screen turned on and notifications reach only the
-    /// launch model's ``traces``, kept when the configuration tracks them.
+    /// launch model's ``traces``, kept when the configuration tracks them; Low Power Mode turned on
+    /// or off only ``lowPowerMode``; the device's other state nothing yet.
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+        if event.kind == .lowPowerOn || event.kind == .lowPowerOff {
+            // Two events at one instant: on wins, as no wake is the safe reading.
+            if let current = lowPowerMode,
+                current.since.milliseconds > event.time
+                    || (current.since.milliseconds == event.time && current.isOn)
+            {
+                return
+            }
+            lowPowerMode = LowPowerMode(isOn: event.kind == .lowPowerOn, since: Date(milliseconds: event.time))
+            return
+        }
         if configuration.tracksLaunchFeatures { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)

@@ -63,7 +63,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         case .notification:
             apps[event.app, default: AppTrace()].lastNotification = time
             notifies = true
-        case .fetch, .screenOff:
+        case .fetch, .screenOff, .powerConnected, .powerDisconnected, .battery, .network, .lowPowerOn, .lowPowerOff:
             return
         }
         version += 1

@@ -16,6 +16,10 @@ public struct Event: Sendable, Hashable {
     public var duration: Double?
     /// For a fetch, how many bytes it transferred.
     public var bytes: Int64?
+    /// For a `battery` event, the charge as a whole percent (`"57"`); for a `network` event, the
+    /// ``NetworkState`` by name (`"unmetered"`); `nil` for every other kind. Read it typed with
+    /// ``batteryPercent`` and ``networkState``.
+    public var value: String?
     /// The device's name when the source names it per event; else the import's device.
     public var device: String?
 
@@ -23,7 +27,7 @@ public struct Event: Sendable, Hashable {
     public init(
         kind: EventKind, app: String, time: Milliseconds, utcOffset: Int? = nil,
         result: FetchResult? = nil, duration: Double? = nil, bytes: Int64? = nil,
-        device: String? = nil
+        device: String? = nil, value: String? = nil
     ) {
         self.kind = kind
         self.app = app
@@ -33,6 +37,7 @@ public struct Event: Sendable, Hashable {
         self.duration = duration
         self.bytes = bytes
         self.device = device
+        self.value = value
     }
 
     /// A launch of `app` at `time`.
@@ -46,4 +51,26 @@ public struct Event: Sendable, Hashable {
     ) -> Event {
         Event(kind: .fetch, app: app, time: time, result: result, duration: duration)
     }
+
+    /// A device-state event that carries no value: power connected or disconnected, Low Power
+    /// Mode on or off.
+    public static func state(_ kind: EventKind, at time: Milliseconds) -> Event {
+        Event(kind: kind, app: "", time: time)
+    }
+
+    /// The battery's charge at `time`, a whole percent from 0 to 100.
+    public static func battery(_ percent: Int, at time: Milliseconds) -> Event {
+        Event(kind: .battery, app: "", time: time, value: String(percent))
+    }
+
+    /// The network the device is on from `time`.
+    public static func network(_ state: NetworkState, at time: Milliseconds) -> Event {
+        Event(kind: .network, app: "", time: time, value: state.rawValue)
+    }
+
+    /// A `battery` event's charge in percent; `nil` for other kinds.
+    public var batteryPercent: Int? { kind == .battery ? value.flatMap { Int($0) } : nil }
+
+    /// A `network` event's network; `nil` for other kinds.
+    public var networkState: NetworkState? { kind == .network ? value.flatMap(NetworkState.init(rawValue:)) : nil }
 }

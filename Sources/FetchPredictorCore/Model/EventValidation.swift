@@ -57,4 +57,58 @@ public enum EventLimits {
         if duration > maximumDuration { return "the duration is longer than a day" }
         return nil
     }
+
+    /// The value of an event of `kind` as the store keeps it (a battery level as a whole
+    /// percent, a network by its name in lower case), or why it is not one.
+    ///
+    /// A `battery` event needs a whole number from 0 to 100 (`57` and `57.0` are the same level,
+    /// `57.5` is refused); a `network` event needs `unmetered`, `metered` or `none`, in any case; no
+    /// other kind takes a value, and none is stored for it.
+    public static func value(_ text: String?, for kind: EventKind) -> Result<String?, ValueProblem> {
+        let text = text.map { String($0.trimmingWhiteSpace) }
+        switch kind {
+        case .battery:
+            guard let text, !text.isEmpty else {
+                return .failure(
+                    ValueProblem("a battery event needs a value: the charge, a whole percent from 0 to 100"))
+            }
+            guard let number = Double(text), number.isFinite, let percent = Int(exactly: number),
+                (0...100).contains(percent)
+            else {
+                return .failure(
+                    ValueProblem("'\(text.prefix(40))' is not a battery level: write a whole percent from 0 to 100"))
+            }
+            return .success(String(percent))
+        case .network:
+            guard let text, !text.isEmpty else {
+                return .failure(ValueProblem("a network event needs a value: unmetered, metered or none"))
+            }
+            guard let state = NetworkState(parsing: text) else {
+                return .failure(ValueProblem("'\(text.prefix(40))' is not a network: write unmetered, metered or none"))
+            }
+            return .success(state.rawValue)
+        default:
+            guard let text, !text.isEmpty else { return .success(nil) }
+            return .failure(
+                ValueProblem(
+                    "a\(kind == .unlock ? "n" : "") \(kind.rawValue) event takes no value, and this one has '\(text.prefix(40))'"
+                ))
+        }
+    }
+
+    /// Why a value cannot be stored for its event.
+    public struct ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
+        public var reason: String
+        init(_ reason: String) { self.reason = reason }
+        public var description: String { reason }
+    }
+}
+
+extension String {
+    /// The text without white space at either end.
+    fileprivate var trimmingWhiteSpace: Substring {
+        let start = firstIndex { !$0.isWhitespace } ?? endIndex
+        let end = lastIndex { !$0.isWhitespace }.map(index(after:)) ?? start
+        return self[start..<end]
+    }
 }

@@ -41,6 +41,12 @@ extension Predictor {
     ///   ``schedule(from:to:device:)`` of two days.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
         let (plannedAt, replan) = planMoments(asOf: time, device: device)
+        // In Low Power Mode no wake is planned, until the event that turns it off.
+        if let mode = devices[device]?.lowPowerMode(at: time) {
+            return PlannedWake(
+                wake: nil, plannedAt: max(mode.since, Date(milliseconds: plannedAt)),
+                validUntil: Date(milliseconds: replan))
+        }
         // The schedule's first wake is nextWake's at the same time (as PlanningStageTests check):
         // while it is to come, it is the answer, found at a fraction of a schedule's work.
         if budgets[device] == nil, let first = try nextWake(after: Date(milliseconds: plannedAt), device: device),

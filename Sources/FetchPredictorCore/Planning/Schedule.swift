@@ -17,11 +17,14 @@ public struct Schedule: Sendable, Hashable, Codable {
     /// Apps that may fetch but had gone silent by the span's start, while the device had not:
     /// they have no wakes.
     public var silentApps: [String]
+    /// Low Power Mode, when it was on at the span's start: the device has no wakes until an
+    /// event turns it off.
+    public var lowPowerMode: LowPowerMode?
 
     /// Creates a value with every field given.
     public init(
         device: String, from: Date, to: Date, wakes: [DeviceWake], coldStartApps: [String], silence: Silence? = nil,
-        silentApps: [String] = []
+        silentApps: [String] = [], lowPowerMode: LowPowerMode? = nil
     ) {
         self.device = device
         self.from = from
@@ -30,6 +33,7 @@ public struct Schedule: Sendable, Hashable, Codable {
         self.coldStartApps = coldStartApps
         self.silence = silence
         self.silentApps = silentApps
+        self.lowPowerMode = lowPowerMode
     }
 
     /// The number of app fetches in the schedule.

@@ -2,17 +2,19 @@ import FetchPredictorCore
 import Foundation
 
 /// Reads the `csv` format: a header naming `timestamp`, `app` and `event`, and optionally
-/// `result`, `duration`, `bytes` and `device`, in any order; then one event a row.
+/// `result`, `duration`, `bytes`, `value` and `device`, in any order; then one event a row.
 ///
-/// `event` is `launch`, `fetch`, or a device event (`unlock`, `screenOn`, `screenOff`, whose `app`
-/// is empty); a fetch needs `result`. Timestamps are ISO 8601 with `Z` or an
+/// `event` is `launch`, `fetch`, `notification`, or a device event (`unlock`, `screenOn`,
+/// `screenOff`, and the device's state: `powerConnected`, `powerDisconnected`, `battery`,
+/// `network`, `lowPowerOn`, `lowPowerOff`), whose `app` is empty; a fetch needs `result`, a
+/// `battery` event a `value` of a whole percent, a `network` event `unmetered`, `metered` or `none`. Timestamps are ISO 8601 with `Z` or an
 /// offset, or Unix seconds. Columns it does not know are ignored; blank lines are skipped.
 struct CSVEventParser: LogParser {
     static let requiredColumns = ["timestamp", "app", "event"]
-    static let optionalColumns = ["result", "duration", "bytes", "device"]
+    static let optionalColumns = ["result", "duration", "bytes", "value", "device"]
 
     struct Columns {
-        var timestamp = -1, app = -1, event = -1, result = -1, duration = -1, bytes = -1, device = -1
+        var timestamp = -1, app = -1, event = -1, result = -1, duration = -1, bytes = -1, value = -1, device = -1
         var count = 0
     }
 
@@ -29,6 +31,7 @@ struct CSVEventParser: LogParser {
                 case "result": columns.result = index
                 case "duration": columns.duration = index
                 case "bytes": columns.bytes = index
+                case "value": columns.value = index
                 case "device": columns.device = index
                 default: break
                 }
@@ -70,7 +73,7 @@ struct CSVEventParser: LogParser {
             return sink.reject(
                 line: line, field: "event", reason: "'\(text.prefix(40))' is not an event: write \(EventKind.names)")
         }
-        // A device event (unlock, screen on or off) belongs to no app.
+        // A device event (unlock, screen on or off, the device's state) belongs to no app.
         var event = Event(
             kind: kind, app: kind.isDeviceEvent ? "" : fields.string(columns.app), time: time.milliseconds,
             utcOffset: time.utcOffset)
@@ -102,6 +105,10 @@ struct CSVEventParser: LogParser {
                     line: line, field: "bytes", reason: "'\(text.prefix(40))' is not a whole number of bytes")
             }
             event.bytes = bytes
+        }
+        switch EventLimits.value(columns.value >= 0 ? fields.string(columns.value) : nil, for: kind) {
+        case .success(let value): event.value = value
+        case .failure(let problem): return sink.reject(line: line, field: "value", reason: problem.reason)
         }
         if columns.device >= 0, !fields.isEmpty(columns.device) {
             event.device = fields.string(columns.device)

@@ -2,7 +2,8 @@ import FetchPredictorCore
 
 /// Reads the `jsonl` format: one JSON object a line with the fields of the csv format,
 /// `timestamp` (ISO 8601 text or Unix seconds as a number), `app`, `event`, and optionally
-/// `result`, `duration`, `bytes` and `device`. Blank lines are skipped.
+/// `result`, `duration`, `bytes`, `value` (a battery level as a number, a network as text) and
+/// `device`. Blank lines are skipped.
 ///
 /// Each line goes through the same ``JSONReader`` as ActivityWatch exports, with a tighter
 /// nesting limit: the format's objects are flat.
@@ -76,7 +77,7 @@ struct JSONLinesParser: LogParser {
                 line: line, field: "event",
                 reason: "'\(kindText.prefix(40))' is not an event: write \(EventKind.names)")
         }
-        // A device event (unlock, screen on or off) belongs to no app.
+        // A device event (unlock, screen on or off, the device's state) belongs to no app.
         let app = kind.isDeviceEvent ? "" : object["app"]?.string
         guard let app else {
             return sink.reject(line: line, field: "app", reason: "the object has no 'app' text")
@@ -106,6 +107,14 @@ struct JSONLinesParser: LogParser {
                 return sink.reject(line: line, field: "bytes", reason: "bytes is not a whole number")
             }
             event.bytes = bytes
+        }
+        let value = object["value"].flatMap { $0 == .null ? nil : $0 }
+        if let value, value.text == nil {
+            return sink.reject(line: line, field: "value", reason: "the value is neither text nor a number")
+        }
+        switch EventLimits.value(value?.text, for: kind) {
+        case .success(let value): event.value = value
+        case .failure(let problem): return sink.reject(line: line, field: "value", reason: problem.reason)
         }
         if let value = object["device"], value != .null {
             guard let device = value.string, EventLimits.problem(withAppName: device) == nil else {

@@ -13,6 +13,12 @@ import GRDBSQLite
 ///   When both streams are there, `/app/inFocus` is read.
 /// - `ZSTREAMNAME = '/device/isLocked'`: intervals of a lock state; one whose `ZVALUEINTEGER` is 0
 ///   (unlocked) starts at an unlock, one that is 1 (locked) at a lock; both end any visit.
+/// - The device's state: `/device/isPluggedIn` and `/device/lowPowerMode`, intervals of a state
+///   whose `ZVALUEINTEGER` is 1 (plugged in, Low Power Mode on) or 0: a 1 is `powerConnected` or
+///   `lowPowerOn` at its start and `powerDisconnected` or `lowPowerOff` at its end (when it has
+///   one), a 0 the latter at its start. `/device/batteryPercentage`: the level in `ZVALUEDOUBLE`
+///   at `ZSTARTDATE`, a `battery` event rounded to a whole percent; a database whose levels are
+///   all 1 or less writes them as fractions of 1, and they are read so.
 ///
 /// The file is opened read-only and immutable, so that neither it nor a `-shm` beside it is ever
 /// written; when a `-wal` beside it holds changes not yet in the file, the file and its `-wal` are
@@ -22,6 +28,12 @@ struct KnowledgeCParser: LogParser {
     static let ignoredBundles: Set<String> = [
         "com.apple.springboard", "com.apple.dock", "com.apple.loginwindow", "com.apple.ScreenSaver.Engine",
         "com.apple.SecurityAgent", "com.apple.UserNotificationCenter",
+    ]
+
+    /// The streams of a state that is on (1) or off (0), and their events.
+    static let stateStreams: [String: (on: EventKind, off: EventKind)] = [
+        "/device/isPluggedIn": (.powerConnected, .powerDisconnected),
+        "/device/lowPowerMode": (.lowPowerOn, .lowPowerOff),
     ]
 
     /// Seconds from 1970-01-01 to 2001-01-01, Apple's reference date.
@@ -52,12 +64,21 @@ struct KnowledgeCParser: LogParser {
         }
         let streams = try database.strings("SELECT DISTINCT ZSTREAMNAME FROM ZOBJECT")
         let appStream = streams.contains("/app/inFocus") ? "/app/inFocus" : "/app/usage"
+        // A table made by hand may lack the column of levels; knowledgeC's own has it.
+        let hasLevels = try database.strings("SELECT name FROM pragma_table_info('ZOBJECT')").contains("ZVALUEDOUBLE")
+        let levels = hasLevels ? "ZVALUEDOUBLE" : "NULL"
+        var batteryScale = 1.0
+        try database.forEachRow(
+            "SELECT max(\(levels)) FROM ZOBJECT WHERE ZSTREAMNAME = '/device/batteryPercentage'"
+        ) { row in if let highest = row.double(0), highest <= 1 { batteryScale = 100 } }
         // Rows come oldest first: visits stream, in flat memory.
         var windows = VisitBuilder(streamingInto: sink, appField: "ZVALUESTRING")
         try database.forEachRow(
             """
-            SELECT Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE, ZSECONDSFROMGMT, ZVALUEINTEGER
-            FROM ZOBJECT WHERE ZSTREAMNAME IN ('\(appStream)', '/device/isLocked') ORDER BY ZSTARTDATE, Z_PK
+            SELECT Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE, ZSECONDSFROMGMT, ZVALUEINTEGER,
+                \(levels)
+            FROM ZOBJECT WHERE ZSTREAMNAME IN ('\(appStream)', '/device/isLocked', '/device/isPluggedIn',
+                '/device/lowPowerMode', '/device/batteryPercentage') ORDER BY ZSTARTDATE, Z_PK
             """
         ) { row in
             sink.countRow()
@@ -69,6 +90,37 @@ struct KnowledgeCParser: LogParser {
             let time = Milliseconds(((start + Self.referenceDate) * 1000).rounded())
             // The local offset then, when it is one a clock can have.
             let offset = row.int(5).flatMap { (-18 * 3600...18 * 3600).contains($0) ? Int($0) : nil }
+            if let stream = row.string(1), let kinds = Self.stateStreams[stream] {
+                switch row.int(6) {
+                case 1:
+                    try sink.emit(
+                        Event(kind: kinds.on, app: "", time: time, utcOffset: offset), line: number,
+                        timeField: "ZSTARTDATE")
+                    if let end = row.double(4), end.isFinite, end > start, abs(end) < 1e11 {
+                        let endTime = Milliseconds(((end + Self.referenceDate) * 1000).rounded())
+                        try sink.emit(
+                            Event(kind: kinds.off, app: "", time: endTime, utcOffset: offset), line: number,
+                            timeField: "ZENDDATE")
+                    }
+                case 0:
+                    try sink.emit(
+                        Event(kind: kinds.off, app: "", time: time, utcOffset: offset), line: number,
+                        timeField: "ZSTARTDATE")
+                default:
+                    sink.reject(line: number, field: "ZVALUEINTEGER", reason: "the state is neither 0 nor 1")
+                }
+                return
+            }
+            if row.string(1) == "/device/batteryPercentage" {
+                guard let level = row.double(7), level.isFinite, (0...100).contains(level * batteryScale) else {
+                    sink.reject(
+                        line: number, field: "ZVALUEDOUBLE", reason: "the battery level is not a percent from 0 to 100")
+                    return
+                }
+                try sink.emit(
+                    .battery(Int((level * batteryScale).rounded()), at: time), line: number, timeField: "ZSTARTDATE")
+                return
+            }
             if row.string(1) == "/device/isLocked" {
                 switch row.int(6) {
                 case 0:

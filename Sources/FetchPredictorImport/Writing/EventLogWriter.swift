@@ -10,7 +10,7 @@ import Foundation
 /// ```
 public enum EventLogWriter {
     /// The header of the csv it writes: every column the csv format reads.
-    public static let csvHeader = "timestamp,app,event,result,duration,bytes,device"
+    public static let csvHeader = "timestamp,app,event,result,duration,bytes,value,device"
 
     /// The events as a csv file, header included.
     public static func csv(_ events: some Sequence<Event>) -> String {
@@ -24,7 +24,8 @@ public enum EventLogWriter {
         [
             TimestampFormatter.iso(event.time, utcOffset: event.utcOffset), CSVText.field(event.app),
             event.kind.rawValue, event.result?.rawValue ?? "", event.duration.map(number) ?? "",
-            event.bytes.map(String.init) ?? "", event.device.map(CSVText.field) ?? "",
+            event.bytes.map(String.init) ?? "", event.value.map(CSVText.field) ?? "",
+            event.device.map(CSVText.field) ?? "",
         ].joined(separator: ",")
     }
 
@@ -44,6 +45,10 @@ public enum EventLogWriter {
         if let result = event.result { fields.append("\"result\":" + JSONText.string(result.rawValue)) }
         if let duration = event.duration { fields.append("\"duration\":" + number(duration)) }
         if let bytes = event.bytes { fields.append("\"bytes\":" + String(bytes)) }
+        if let value = event.value {
+            // A battery level is a number; a network, text.
+            fields.append("\"value\":" + (event.batteryPercent.map(String.init) ?? JSONText.string(value)))
+        }
         if let device = event.device { fields.append("\"device\":" + JSONText.string(device)) }
         return "{" + fields.joined(separator: ",") + "}"
     }

@@ -16,6 +16,7 @@ from .error import Error
 from .event import Event
 from .event_event import EventEvent
 from .event_result import EventResult
+from .event_value_type_1 import EventValueType1
 from .list_devices_response_200 import ListDevicesResponse200
 from .next_wake_response_200 import NextWakeResponse200
 from .post_events_body import PostEventsBody
@@ -25,6 +26,7 @@ from .put_app_response_200 import PutAppResponse200
 from .put_device_body import PutDeviceBody
 from .put_tenant_settings_body import PutTenantSettingsBody
 from .schedule import Schedule
+from .schedule_low_power_mode import ScheduleLowPowerMode
 from .silence import Silence
 from .status import Status
 from .tenant_settings import TenantSettings
@@ -47,6 +49,7 @@ __all__ = (
     "Event",
     "EventEvent",
     "EventResult",
+    "EventValueType1",
     "ListDevicesResponse200",
     "NextWakeResponse200",
     "PostEventsBody",
@@ -56,6 +59,7 @@ __all__ = (
     "PutDeviceBody",
     "PutTenantSettingsBody",
     "Schedule",
+    "ScheduleLowPowerMode",
     "Silence",
     "Status",
     "TenantSettings",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.event_event import EventEvent
 from ..models.event_result import EventResult
+from ..models.event_value_type_1 import EventValueType1
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="Event")
@@ -18,11 +19,15 @@ class Event:
     """
     Attributes:
         timestamp (float | str): An instant, ISO 8601 with an offset or `Z`, or Unix seconds.
-        event (EventEvent):
+        event (EventEvent): What happened. The device's own events (unlock, screen on or off, and its state: power,
+            battery, network, Low Power Mode) have no app. While Low Power Mode is on (lowPowerOn, until a lowPowerOff), no
+            app of the device is woken.
         app (str | Unset): The app; needed for launch, fetch and notification.
         result (EventResult | Unset): How a fetch ended; needed for fetch.
         duration (float | Unset): Seconds the fetch (or visit) lasted.
         bytes_ (int | Unset):
+        value (EventValueType1 | int | Unset): Needed for battery, its charge as a whole percent, and for network, the
+            network the device is on; no other event has one.
     """
 
     timestamp: float | str
@@ -31,6 +36,7 @@ class Event:
     result: EventResult | Unset = UNSET
     duration: float | Unset = UNSET
     bytes_: int | Unset = UNSET
+    value: EventValueType1 | int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +55,14 @@ class Event:
 
         bytes_ = self.bytes_
 
+        value: int | str | Unset
+        if isinstance(self.value, Unset):
+            value = UNSET
+        elif isinstance(self.value, EventValueType1):
+            value = self.value.value
+        else:
+            value = self.value
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -65,6 +79,8 @@ class Event:
             field_dict["duration"] = duration
         if bytes_ is not UNSET:
             field_dict["bytes"] = bytes_
+        if value is not UNSET:
+            field_dict["value"] = value
 
         return field_dict
 
@@ -92,6 +108,21 @@ class Event:
 
         bytes_ = d.pop("bytes", UNSET)
 
+        def _parse_value(data: object) -> EventValueType1 | int | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                value_type_1 = EventValueType1(data)
+
+                return value_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EventValueType1 | int | Unset, data)
+
+        value = _parse_value(d.pop("value", UNSET))
+
         event = cls(
             timestamp=timestamp,
             event=event,
@@ -99,6 +130,7 @@ class Event:
             result=result,
             duration=duration,
             bytes_=bytes_,
+            value=value,
         )
 
         event.additional_properties = d

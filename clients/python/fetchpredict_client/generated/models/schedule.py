@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.device_wake import DeviceWake
+    from ..models.schedule_low_power_mode import ScheduleLowPowerMode
     from ..models.silence import Silence
 
 
@@ -28,6 +29,8 @@ class Schedule:
         silence (Silence | Unset):
         silent_apps (list[str] | Unset): Apps that may fetch but had gone silent by `from` while the device had not;
             they have no wakes.
+        low_power_mode (ScheduleLowPowerMode | Unset): Present when Low Power Mode was on at `from`; the device has no
+            wakes until an event turns it off.
     """
 
     device: str
@@ -37,6 +40,7 @@ class Schedule:
     cold_start_apps: list[str]
     silence: Silence | Unset = UNSET
     silent_apps: list[str] | Unset = UNSET
+    low_power_mode: ScheduleLowPowerMode | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -61,6 +65,10 @@ class Schedule:
         if not isinstance(self.silent_apps, Unset):
             silent_apps = self.silent_apps
 
+        low_power_mode: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.low_power_mode, Unset):
+            low_power_mode = self.low_power_mode.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -76,12 +84,15 @@ class Schedule:
             field_dict["silence"] = silence
         if silent_apps is not UNSET:
             field_dict["silentApps"] = silent_apps
+        if low_power_mode is not UNSET:
+            field_dict["lowPowerMode"] = low_power_mode
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.device_wake import DeviceWake
+        from ..models.schedule_low_power_mode import ScheduleLowPowerMode
         from ..models.silence import Silence
 
         d = dict(src_dict)
@@ -109,6 +120,13 @@ class Schedule:
 
         silent_apps = cast(list[str], d.pop("silentApps", UNSET))
 
+        _low_power_mode = d.pop("lowPowerMode", UNSET)
+        low_power_mode: ScheduleLowPowerMode | Unset
+        if isinstance(_low_power_mode, Unset):
+            low_power_mode = UNSET
+        else:
+            low_power_mode = ScheduleLowPowerMode.from_dict(_low_power_mode)
+
         schedule = cls(
             device=device,
             from_=from_,
@@ -117,6 +135,7 @@ class Schedule:
             cold_start_apps=cold_start_apps,
             silence=silence,
             silent_apps=silent_apps,
+            low_power_mode=low_power_mode,
         )
 
         schedule.additional_properties = d
