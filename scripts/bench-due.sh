@@ -13,7 +13,8 @@
 #   4 workers claiming the next minute's wakes for 60 s: wakes handed out, none twice.
 # Run from the package's root:
 #   scripts/bench-due.sh [DEVICES (100000)] [SECONDS (15)] [BACKENDS ("sqlite postgres")]
-# BASE_TOOL=path uses that binary as the base (else BASE is built in a worktree under /tmp).
+# BASE_TOOL=path uses that binary as the base (else BASE is built in a worktree under /tmp);
+# TOOL=path that binary as this version (else the release build of the working tree).
 # REUSE=1 keeps BENCH_DIR from an earlier run of as many devices today: its fleet.csv, and its
 # SQLite base store if there is one (imported and given its zones; an earlier run's batches in it).
 # The service is started with --learns-per-tenant LEARNS (default: the cores): the fleet is one
@@ -27,8 +28,12 @@ base_commit=${BASE:-903f9ae}
 work=${BENCH_DIR:-/tmp/fetchpredict-bench-due}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
 . scripts/bench/pg-cluster.sh
-swift build -c release --product fetchpredict >/dev/null 2>&1 || { swift build -c release; exit 1; }
-tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
+if [ -n "${TOOL:-}" ]; then
+  tool=$TOOL
+else
+  swift build -c release --product fetchpredict >/dev/null 2>&1 || { swift build -c release; exit 1; }
+  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
+fi
 base=${BASE_TOOL:-}
 if [ -z "$base" ]; then
   tree=/tmp/fetchpredict-base-$base_commit

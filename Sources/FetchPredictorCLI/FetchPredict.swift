@@ -21,6 +21,7 @@ public struct FetchPredict: ParsableCommand {
         version: version,
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
+            StateCommand.self,
             NextCommand.self, ScheduleCommand.self, DueCommand.self, EvaluateCommand.self, FeaturesCommand.self,
             GenerateCommand.self,
             ImportsCommand.self,

@@ -236,6 +236,14 @@ extension PostgresEventStore {
                 "ALTER TABLE event ADD COLUMN value TEXT",
             ]
         ),
+        (
+            "v6: kept wakes found by device",
+            [
+                // Each plan is read and kept by its device's name: without an index every one
+                // scanned the table.
+                "CREATE UNIQUE INDEX kept_wake_by_device ON kept_wake (device)"
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -174,6 +174,42 @@ struct CommandLineTests {
         #expect(exported.stdout.contains(#""event":"battery","value":57"#), "\(exported.stdout.suffix(300))")
     }
 
+    /// `state` shows the last state and the chances by hour learned from the spans between the
+    /// events, in text and JSON (by five minutes), as of --now; a device that told none says how.
+    @Test func stateShowsWhatTheEventsSay() throws {
+        let env = ["FETCHPREDICT_DB": db]
+        var rows = ["timestamp,app,event,value", "2024-01-01T06:00:00Z,com.example.news,launch,"]
+        for day in 1...9 {
+            let date = String(format: "2024-01-%02d", day)
+            rows += [
+                "\(date)T06:00:00Z,,powerDisconnected,", "\(date)T07:30:00Z,,network,metered",
+                "\(date)T17:00:00Z,,network,unmetered", "\(date)T22:00:00Z,,powerConnected,",
+                "\(date)T22:00:00Z,,battery,35",
+            ]
+        }
+        let file = Tool.scratch().appendingPathComponent("state.csv")
+        try (rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let none = try Tool.run(["state", "--now", "2024-01-01T05:00:00Z"], environment: env)
+        #expect(none.status != 0, "no device yet")
+        try Tool.run(["import", file.path, "--time-zone", "UTC"], environment: env)
+        let before = try Tool.run(["state", "--now", "2024-01-01T05:00:00Z"], environment: env)
+        #expect(before.stdout.contains("has told no state as of 2024-01-01 05:00"), "\(before.stdout)")
+        let text = try Tool.run(["state", "--now", "2024-01-10T03:00:00Z"], environment: env)
+        #expect(text.stdout.contains("  power           on since 2024-01-09 22:00"), "\(text.stdout)")
+        #expect(text.stdout.contains("  battery         35% at 2024-01-09 22:00"))
+        // Hour 02 of weekdays on power every night, hour 12 never; the columns of the header.
+        let hours = text.stdout.split(separator: "\n").filter { $0.hasPrefix("  02 ") || $0.hasPrefix("  12 ") }
+        #expect(hours.map { $0.split(separator: " ").dropFirst().first } == ["100%", "0%"], "\(text.stdout)")
+        let answer = try #require(
+            try json(Tool.run(["state", "--now", "2024-01-10T03:00:00Z", "--json"], environment: env).stdout)
+                as? [String: Any])
+        let weekday = try #require(answer["weekday"] as? [String: Any])
+        let power = try #require(weekday["onPower"] as? [Any])
+        #expect(power.count == 288)
+        #expect(power[2 * 12] as? Double == 1 && power[12 * 12] as? Double == 0)
+        #expect((answer["network"] as? [String: Any])?["state"] as? String == "unmetered")
+    }
+
     /// The spellings the help and the README show work as written (issue: `--enable` was
     /// `--enable-enable`, and negative numbers were read as option names).
     @Test func flagsAndValuesAsPeopleWriteThem() throws {

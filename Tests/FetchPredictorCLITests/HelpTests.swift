@@ -5,7 +5,8 @@ import Testing
 /// To accept a change, run the tests with FETCHPREDICT_RECORD_HELP=1 and commit the files.
 struct HelpTests {
     static let commands = [
-        "", "import", "record", "record launch", "record fetch", "record state", "config", "apps", "peaks", "next",
+        "", "import", "record", "record launch", "record fetch", "record state", "config", "apps", "peaks", "state",
+        "next",
         "schedule", "due",
         "evaluate", "features", "generate", "prune", "imports", "export", "report", "serve", "keys", "keys create",
         "keys list",

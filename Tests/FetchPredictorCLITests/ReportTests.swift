@@ -212,6 +212,44 @@ struct ReportTests {
         #expect(page.contains("default interval 1800"))
     }
 
+    /// A device that told its state gets a section with it and its chances by hour, the same as
+    /// `state --json` gives; one that told none gets no such section.
+    @Test func theDeviceStateIsChartedAsStateSaysIt() throws {
+        let db = try commuterStore()
+        let plain = Tool.scratch().appendingPathComponent("plain.html").path
+        try Tool.run(["report", "--db", db, "--now", "2024-01-29T06:00:00Z", "--out", plain])
+        #expect(try Reader.read(plain).charts("state-on-power").isEmpty)
+        var rows = ["timestamp,app,event,value"]
+        for day in 1...27 {
+            let date = String(format: "2024-01-%02d", day)
+            rows += ["\(date)T06:30:00Z,,powerDisconnected,", "\(date)T21:30:00Z,,powerConnected,"]
+        }
+        let file = Tool.scratch().appendingPathComponent("state.csv")
+        try (rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try Tool.run(["import", file.path, "--db", db])
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        let made = try Tool.run(["report", "--db", db, "--now", "2024-01-29T06:00:00Z", "--out", out])
+        #expect(made.status == 0, "\(made.stderr)")
+        let reader = try Reader.read(out)
+        let state = try #require(
+            try json(Tool.run(["state", "--db", db, "--now", "2024-01-29T06:00:00Z", "--json"]).stdout)
+                as? [String: Any])
+        let weekday = try #require((state["weekday"] as? [String: Any])?["onPower"] as? [Any])
+        let line = try #require(reader.marks(in: "state-on-power").first { $0.attributes["data-days"] == "weekday" })
+        let values = try #require(line.attributes["data-values"]).split(separator: " ")
+        #expect(values.count == 24)
+        for hour in 0..<24 {
+            let known = weekday[(hour * 12)..<((hour + 1) * 12)].compactMap { $0 as? Double }
+            let expected = known.isEmpty ? nil : known.reduce(0, +) / Double(known.count)
+            #expect(
+                values[hour] == "-" ? expected == nil : abs(Double(values[hour])! - expected!) < 0.00005 + 1e-9,
+                "\(hour)")
+        }
+        // Europe/Warsaw: on power from 22:30 to 07:30 local, off at noon.
+        #expect(Double(values[3]) == 1 && Double(values[12]) == 0)
+        #expect(reader.elements.contains { $0.name == "section" && $0.attributes["id"] == "state" })
+    }
+
     /// The commuter's report as of 2024-01-29 06:00Z, with its evaluation, read back.
     func commuterReport(_ db: String, now: String = "2024-01-29T06:00:00Z") throws -> Reader {
         let out = Tool.scratch().appendingPathComponent("report.html").path

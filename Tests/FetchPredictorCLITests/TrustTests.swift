@@ -171,7 +171,7 @@ struct TrustTests {
             $0.element + ($0.offset % 2 == 0 ? "alice" : "bob")
         }
         let both = folder.appendingPathComponent("family.csv")
-        try (["timestamp,app,event,result,duration,bytes,device"] + rows + ["garbage,a,launch,,,,alice"])
+        try (["timestamp,app,event,result,duration,bytes,value,device"] + rows + ["garbage,a,launch,,,,,alice"])
             .joined(separator: "\n").write(to: both, atomically: true, encoding: .utf8)
         let refused = try Tool.run(["evaluate", both.path, "--time-zone", "Europe/Warsaw"])
         #expect(refused.status != 0)

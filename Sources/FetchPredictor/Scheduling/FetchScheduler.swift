@@ -310,6 +310,14 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
+    /// What the device's state events say as of `now`: Low Power Mode, power, network and
+    /// battery, and how often it is on power and on an unmetered network at each time of day.
+    public func stateSummary(device: String = "default", now: Date) throws -> DeviceStateSummary {
+        try withDevice(device, asOf: now) { predictor in
+            predictor.stateSummary(device: device, now: now)
+        }
+    }
+
     /// Whether an app has too little history to learn from yet, as of `time` (by default, of every
     /// event).
     public func isColdStart(app: String, device: String = "default", asOf time: Date = .distantFuture) throws -> Bool {

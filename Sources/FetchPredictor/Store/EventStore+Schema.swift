@@ -226,6 +226,11 @@ extension EventStore {
             // the other kinds (EventLimits.value).
             try db.execute(sql: "ALTER TABLE deviceEvent ADD COLUMN value TEXT")
         }
+        migrator.registerMigration("v11: kept wakes found by device") { db in
+            // Each plan is read and kept by its device's name: without an index every one scanned
+            // the table, and a cold start of 100,000 devices slowed as their plans filled it.
+            try db.execute(sql: "CREATE UNIQUE INDEX keptWakeByDevice ON keptWake (device)")
+        }
         return migrator
     }
 }

@@ -8,6 +8,7 @@ enum HTMLReport {
     /// The whole page of a device, with its evaluation when there is one.
     static func page(_ data: ReportData) -> String {
         var sections = [deviceSection(data), timelineSection(data), appsSection(data)]
+        if !data.state.isEmpty { sections.append(stateSection(data)) }
         if let evaluation = data.evaluation {
             sections.append(evaluationSection(evaluation, settings: data.backtestSettings))
         }
@@ -260,6 +261,48 @@ enum HTMLReport {
             "Expected cold launches a day in each half hour of \(app.summary.app) (weekdays solid, weekends dashed), with its habits"
         return chart.svg(
             attributes: "data-chart=\"profile\" data-peaks=\"\(peaks.joined(separator: " "))\"", title: title)
+    }
+
+    /// The device's state: as its last events left it, and how often it is on power and on an
+    /// unmetered network by hour of the day, weekdays and weekends apart.
+    static func stateSection(_ data: ReportData) -> String {
+        let lines = StateText.describe(data.state, zone: data.zone).split(separator: "\n")
+        // The state now: the lines after the first, up to the table.
+        let now = lines.dropFirst().prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  HOUR") }
+            .map { Markup.escape($0.trimmingCharacters(in: .whitespaces)) }
+        let charts = [
+            stateChart(
+                "on-power", weekday: data.state.weekday.onPower, weekend: data.state.weekend.onPower,
+                title: "Chance of being on external power by hour (weekdays solid, weekends dashed)"),
+            stateChart(
+                "unmetered", weekday: data.state.weekday.unmetered, weekend: data.state.weekend.unmetered,
+                title: "Chance of being on an unmetered network by hour (weekdays solid, weekends dashed)"),
+        ]
+        return """
+            <section id="state"><h2>Device state</h2>
+            <p>\(now.joined(separator: "; "))</p>
+            <div class="apps">\(charts.joined())</div>
+            <p class="muted">From the spans between the device's state events, each the state of the event that \
+            began it; a span longer than two days counts its first two. Low Power Mode holds every wake while it is on.</p>
+            </section>
+            """
+    }
+
+    /// One chance by hour of the day, weekdays and weekends; hours never known are left out.
+    static func stateChart(_ name: String, weekday: [Double?], weekend: [Double?], title: String) -> String {
+        var chart = SVGChart(width: 340, height: 120)
+        chart.hourAxis(every: 6)
+        chart.label("100%", x: chart.left - 4, y: chart.top + 8, anchor: "end")
+        for (days, chances) in [("weekday", weekday), ("weekend", weekend)] {
+            let hourly = (0..<24).map { StateText.hourly(chances, hour: $0) }
+            let points = hourly.enumerated().compactMap { hour, chance in
+                chance.map { "\(Markup.number(chart.x((Double(hour) + 0.5) / 24))),\(Markup.number(chart.y($0)))" }
+            }
+            chart.add(
+                "<polyline points=\"\(points.joined(separator: " "))\" class=\"\(days)\" data-days=\"\(days)\" data-values=\"\(hourly.map { $0.map(Markup.value) ?? "-" }.joined(separator: " "))\"/>"
+            )
+        }
+        return chart.svg(attributes: "data-chart=\"state-\(name)\"", title: title)
     }
 
     /// The cold launches the profile was learned from, by half hour of the day.

@@ -27,6 +27,8 @@ struct ReportData {
     var days: Int
     var apps: [App]
     var schedule: Schedule
+    /// What the device's state events say as of now.
+    var state: DeviceStateSummary
     /// Why the schedule is empty, when the settings or the log's age explain it.
     var emptyHint: String?
     var evaluation: BacktestReport?
@@ -48,6 +50,7 @@ struct ReportData {
         defaultInterval = try store.defaultInterval(device: device)
         let scheduler = FetchScheduler(store: store, configuration: configuration)
         schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
+        state = try scheduler.stateSummary(device: device, now: now)
         emptyHint =
             schedule.wakes.isEmpty ? try WakeText.emptyHint(scheduler, device: device, asOf: now, zone: zone) : nil
         let learned = Set(try scheduler.apps(device: device, asOf: now))

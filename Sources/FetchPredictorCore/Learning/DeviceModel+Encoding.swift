@@ -7,7 +7,7 @@ import Foundation
 /// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 17
+    static let encodingVersion: UInt32 = 18
 
     /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {
@@ -28,6 +28,7 @@ extension DeviceModel {
         // Low Power Mode: 0 never told, 1 off, 2 on; then when it changed.
         writer.put(Int64(lowPowerMode.map { $0.isOn ? 2 : 1 } ?? 0))
         writer.put(lowPowerMode?.since.milliseconds ?? .min)
+        stateHabits.encode(into: &writer)
         traces.encode(into: &writer)
         return writer.bytes
     }
@@ -59,8 +60,9 @@ extension DeviceModel {
             wakeTimes.append(time)
         }
         guard let lowPower = reader.int64(), (0...2).contains(lowPower), let lowPowerSince = reader.int64(),
-            let traces = LaunchTraces(from: &reader), reader.atEnd
+            let habits = StateHabits(from: &reader), let traces = LaunchTraces(from: &reader), reader.atEnd
         else { return nil }
+        stateHabits = habits
         if lowPower > 0 { lowPowerMode = LowPowerMode(isOn: lowPower == 2, since: Date(milliseconds: lowPowerSince)) }
         recentWakes = wakeTimes
         self.traces = traces

@@ -33,6 +33,9 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// Low Power Mode as the device's last `lowPowerOn` or `lowPowerOff` event left it; `nil`
     /// when it has had none.
     public internal(set) var lowPowerMode: LowPowerMode?
+    /// Its power, network and battery, and how often it is on power and on an unmetered network
+    /// at each time of day, from its state events.
+    public internal(set) var stateHabits = StateHabits()
 
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
@@ -96,7 +99,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
 
     /// Learns from one event. Unlocks, the screen turned on and notifications reach only the
     /// launch model's ``traces``, kept when the configuration tracks them; Low Power Mode turned on
-    /// or off only ``lowPowerMode``; the device's other state nothing yet.
+    /// or off only ``lowPowerMode``; power, network and battery only ``stateHabits``.
     public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
         if event.kind == .lowPowerOn || event.kind == .lowPowerOff {
             // Two events at one instant: on wins, as no wake is the safe reading.
@@ -107,6 +110,10 @@ public struct DeviceModel: Sendable, Hashable, Codable {
                 return
             }
             lowPowerMode = LowPowerMode(isOn: event.kind == .lowPowerOn, since: Date(milliseconds: event.time))
+            return
+        }
+        if event.kind.isDeviceState {
+            stateHabits.observe(event, zone: timeZone)
             return
         }
         if configuration.tracksLaunchFeatures { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }

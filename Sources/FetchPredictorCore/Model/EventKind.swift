@@ -27,9 +27,7 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The kind its name (as written in the csv and jsonl formats) names, in any case.
     public init?(parsing text: String) {
-        guard let kind = Self.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            return nil
-        }
+        guard let kind = Self.named(ignoringCase: text) else { return nil }
         self = kind
     }
 

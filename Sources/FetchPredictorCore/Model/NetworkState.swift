@@ -12,9 +12,15 @@ public enum NetworkState: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// The state its name names, in any case.
     public init?(parsing text: String) {
-        guard let state = Self.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
-            return nil
-        }
+        guard let state = Self.named(ignoringCase: text) else { return nil }
         self = state
+    }
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// The case whose name is `text`, in any case: `Unmetered` is `unmetered`.
+    static func named(ignoringCase text: String) -> Self? {
+        let folded = text.lowercased()
+        return allCases.first { $0.rawValue.lowercased() == folded }
     }
 }
