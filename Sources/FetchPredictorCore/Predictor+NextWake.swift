@@ -8,6 +8,8 @@ extension Predictor {
         var version: Int
         /// The device's ``LaunchTraces/version`` the plan was made at, when a launch model made it.
         var traces: Int?
+        /// The device's ``StateHabits/version`` the plan was made at, when the app has constraints.
+        var state: Int?
         var policy: AppPolicy
         var plan: AppPlan?
         /// The minute of the horizon the plan was made from: where it goes on from.
@@ -124,8 +126,9 @@ extension Predictor {
             let position = model.apps.index(forKey: app)
             let version = position.map { model.apps.values[$0].version } ?? -1
             let silenceIndex = planner.silenceIndex(app: app)
+            let state = policy.constraints.isEmpty ? nil : model.stateHabits.version
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy,
-                cached.traces == traces, cached.silenceIndex == silenceIndex
+                cached.traces == traces, cached.state == state, cached.silenceIndex == silenceIndex
             {
                 if let plan = cached.plan { plans.append((app, plan, plan.firstWake(after: time))) }
                 continue
@@ -140,7 +143,7 @@ extension Predictor {
                 looksAhead: launchModel == nil ? planningStage : planningStage.map { min($0, Self.modelStage) },
                 profiles: profiles, habits: habits)
             cache.plans[app] = CachedPlan(
-                version: version, traces: traces, policy: policy, plan: plan, startIndex: startIndex,
+                version: version, traces: traces, state: state, policy: policy, plan: plan, startIndex: startIndex,
                 silenceIndex: silenceIndex)
             if let plan { plans.append((app, plan, plan.firstWake(after: time))) }
         }

@@ -39,6 +39,8 @@ public struct StateHabits: Sendable, Hashable, Codable {
         var at: Milliseconds
     }
 
+    /// Moves on with every event learned: plans of constrained apps made before it are made again.
+    public internal(set) var version = 0
     var powerState: KnownPower?
     var networkState: KnownNetwork?
     var batteryState: KnownBattery?
@@ -58,6 +60,8 @@ public struct StateHabits: Sendable, Hashable, Codable {
     /// Learns one event of the device's state, in the device's zone (or at the event's offset).
     /// Events of other kinds, and one older than the state it would change, leave it as it was.
     mutating func observe(_ event: Event, zone: TimeZone) {
+        let before = (powerState, networkState, batteryState)
+        defer { if before != (powerState, networkState, batteryState) { version += 1 } }
         switch event.kind {
         case .powerConnected, .powerDisconnected:
             if let known = powerState, known.since <= event.time {
@@ -149,6 +153,7 @@ extension StateHabits {
         writer.put(networkState?.since ?? .min)
         writer.put(Int64(batteryState?.percent ?? -1))
         writer.put(batteryState?.at ?? .min)
+        writer.put(Int64(version))
         for counts in [powerMinutes, powerKnown, unmeteredMinutes, networkKnown] { writer.put(counts) }
     }
 
@@ -158,8 +163,9 @@ extension StateHabits {
         guard let power = reader.integer(UInt8.self), power <= 2, let powerSince = reader.int64(),
             let network = reader.integer(UInt8.self), Int(network) <= NetworkState.allCases.count,
             let networkSince = reader.int64(), let percent = reader.int64(), (-1...100).contains(percent),
-            let batteryAt = reader.int64()
+            let batteryAt = reader.int64(), let version = reader.int64()
         else { return nil }
+        self.version = Int(version)
         if power > 0 { powerState = KnownPower(isOn: power == 2, since: powerSince) }
         if network > 0 {
             networkState = KnownNetwork(state: NetworkState.allCases[Int(network) - 1], since: networkSince)

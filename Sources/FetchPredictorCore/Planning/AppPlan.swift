@@ -16,4 +16,8 @@ struct AppPlan: Sendable {
     var plannedThrough: Int? = nil
     /// The correction its forecasts were scaled by.
     var correction = 1.0
+    /// For an app with constraints, the chance they are met at each minute of the horizon
+    /// (``Planner/constraintChances(_:from:to:)``): coalescing moves no wake to a minute below
+    /// ``Planner/leastConstraintChance``.
+    var constraintChances: [ConstraintChances]? = nil
 }

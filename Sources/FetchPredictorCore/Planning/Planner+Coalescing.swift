@@ -28,13 +28,25 @@ extension Planner {
                     plan.coldStart || anchor == planned
                     || value(plan, at: anchor) >= configuration.coalescingMinimumValue * value(plan, at: planned)
                 let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
-                if keepsValue && keepsInterval {
+                let anchorIndex = max(0, min(clock.count - 1, anchor.minutes(since: clock.start)))
+                let keepsState =
+                    plan.constraintChances.map { $0[anchorIndex].all >= Self.leastConstraintChance } ?? true
+                if keepsValue && keepsInterval && keepsState {
                     if anchor != planned {
                         let plannedIndex = planned.minutes(since: clock.start)
                         wake.reasons = movedReasons(
                             wake.reasons,
                             plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
                             by: planned - anchor, value: value(plan, at: anchor))
+                        // The state it counts on, at the minute it moved to.
+                        if let chance = plan.constraintChances?[anchorIndex] {
+                            wake.reasons = wake.reasons.map {
+                                guard case .requiredState = $0 else { return $0 }
+                                return .requiredState(
+                                    onPower: chance.power, unmetered: chance.unmetered,
+                                    batteryNotLow: chance.batteryNotLow)
+                            }
+                        }
                     }
                     current.apps.append(wake)
                     deviceWakes[deviceWakes.count - 1] = current

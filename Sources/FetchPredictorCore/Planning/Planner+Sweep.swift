@@ -15,6 +15,9 @@ extension Planner {
         var factors: [Double]
         var content: ContentOutlook
         var configuration: PredictorConfiguration
+        /// For an app with constraints, the chance they are met at each minute: a minute below
+        /// ``Planner/leastConstraintChance`` takes no wake, and a wake is worth its chance.
+        var constraintChances: [ConstraintChances]? = nil
 
         var window: Int { configuration.windowMinutes }
         var lead: Int { configuration.leadMinutes }
@@ -50,7 +53,9 @@ extension Planner {
             func weigh(_ index: Int, above floor: Double) -> (expected: Double, chance: Double, value: Double) {
                 let from = max(index + lead, coveredUntil + 1)
                 let expected = from > index + window ? 0 : prefix[index + window + 1] - prefix[from]
-                let upper = expected * factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
+                let met = constraintChances?[index].all ?? 1
+                guard met >= Planner.leastConstraintChance else { return (expected, 1, 0) }
+                let upper = expected * factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour] * met
                 guard upper > 0, upper >= floor else { return (expected, 1, upper) }
                 let chance = content.newContentChance(index, lastSelectedBefore: previous)
                 return (expected, chance, upper * chance)

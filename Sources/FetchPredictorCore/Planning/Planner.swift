@@ -98,19 +98,28 @@ struct Planner {
         let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
         let rates = expected.total
+        let constraints = constraintChances(policy.constraints, from: startIndex, to: rateEnd)
         let sweep = Sweep(
             clock: clock, factors: factors,
             content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
-            configuration: configuration)
+            configuration: configuration, constraintChances: constraints)
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: floor.minutesRoundedUp(since: 0))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
-        let wakes = appWakes(
+        var wakes = appWakes(
             name, choices: choices, model: model, expected: expected, earliest: earliest,
             modelProfiles: launchModel != nil && model.lastLaunch != nil ? profiles : nil)
+        if configuration.explainsWakes, let constraints {
+            for (index, choice) in choices.enumerated() {
+                let chance = constraints[choice.index]
+                wakes[index].reasons.append(
+                    .requiredState(
+                        onPower: chance.power, unmetered: chance.unmetered, batteryNotLow: chance.batteryNotLow))
+            }
+        }
         return AppPlan(
             wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
-            plannedThrough: plannedThrough, correction: correction)
+            plannedThrough: plannedThrough, correction: correction, constraintChances: constraints)
     }
 
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the

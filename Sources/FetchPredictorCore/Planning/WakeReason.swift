@@ -37,6 +37,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The device's push budget (at most this many device wakes in any hour) held back this many
     /// wakes since the wake before, worth fewer expected launches than those it kept.
     case budget(wakesPerHour: Int, heldBack: Int)
+    /// The app asks for a state of the device (``AppConstraints``): the chance (0 to 1) that each
+    /// it asks for holds at the wake, from the state the last events left or what the time of
+    /// day usually brings; `nil` for one it does not ask for, or that the device never told.
+    case requiredState(onPower: Double?, unmetered: Double?, batteryNotLow: Double?)
 
     /// A sentence for people.
     public var description: String {
@@ -73,6 +77,14 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
         case .budget(let perHour, let heldBack):
             return "the push budget of \(perHour) wake\(perHour == 1 ? "" : "s") an hour held back \(heldBack) "
                 + "less useful wake\(heldBack == 1 ? "" : "s") before this one"
+        case .requiredState(let power, let unmetered, let batteryNotLow):
+            let parts = [
+                ("being on power", power), ("being on an unmetered network", unmetered),
+                ("having a battery not low", batteryNotLow),
+            ].compactMap { name, chance in chance.map { String(format: "%@ (%.0f%% likely then)", name, $0 * 100) } }
+            return parts.isEmpty
+                ? "asks for a state of the device, which the device never told: woken as if it did not ask"
+                : "counts on the device " + parts.joined(separator: " and ")
         }
     }
 }

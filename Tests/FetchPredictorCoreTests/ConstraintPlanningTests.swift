@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import FetchPredictorCore
+
+/// An app that asks for a state of the device (power, an unmetered network, a battery not low) is
+/// woken where the device is likely in it, never where it is known not to be, and its reasons say
+/// what it counts on; a device that never told its state plans as if the app asked nothing.
+struct ConstraintPlanningTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+    let app = "com.example.podcasts"
+
+    /// The commuter's 28 days from 2024-01-01, every app on `minimum`, with `state` events
+    /// (each day's, to the 29th) merged in time order, and `constraints` on the podcasts app.
+    func commuter(
+        constraints: AppConstraints, state: (Int) -> [Event] = { _ in [] }
+    ) throws -> Predictor {
+        var predictor = Predictor()
+        predictor.setTimeZone(zone, device: "phone")
+        predictor.defaultInterval = .minimum
+        predictor.setPolicy(AppPolicy(interval: .minimum, constraints: constraints), app: app, device: "phone")
+        let log = SyntheticLog(
+            persona: Persona.named("commuter")!, start: DateFields(year: 2024, month: 1, day: 1), days: 28,
+            timeZone: zone, seed: 1, fetchPeriodMinutes: 0)
+        let events = (log.events() + (1...29).flatMap(state)).sorted { $0.time < $1.time }
+        for event in events { try predictor.observe(event, device: "phone") }
+        return predictor
+    }
+
+    /// On power from 23:00 to 07:00 local every night; Wi-Fi from 18:00 to 08:00; on the 29th,
+    /// the morning's unplugging only.
+    func nights(_ day: Int) -> [Event] {
+        let at = { (hour: Int) in Learned.instant(zone, 2024, 1, day, hour).milliseconds }
+        if day == 29 { return [.state(.powerDisconnected, at: at(7))] }
+        return [
+            .state(.powerDisconnected, at: at(7)), .network(.metered, at: at(8)), .network(.unmetered, at: at(18)),
+            .state(.powerConnected, at: at(23)),
+        ]
+    }
+
+    func wakes(_ predictor: Predictor, of app: String, from: Date) throws -> [AppWake] {
+        try predictor.schedule(from: from, to: from.addingTimeInterval(2 * 86_400), device: "phone").wakes
+            .flatMap(\.apps).filter { $0.app == app }
+    }
+
+    @Test func anAppThatNeedsPowerIsWokenOnlyWhileTheNightsCharge() throws {
+        let needs = AppConstraints(requiresPower: true)
+        let free = try commuter(constraints: AppConstraints(), state: nights)
+        let constrained = try commuter(constraints: needs, state: nights)
+        let from = Learned.instant(zone, 2024, 1, 29, 7, 30)
+        let unconstrained = try wakes(free, of: app, from: from)
+        #expect(
+            unconstrained.contains { (8 * 60..<22 * 60).contains(Learned.localMinute($0.plannedTime, zone)) },
+            "the app is used in the day: a constraint that moves nothing tests nothing")
+        let planned = try wakes(constrained, of: app, from: from)
+        #expect(!planned.isEmpty)
+        for wake in planned {
+            let minute = Learned.localMinute(wake.plannedTime, zone)
+            #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
+            let counted = wake.reasons.compactMap { reason -> Double? in
+                if case .requiredState(let power, nil, nil) = reason { return power }
+                return nil
+            }
+            #expect(counted.count == 1 && counted[0] >= Planner.leastConstraintChance, "\(wake.reasons)")
+        }
+        // The reason reads as a sentence with its chance.
+        #expect(
+            WakeReason.requiredState(onPower: 0.82, unmetered: nil, batteryNotLow: nil).description
+                == "counts on the device being on power (82% likely then)")
+    }
+
+    /// The state the last events left stands for the next half hour: on a metered network since
+    /// minutes ago, an app that needs an unmetered one gets no wake then, even where the evenings
+    /// are usually on Wi-Fi.
+    @Test func theKnownStateStandsForTheNextHalfHour() throws {
+        let needs = AppConstraints(requiresUnmetered: true)
+        var predictor = try commuter(constraints: needs, state: nights)
+        let now = Learned.instant(zone, 2024, 1, 28, 19, 0)
+        try predictor.observe(.network(.metered, at: now.milliseconds - 5 * 60_000), device: "phone")
+        let planned = try wakes(predictor, of: app, from: now)
+        #expect(!planned.contains { $0.plannedTime < now.addingTimeInterval(Double(Planner.currentStateMinutes) * 60) })
+        // A battery at 12% not charging holds a wake that needs a battery not low likewise.
+        var low = try commuter(constraints: AppConstraints(requiresBatteryNotLow: true), state: nights)
+        try low.observe(.battery(12, at: now.milliseconds - 60_000), device: "phone")
+        let held = try wakes(low, of: app, from: now)
+        #expect(!held.contains { $0.plannedTime < now.addingTimeInterval(Double(Planner.currentStateMinutes) * 60) })
+    }
+
+    /// A device that never told its state plans a constrained app's wakes where it would plan
+    /// them unconstrained, and says it cannot know.
+    @Test func noStateToldPlansAsWithoutConstraints() throws {
+        let constrained = try commuter(constraints: AppConstraints(requiresPower: true, requiresUnmetered: true))
+        let free = try commuter(constraints: AppConstraints())
+        let from = Learned.instant(zone, 2024, 1, 29, 6, 0)
+        let planned = try wakes(constrained, of: app, from: from)
+        #expect(!planned.isEmpty)
+        #expect(planned.map(\.plannedTime) == (try wakes(free, of: app, from: from)).map(\.plannedTime))
+        #expect(
+            planned.allSatisfy {
+                $0.reasons.contains(.requiredState(onPower: nil, unmetered: nil, batteryNotLow: nil))
+            })
+        // And an app with no constraint has no such reason.
+        #expect(
+            try wakes(free, of: app, from: from).allSatisfy { wake in
+                !wake.reasons.contains { if case .requiredState = $0 { true } else { false } }
+            })
+    }
+
+    /// A policy written before constraints existed reads as one with none.
+    @Test func anOldPolicyReadsWithNoConstraints() throws {
+        let policy = AppPolicy(interval: .seconds(3600), enabled: false)
+        var object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(policy)) as? [String: Any])
+        #expect(object["constraints"] != nil)
+        object["constraints"] = nil
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(try JSONDecoder().decode(AppPolicy.self, from: old) == policy)
+    }
+}
