@@ -58,12 +58,19 @@ extension PostgresEventStore {
     }
 
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
-        let condition =
-            Self.scopeCondition(scope)
-            + " AND (valid_until <= \(time) OR planned_at > \(time)) AND device > \(Self.literal(after ?? ""))"
+        let scoped = Self.scopeCondition(scope) + " AND device > \(Self.literal(after ?? ""))"
+        // The two kinds of plans that hold no more, each found by its own index, then ordered: a
+        // walk of the names' index filtering every plan, which the planner chose for the LIMIT when
+        // it thought many matched, read all 100,000 plans (44 ms) to find none.
         return try read { db in
             try db.rows(
-                "SELECT device FROM kept_wake WHERE \(unescaped: condition) ORDER BY device LIMIT \(limit)"
+                """
+                SELECT device FROM (
+                    SELECT device FROM kept_wake WHERE \(unescaped: scoped) AND valid_until <= \(time)
+                    UNION
+                    SELECT device FROM kept_wake WHERE \(unescaped: scoped) AND planned_at > \(time)
+                ) AS moved ORDER BY device LIMIT \(limit)
+                """
             ).map { try $0.decode(String.self) }
         }
     }

@@ -3,13 +3,14 @@
 # 32 connections, 15 s, batches of 10 launches of tenant bench's devices d0000... at today's present
 # (scripts/bench/requests.lua with FP_NEXT_SHARE=0). For comparing builds on copies of one store,
 # alternated, as docs/experiments.md did after scripts/bench-due.sh:
-#   FP_KEY=KEY FP_DEVICES=20000 scripts/bench/batches.sh BINARY STORE.sqlite [serve options...]
+#   FP_KEY=KEY FP_DEVICES=20000 scripts/bench/batches.sh BINARY STORE.sqlite|postgres://... [serve options...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=$1 store=$2
 shift 2
 log=$(mktemp)
-"$bin" serve --db "$store" "$@" --listen 127.0.0.1:0 --cache-devices 20000 --log-level warning 2>"$log" &
+if [[ $store == postgres://* ]]; then where=(--postgres "$store"); else where=(--db "$store"); fi
+"$bin" serve "${where[@]}" "$@" --listen 127.0.0.1:0 --cache-devices 20000 --log-level warning 2>"$log" &
 pid=$!
 port=$(scripts/bench/serve-port.sh "$log" 60)
 out=$(FP_NEXT_SHARE=0 FP_DAY=$(date -u -d "today 00:00" +%s) FP_START=$(date +%s) FP_DELAY_MS=0 \

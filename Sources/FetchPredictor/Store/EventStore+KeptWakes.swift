@@ -52,15 +52,19 @@ extension EventStore {
 
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
         let (condition, arguments) = Self.scopeCondition(scope)
+        // The two kinds of plans that hold no more, each found by its own index, then ordered:
+        // not a walk of the names' index that filters every plan to find the few.
         return try read { db in
             try String.fetchAll(
                 db,
                 sql: """
-                    SELECT device FROM keptWake
-                    WHERE \(condition) AND (validUntil <= ? OR plannedAt > ?) AND device > ?
-                    ORDER BY device LIMIT ?
+                    SELECT device FROM (
+                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND validUntil <= ?
+                        UNION
+                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND plannedAt > ?
+                    ) ORDER BY device LIMIT ?
                     """,
-                arguments: arguments + [time, time, after ?? "", limit])
+                arguments: arguments + [after ?? "", time] + arguments + [after ?? "", time, limit])
         }
     }
 
