@@ -249,7 +249,7 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The order events are learned in: by time, by kind (a launch before a fetch before the
-    /// device's state, as ``EventKind/storeCode`` numbers them), then by app.
+    /// device's state, as `EventKind.storeCode` numbers them), then by app.
     private static func learningOrder(_ a: Event, _ b: Event) -> Bool {
         if a.time != b.time { return a.time < b.time }
         if a.kind != b.kind { return a.kind.storeCode < b.kind.storeCode }

@@ -3,7 +3,7 @@ import FetchPredictorCore
 extension EventKind {
     /// The kind's number in a store, the same in both backends: 0 launch, 1 fetch,
     /// 2 notification, then the device's own kinds from 3 in the order of
-    /// ``EventKind/deviceKinds`` (3 unlock, 4 screen on, 5 screen off, 6 power connected, ...).
+    /// `EventKind.deviceKinds` (3 unlock, 4 screen on, 5 screen off, 6 power connected, ...).
     public var storeCode: Int16 {
         switch self {
         case .launch: 0

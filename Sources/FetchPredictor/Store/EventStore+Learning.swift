@@ -82,7 +82,7 @@ extension EventStore {
     }
 
     /// Calls `body` with every launch, fetch and event of the device's state after `time`, up to
-    /// `end` (included), in time order, then by kind (``EventKind/storeCode``: a launch before a
+    /// `end` (included), in time order, then by kind (`EventKind.storeCode`: a launch before a
     /// fetch before the state), then by app: the order ``FetchScheduler`` learns a batch in.
     ///
     /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.

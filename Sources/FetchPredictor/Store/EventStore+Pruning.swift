@@ -196,7 +196,7 @@ struct HeldEvent {
     /// The column of the device event's kind; `nil` for tables of app events.
     var kind: String?
 
-    /// The kinds' codes are ``EventKind/storeCode``: the app events' tables, then the device's.
+    /// The kinds' codes are `EventKind.storeCode`: the app events' tables, then the device's.
     static let tables = [
         HeldEvent(table: "launch", owner: "appId", code: Int(EventKind.launch.storeCode)),
         HeldEvent(table: "fetch", owner: "appId", code: Int(EventKind.fetch.storeCode)),
