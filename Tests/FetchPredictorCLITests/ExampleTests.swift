@@ -1,3 +1,4 @@
+import FetchPredictorTestSupport
 import Foundation
 import Testing
 
@@ -143,7 +144,9 @@ struct ExampleTests {
     @Test func theServiceWalkthroughRuns() throws {
         let blocks = try Self.blocks("sh", of: "docs/service.md")
         let walkthrough = try #require(blocks.first { $0.contains("curl") && $0.contains("fetchpredict serve") })
-        let port = Int.random(in: 20_000...40_000)
+        // A port nobody listens on: a random one could be another test's service, which answers
+        // the walk-through's readiness check never.
+        let port = TestCluster.freePort()
         let folder = Tool.scratch()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")

@@ -62,7 +62,7 @@ public final class TestCluster: @unchecked Sendable {
     }
 
     /// A TCP port nobody listens on now.
-    static func freePort() -> Int {
+    public static func freePort() -> Int {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
