@@ -243,8 +243,8 @@ extension PostgresEventStore {
                 FROM app JOIN device ON device.id = app.device_id
                 LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
-                GROUP BY device.name, app.id, app.name, app.interval, app.enabled, device.default_interval
-                HAVING count(event.time) > 0 OR app.interval IS NOT NULL OR NOT app.enabled
+                GROUP BY device.name, app.id, app.name, app.interval, app.enabled, app.constraints, device.default_interval
+                HAVING count(event.time) > 0 OR \(unescaped: Self.ownSettingSQL)
                 ORDER BY device.name COLLATE "C", 6 DESC, app.name COLLATE "C"
                 """)
             return try rows.map { row in

@@ -106,7 +106,7 @@ extension PostgresEventStore {
         // Apps left with no event and no setting of their own go too: their names are data.
         try db.changes(
             """
-            DELETE FROM app WHERE interval IS NULL AND enabled
+            DELETE FROM app WHERE NOT (\(unescaped: Self.ownSettingSQL))
             AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
             """)
         try then(db)

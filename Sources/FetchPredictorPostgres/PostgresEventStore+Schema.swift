@@ -244,6 +244,19 @@ extension PostgresEventStore {
                 "CREATE UNIQUE INDEX kept_wake_by_device ON kept_wake (device)"
             ]
         ),
+        (
+            "v7: apps' constraints",
+            [
+                // What the device's state must be for a wake (AppConstraints.storeBits); a change
+                // of them makes the device's kept plan again, as one of the interval does.
+                "ALTER TABLE app ADD COLUMN constraints SMALLINT NOT NULL DEFAULT 0 CHECK (constraints BETWEEN 0 AND 7)",
+                "DROP TRIGGER kept_wake_of_app ON app",
+                """
+                CREATE TRIGGER kept_wake_of_app AFTER INSERT OR UPDATE OF interval, enabled, constraints ON app
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_app()
+                """,
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

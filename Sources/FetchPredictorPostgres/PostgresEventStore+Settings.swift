@@ -167,26 +167,39 @@ extension PostgresEventStore {
         }
     }
 
-    public func createApp(_ app: String, device: String) throws {
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
         try checkAppName(app)
-        try transaction { db in _ = try Self.appIDs([app], device: Self.deviceID(device, db), db) }
-    }
-
-    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
-        try checkAppName(app)
-        try transaction { db in
+        return try transaction { db in
             let id = try Self.appIDs([app], device: Self.deviceID(device, db), db)[app]!
-            try db.changes("UPDATE app SET interval = \(interval?.text) WHERE id = \(id)")
+            guard
+                let row = try db.rows(
+                    "SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE"
+                )
+                .first
+            else { throw StoreError.damaged(path: location, detail: "the app \(app) made is not there") }
+            let settings = change.applied(to: try appSettings(row, device: device))
+            if !change.isEmpty {
+                try db.changes(
+                    """
+                    UPDATE app SET interval = \(settings.interval?.text), enabled = \(settings.enabled),
+                        constraints = \(settings.constraints.storeBits)
+                    WHERE id = \(id)
+                    """)
+            }
+            return settings
         }
     }
 
-    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
-        try checkAppName(app)
-        try transaction { db in
-            let id = try Self.appIDs([app], device: Self.deviceID(device, db), db)[app]!
-            try db.changes("UPDATE app SET enabled = \(enabled) WHERE id = \(id)")
-        }
+    /// The settings of a row of (name, interval, enabled, constraints).
+    private func appSettings(_ row: PostgresRow, device: String) throws -> AppSettings {
+        let (name, interval, enabled, bits) = try row.decode((String, String?, Bool, Int16).self)
+        return AppSettings(
+            device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
+            enabled: enabled, constraints: AppConstraints(storeBits: bits))
     }
+
+    /// The condition of an app row with a setting of its own (`AppSettings.isOwn`).
+    static let ownSettingSQL = "app.interval IS NOT NULL OR NOT app.enabled OR app.constraints <> 0"
 
     private func checkAppName(_ app: String) throws {
         if let problem = EventLimits.problem(withAppName: app) {
@@ -198,14 +211,13 @@ extension PostgresEventStore {
         try read { db in
             let row = try db.rows(
                 """
-                SELECT app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
+                SELECT app.name, app.interval, app.enabled, app.constraints
+                FROM app JOIN device ON device.id = app.device_id
                 WHERE device.name = \(device) AND app.name = \(app)
                 """
             ).first
-            let (interval, enabled) = try row?.decode((String?, Bool).self) ?? (nil, true)
-            return AppSettings(
-                device: device, app: app, interval: try interval.map { try Self.interval($0, location: location) },
-                enabled: enabled)
+            return try row.map { try appSettings($0, device: device) }
+                ?? AppSettings(device: device, app: app, interval: nil, enabled: true)
         }
     }
 
@@ -213,16 +225,12 @@ extension PostgresEventStore {
         try read { db in
             try db.rows(
                 """
-                SELECT app.name, app.interval, app.enabled FROM app JOIN device ON device.id = app.device_id
+                SELECT app.name, app.interval, app.enabled, app.constraints
+                FROM app JOIN device ON device.id = app.device_id
                 WHERE device.name = \(device)
                 ORDER BY app.name COLLATE "C"
                 """
-            ).map { row in
-                let (name, interval, enabled) = try row.decode((String, String?, Bool).self)
-                return AppSettings(
-                    device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
-                    enabled: enabled)
-            }
+            ).map { try appSettings($0, device: device) }
         }
     }
 
@@ -230,7 +238,7 @@ extension PostgresEventStore {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
         let row = try read { db in try db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (zone, ownDefault, version, wakesPerHour, storeDefault, scopeBudget, names, intervals, enabled) = row
+        let (zone, ownDefault, version, wakesPerHour, storeDefault, scopeBudget, names, intervals, enabled, bits) = row
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
@@ -238,7 +246,7 @@ extension PostgresEventStore {
             policies[name] = AppSettings(
                 device: device, app: name,
                 interval: intervals[index].isEmpty ? nil : try Self.interval(intervals[index], location: location),
-                enabled: enabled[index])
+                enabled: enabled[index], constraints: AppConstraints(storeBits: bits[index]))
         }
         return PlanningSettings(
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
@@ -386,16 +394,17 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             (SELECT value FROM store_setting
                 WHERE key IN ('defaultWakesPerHour:' || left($1, strpos($1, '/')), 'defaultWakesPerHour:')
                 ORDER BY length(key) DESC LIMIT 1),
-            coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}')
+            coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}'),
+            coalesce(own.constraints, '{}')
         FROM (SELECT 1) AS one
         LEFT JOIN device ON device.name = $1
         LEFT JOIN LATERAL (
             SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
-                array_agg(app.enabled) AS enabled
-            FROM app WHERE app.device_id = device.id AND (app.interval IS NOT NULL OR NOT app.enabled)
+                array_agg(app.enabled) AS enabled, array_agg(app.constraints) AS constraints
+            FROM app WHERE app.device_id = device.id AND (\(PostgresEventStore.ownSettingSQL))
         ) AS own ON TRUE
         """
-    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, [String], [String], [Bool])
+    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, [String], [String], [Bool], [Int16])
     var device: String
 
     func makeBindings() -> PostgresBindings {

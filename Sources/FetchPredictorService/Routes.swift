@@ -301,31 +301,46 @@ struct Routes: Sendable {
         /// The app's own interval, or `nil` when it follows the device's default.
         var interval: String?
         var enabled: Bool
+        var requiresPower: Bool
+        var requiresUnmetered: Bool
+        var requiresBatteryNotLow: Bool
+
+        init(_ settings: AppSettings, device: String) {
+            self.device = device
+            app = settings.app
+            interval = settings.interval?.text
+            enabled = settings.enabled
+            requiresPower = settings.constraints.requiresPower
+            requiresUnmetered = settings.constraints.requiresUnmetered
+            requiresBatteryNotLow = settings.constraints.requiresBatteryNotLow
+        }
     }
 
     @Sendable func putApp(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let app = try context.app()
-        let object = try await jsonObject(request, allowed: ["interval", "enabled"])
-        var interval: FetchInterval??
+        let flags = ["enabled", "requiresPower", "requiresUnmetered", "requiresBatteryNotLow"]
+        let object = try await jsonObject(request, allowed: Set(["interval"] + flags))
+        var change = AppSettingsChange()
         if let value = object["interval"] {
-            interval = value == .null ? .some(nil) : .some(try Self.interval(value, field: "interval"))
+            change.interval = value == .null ? .some(nil) : .some(try Self.interval(value, field: "interval"))
         }
-        var enabled: Bool?
-        if let value = object["enabled"] {
+        for field in flags {
+            guard let value = object[field] else { continue }
             guard case .bool(let flag) = value else {
-                throw APIError(.badRequest, "'enabled' must be true or false", field: "enabled")
+                throw APIError(.badRequest, "'\(field)' must be true or false", field: field)
             }
-            enabled = flag
+            switch field {
+            case "enabled": change.enabled = flag
+            case "requiresPower": change.requiresPower = flag
+            case "requiresUnmetered": change.requiresUnmetered = flag
+            default: change.requiresBatteryNotLow = flag
+            }
         }
         let store = self.store
-        let answer = try await workers.run { [interval, enabled] () throws -> AppSettingsAnswer in
-            if let interval { try store.setInterval(interval, app: app, device: device.stored) }
-            if let enabled { try store.setEnabled(enabled, app: app, device: device.stored) }
-            if interval == nil && enabled == nil { try store.createApp(app, device: device.stored) }
-            let settings = try store.settings(app: app, device: device.stored)
-            return AppSettingsAnswer(
-                device: device.name, app: app, interval: settings.interval?.text, enabled: settings.enabled)
+        let answer = try await workers.run { [change] () throws -> AppSettingsAnswer in
+            // One transaction: the settings answered are the ones the change made.
+            AppSettingsAnswer(try store.changeApp(change, app: app, device: device.stored), device: device.name)
         }
         return try Self.json(answer)
     }

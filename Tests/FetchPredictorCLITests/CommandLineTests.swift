@@ -547,6 +547,13 @@ struct PlanningCommandTests {
         // When the one app that may fetch is disabled, the hint stays
         try Tool.run(["config", "com.example.news", "--interval", "minimum", "--disable", "--db", db])
         #expect(try Tool.run(["next"] + now).stdout.contains(never))
+        // An app that needs power, on a device that never told its state, keeps its wake; the
+        // setting is shown, and lifted by its --no- form
+        let constrained = try Tool.run(["config", "com.example.news", "--requires-power", "--enable", "--db", db])
+        #expect(constrained.stdout.contains("background fetch enabled, woken only on power"), "\(constrained.stdout)")
+        #expect(try Tool.run(["next"] + now).stdout.contains("com.example.news"))
+        let lifted = try Tool.run(["config", "com.example.news", "--no-requires-power", "--json", "--db", db])
+        #expect(lifted.stdout.contains(#""requiresPower" : false"#), "\(lifted.stdout)")
         // And when it is enabled, there is a wake and no hint
         try Tool.run(["config", "com.example.news", "--enable", "--db", db])
         let enabled = try Tool.run(["next"] + now)
@@ -679,7 +686,9 @@ struct PlanningCommandTests {
         #expect(fromFile.stdout.contains("2 apps of device default set to interval never"), "\(fromFile.stdout)")
         #expect(try wakes(of: clock) == 0 && wakes(of: "com.example.chat") == 0)
         let bad = try Tool.run(["config", "--apps-matching", "x*", "--db", db])
-        #expect(bad.status != 0 && bad.stderr.contains("give --interval, --enable or --disable"), "\(bad.stderr)")
+        #expect(
+            bad.status != 0 && bad.stderr.contains("give --interval, --enable, --disable or a --requires- option"),
+            "\(bad.stderr)")
     }
 
     @Test func peaksShowsTheChartAndPeaks() throws {

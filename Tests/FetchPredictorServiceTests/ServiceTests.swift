@@ -405,6 +405,8 @@ struct ServiceTests {
             ("/v1/devices/phone", #"{"colour": "red"}"#, "colour"),
             ("/v1/devices/phone/apps/a", #"{"enabled": "yes"}"#, "enabled"),
             ("/v1/devices/phone/apps/a", #"{"interval": 1.5}"#, "interval"),
+            ("/v1/devices/phone/apps/a", #"{"requiresPower": 1}"#, "requiresPower"),
+            ("/v1/devices/phone/apps/a", #"{"requiresUnmetered": null}"#, "requiresUnmetered"),
         ]
         for (path, body, field) in settingsCases {
             let answer = try await service.request("PUT", path, key: service.acme, body: Data(body.utf8))
@@ -595,6 +597,27 @@ struct ServiceTests {
         #expect(nothing.status == 200)
         #expect(nothing.json["enabled"] as? Bool == false)
         #expect(try service.store.settings(app: "com.example.news", device: "acme/phone").enabled == false)
+        await service.stop()
+    }
+
+    /// The app route sets an app's constraints with its other settings, in one change, and keeps
+    /// what a body leaves out.
+    @Test func anAppsConstraintsAreSetByItsRoute() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        let app = "/v1/devices/phone/apps/com.example.news"
+        let set = try await service.request(
+            "PUT", app, key: service.acme,
+            body: Data(#"{"requiresPower": true, "requiresBatteryNotLow": true, "interval": 3600}"#.utf8))
+        #expect(set.status == 200)
+        #expect(set.json["requiresPower"] as? Bool == true && set.json["requiresUnmetered"] as? Bool == false)
+        #expect(set.json["requiresBatteryNotLow"] as? Bool == true && set.json["interval"] as? String == "3600")
+        let lifted = try await service.request(
+            "PUT", app, key: service.acme, body: Data(#"{"requiresBatteryNotLow": false}"#.utf8))
+        #expect(lifted.json["requiresPower"] as? Bool == true && lifted.json["requiresBatteryNotLow"] as? Bool == false)
+        #expect(
+            try service.store.settings(app: "com.example.news", device: "acme/phone").constraints
+                == AppConstraints(requiresPower: true))
         await service.stop()
     }
 

@@ -83,4 +83,60 @@ import Testing
         let back = try #require(try scheduler.nextWake(after: later, device: "phone"))
         #expect(back == (try FetchScheduler(store: plain).nextWake(after: later, device: "phone")))
     }
+
+    /// An app's constraints are one setting with its interval: changed in one call, read back,
+    /// kept through a prune, carried into planning (the wake counts on power, placed while the
+    /// nights charge), and a change of them makes the device's kept plan again.
+    @Test(arguments: Backend.available)
+    func constraintsAreKeptAndPlannedFromTheStore(backend: Backend) throws {
+        let (store, last) = try store(backend)
+        let app = "com.example.podcasts"
+        // On power from 23:00 to 07:00 every night of the log.
+        let calendar = {
+            var c = Calendar(identifier: .gregorian); c.timeZone = zone; return c
+        }()
+        var nights: [Event] = []
+        for day in 0..<22 {
+            let date = calendar.date(byAdding: .day, value: day - 21, to: calendar.startOfDay(for: last))!
+            nights.append(.state(.powerDisconnected, at: date.addingTimeInterval(7 * 3600).milliseconds))
+            nights.append(.state(.powerConnected, at: date.addingTimeInterval(23 * 3600).milliseconds))
+        }
+        try store.record(nights.filter { $0.time <= last.milliseconds }, device: "phone")
+        let now = calendar.startOfDay(for: last).addingTimeInterval(7.5 * 3600)
+        func minuteOfDay(_ date: Date) -> Int {
+            let fields = calendar.dateComponents([.hour, .minute], from: date)
+            return fields.hour! * 60 + fields.minute!
+        }
+        let scheduler = FetchScheduler(store: store)
+        let free = try #require(try scheduler.nextWake(after: now, device: "phone", app: app))
+        #expect(
+            !(23 * 60..<24 * 60).contains(minuteOfDay(free.plannedTime))
+                && minuteOfDay(free.plannedTime) >= 7 * 60,
+            "unconstrained, the app is woken in the day: a constraint that moves nothing tests nothing")
+        _ = try scheduler.nextWake(after: now, device: "phone")
+        let generation = try #require(try store.keptWake(device: "phone")).generation
+
+        let changed = try store.changeApp(
+            AppSettingsChange(requiresPower: true, requiresUnmetered: true), app: app, device: "phone")
+        #expect(changed.interval == nil && changed.enabled)
+        #expect(changed.constraints == AppConstraints(requiresPower: true, requiresUnmetered: true))
+        #expect(try store.keptWake(device: "phone")!.generation > generation, "the kept plan is made again")
+        let lifted = try store.changeApp(
+            AppSettingsChange(interval: .some(.seconds(3600)), requiresUnmetered: false), app: app, device: "phone")
+        #expect(lifted.constraints == AppConstraints(requiresPower: true) && lifted.interval == .seconds(3600))
+        #expect(try store.settings(app: app, device: "phone") == lifted)
+        #expect(try store.appSettings(device: "phone").first { $0.app == app } == lifted)
+        #expect(try store.planningSettings(device: "phone").policies[app] == lifted)
+
+        let wake = try #require(try scheduler.nextWake(after: now, device: "phone", app: app))
+        let minute = minuteOfDay(wake.plannedTime)
+        #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
+        #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })
+
+        // A constraint alone is a setting of the app's own: a prune of all its events keeps it.
+        try store.changeApp(AppSettingsChange(requiresBatteryNotLow: true), app: "com.example.quiet", device: "phone")
+        _ = try store.prune(before: last.milliseconds + 86_400_000, device: nil)
+        #expect(try store.settings(app: "com.example.quiet", device: "phone").constraints.requiresBatteryNotLow)
+        #expect(try store.settings(app: app, device: "phone").constraints.requiresPower)
+    }
 }

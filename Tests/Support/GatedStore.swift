@@ -120,12 +120,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
         try base.setDefaultInterval(interval, device: device)
     }
-    public func createApp(_ app: String, device: String) throws { try base.createApp(app, device: device) }
-    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
-        try base.setInterval(interval, app: app, device: device)
-    }
-    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
-        try base.setEnabled(enabled, app: app, device: device)
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
+        try base.changeApp(change, app: app, device: device)
     }
     public func settings(app: String, device: String) throws -> AppSettings {
         try base.settings(app: app, device: device)

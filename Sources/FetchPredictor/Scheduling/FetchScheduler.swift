@@ -126,7 +126,9 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         for (app, settings) in policies {
             let interval = settings.interval ?? (slot.isSystemApp(app) ? .never : defaultInterval)
-            slot.predictor.setPolicy(AppPolicy(interval: interval, enabled: settings.enabled), app: app, device: device)
+            slot.predictor.setPolicy(
+                AppPolicy(interval: interval, enabled: settings.enabled, constraints: settings.constraints), app: app,
+                device: device)
         }
         return keep
     }

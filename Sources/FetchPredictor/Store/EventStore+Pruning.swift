@@ -171,7 +171,7 @@ extension EventStore {
         // Apps left with no event and no setting of their own go too: their names are data.
         try db.execute(
             sql: """
-                DELETE FROM app WHERE interval IS NULL AND enabled = 1
+                DELETE FROM app WHERE NOT (\(AppRecord.ownSettingSQL))
                 AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
                 AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
                 AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)

@@ -36,8 +36,7 @@ extension EventStore {
                         (SELECT count(*) FROM notification WHERE appId = app.id AND time <= ?2) AS notifications
                     FROM app JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1)
-                    AND (launches + newData + noData + failed + notifications > 0 OR app.interval IS NOT NULL
-                        OR app.enabled = 0)
+                    AND (launches + newData + noData + failed + notifications > 0 OR \(AppRecord.ownSettingSQL))
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device, time?.milliseconds ?? Milliseconds.max])
             return try rows.map { row in
@@ -62,12 +61,9 @@ extension EventStore {
         try read { db in try Self.appSettings(db, device: device, ownOnly: false) }
     }
 
-    /// The settings of a device's apps, read from rows of (name, interval, enabled); with
-    /// `ownOnly`, only apps that set their own interval or were disabled.
+    /// The settings of a device's apps; with `ownOnly`, only apps with a setting of their own.
     static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
-        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { record in
-            AppSettings(device: device, app: record.name, interval: record.interval, enabled: record.enabled)
-        }
+        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { $0.settings(device: device) }
     }
 
     /// The number of launches, fetches and device events stored, for checks and summaries.

@@ -231,6 +231,19 @@ extension EventStore {
             // the table, and a cold start of 100,000 devices slowed as their plans filled it.
             try db.execute(sql: "CREATE UNIQUE INDEX keptWakeByDevice ON keptWake (device)")
         }
+        migrator.registerMigration("v12: apps' constraints") { db in
+            // What the device's state must be for a wake (AppConstraints.storeBits); a change of
+            // them makes the device's kept plan again, as one of the interval does.
+            try db.execute(
+                sql: """
+                    ALTER TABLE app ADD COLUMN constraints INTEGER NOT NULL DEFAULT 0
+                        CHECK (constraints BETWEEN 0 AND 7);
+                    DROP TRIGGER keptWakeOfChangedApp;
+                    CREATE TRIGGER keptWakeOfChangedApp AFTER UPDATE OF interval, enabled, constraints ON app BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1 WHERE deviceId = NEW.deviceId;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

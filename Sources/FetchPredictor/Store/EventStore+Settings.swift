@@ -2,35 +2,32 @@ import Foundation
 import GRDB
 
 extension EventStore {
-    /// Sets an app's fetch interval; `nil` returns it to the store's default.
-    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
-        try updateApp(app, device: device) { $0.interval = interval }
-    }
-
-    /// Enables or disables background fetch for an app.
-    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
-        try updateApp(app, device: device) { $0.enabled = enabled }
-    }
-
-    /// Changes an app's row, creating the device and the app when new.
-    private func updateApp(_ app: String, device: String, _ change: (inout AppRecord) -> Void) throws {
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
         if let problem = EventLimits.problem(withAppName: app) {
             throw InvalidFieldError.invalid(field: "app", reason: problem)
         }
-        try write { db in
+        return try write { db in
             let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
             let id = try AppRecord.findOrCreate(app, device: deviceID, db)
-            guard var record = try AppRecord.fetchOne(db, key: id) else { return }
-            change(&record)
-            try record.update(db)
+            guard var record = try AppRecord.fetchOne(db, key: id) else {
+                throw StoreError.damaged(path: path, detail: "the app \(app) made is not there")
+            }
+            let settings = change.applied(to: record.settings(device: device))
+            if !change.isEmpty {
+                record.interval = settings.interval
+                record.enabled = settings.enabled
+                record.constraints = settings.constraints.storeBits
+                try record.update(db)
+            }
+            return settings
         }
     }
 
     /// The settings of one app; an app the store has never seen has the defaults.
     public func settings(app: String, device: String) throws -> AppSettings {
         try read { db in
-            let record = try AppRecord.named(app, device: device, db)
-            return AppSettings(device: device, app: app, interval: record?.interval, enabled: record?.enabled ?? true)
+            try AppRecord.named(app, device: device, db)?.settings(device: device)
+                ?? AppSettings(device: device, app: app, interval: nil, enabled: true)
         }
     }
 
@@ -209,18 +206,6 @@ extension EventStore {
         try read { db in
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE name = ?)", arguments: [device])
                 ?? false
-        }
-    }
-
-    /// Creates an app (and its device) with the default settings when there is none of that
-    /// name; an app that is there keeps its settings.
-    public func createApp(_ app: String, device: String) throws {
-        if let problem = EventLimits.problem(withAppName: app) {
-            throw InvalidFieldError.invalid(field: "app", reason: problem)
-        }
-        try write { db in
-            let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
-            _ = try AppRecord.findOrCreate(app, device: deviceID, db)
         }
     }
 

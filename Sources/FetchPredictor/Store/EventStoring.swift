@@ -150,14 +150,13 @@ public protocol EventStoring: WakeKeeping {
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     func setDefaultInterval(_ interval: FetchInterval?, device: String) throws
-    /// Creates an app (and its device) with the default settings when there is none of that
-    /// name; an app that is there keeps its settings.
-    func createApp(_ app: String, device: String) throws
-    /// Sets an app's fetch interval, creating the device and the app when new; `nil` returns it
-    /// to the default.
-    func setInterval(_ interval: FetchInterval?, app: String, device: String) throws
-    /// Enables or disables background fetch for an app, creating the device and the app when new.
-    func setEnabled(_ enabled: Bool, app: String, device: String) throws
+    /// Changes an app's settings in one transaction, creating the device and the app when new,
+    /// and returns them as changed; an empty change creates the app with the defaults, or keeps
+    /// its settings. Plans kept for the device are made again.
+    ///
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the app's name is not usable.
+    @discardableResult
+    func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings
     /// The settings of one app; an app the store has never seen has the defaults.
     func settings(app: String, device: String) throws -> AppSettings
     /// The settings of every app of a device, without counting its events, by name.
@@ -336,5 +335,24 @@ package enum APIKeyText {
     /// The hex SHA-256 of a key: what a store keeps.
     package static func digest(_ key: String) -> String {
         Digest.sha256Hex(Array(key.utf8))
+    }
+}
+
+extension EventStoring {
+    /// Creates an app (and its device) with the default settings when there is none of that
+    /// name; an app that is there keeps its settings.
+    public func createApp(_ app: String, device: String) throws {
+        try changeApp(AppSettingsChange(), app: app, device: device)
+    }
+
+    /// Sets an app's fetch interval, creating the device and the app when new; `nil` returns it
+    /// to the default.
+    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
+        try changeApp(AppSettingsChange(interval: .some(interval)), app: app, device: device)
+    }
+
+    /// Enables or disables background fetch for an app, creating the device and the app when new.
+    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
+        try changeApp(AppSettingsChange(enabled: enabled), app: app, device: device)
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
-        abstract: "Show or change an app's fetch interval, the store's default interval, or a device's time zone.",
+        abstract:
+            "Show or change an app's fetch interval and constraints, the store's default interval, or a device's time zone.",
         discussion: """
             An interval is never (never woken, the default of apps that set none, as on iOS), \
             minimum (as often as the planner finds worthwhile) or a number of seconds (never two \
@@ -14,6 +15,7 @@ struct ConfigCommand: ParsableCommand {
             Example:
               fetchpredict config com.example.news --interval 3600
               fetchpredict config com.example.chat --interval minimum --enable
+              fetchpredict config com.example.photos --requires-power
               fetchpredict config --default-interval minimum
               fetchpredict config --default-interval 3600 --device tablet
               fetchpredict config --time-zone Europe/Warsaw --device tablet
@@ -24,8 +26,14 @@ struct ConfigCommand: ParsableCommand {
             permission dialogs, Play services) are never woken unless given an interval of their \
             own; fetchpredict apps marks them 'system'. --apps-matching PATTERN (`*` stands for \
             any run of characters; repeatable) and --apps-file FILE (a name or pattern a line, # \
-            for comments) set --interval, --enable or --disable of every app of the device that \
-            fits, at once.
+            for comments) change every app of the device that fits, at once.
+
+            An app that needs a state of the device, as BGProcessingTask and WorkManager let one \
+            ask, is woken only where the device is likely in it: --requires-power (on external \
+            power), --requires-unmetered (on Wi-Fi or another unmetered network), \
+            --requires-battery-not-low (20% or more, or charging); each --no- form lifts it. \
+            The chances come from the device's state events (fetchpredict state); a device that \
+            never told its state plans the app as one that asks nothing.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -64,6 +72,24 @@ struct ConfigCommand: ParsableCommand {
 
     /// Whether `--enable` or `--disable` was given, and which.
     var enable: Bool? { fetchSwitch.map { $0 == .enable } }
+
+    @Flag(inversion: .prefixedNo, help: "Wake the app only while the device is on external power.")
+    var requiresPower: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "Wake the app only while the device is on an unmetered network.")
+    var requiresUnmetered: Bool?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Wake the app only while the battery is not low (20% or more, or charging).")
+    var requiresBatteryNotLow: Bool?
+
+    /// The change of the app's settings the options ask for.
+    var appChange: AppSettingsChange {
+        AppSettingsChange(
+            interval: interval.map { .some($0) }, enabled: enable, requiresPower: requiresPower,
+            requiresUnmetered: requiresUnmetered, requiresBatteryNotLow: requiresBatteryNotLow)
+    }
 
     @Option(
         parsing: .unconditional,
@@ -115,7 +141,7 @@ struct ConfigCommand: ParsableCommand {
 
     func validate() throws {
         if reread {
-            guard timeZone != nil, app == nil, interval == nil, enable == nil, defaultInterval == nil, !inBulk else {
+            guard timeZone != nil, app == nil, appChange.isEmpty, defaultInterval == nil, !inBulk else {
                 throw ValidationError(
                     "--reread moves a device to another zone: give it with --time-zone ZONE --device DEVICE alone.")
             }
@@ -129,9 +155,10 @@ struct ConfigCommand: ParsableCommand {
             if app != nil {
                 throw ValidationError("Give an app, or --apps-matching and --apps-file: not both.")
             }
-            if interval == nil && enable == nil {
+            if appChange.isEmpty {
                 throw ValidationError(
-                    "--apps-matching and --apps-file change apps: give --interval, --enable or --disable with them.")
+                    "--apps-matching and --apps-file change apps: give --interval, --enable, --disable or a --requires- option with them."
+                )
             }
             if defaultInterval != nil || timeZone != nil {
                 throw ValidationError(
@@ -140,9 +167,9 @@ struct ConfigCommand: ParsableCommand {
             }
             return
         }
-        if app == nil && (interval != nil || enable != nil) {
+        if app == nil && !appChange.isEmpty {
             throw ValidationError(
-                "--interval, --enable and --disable need an app: fetchpredict config APP --interval 3600, or many with --apps-matching PATTERN."
+                "--interval, --enable, --disable and the --requires- options need an app: fetchpredict config APP --interval 3600, or many with --apps-matching PATTERN."
             )
         }
     }
@@ -167,21 +194,26 @@ struct ConfigCommand: ParsableCommand {
         return patterns
     }
 
-    /// Sets --interval, --enable or --disable of every app of the device that fits a pattern,
-    /// and says which.
+    /// Makes the change of every app of the device that fits a pattern, and says which.
     func changeInBulk(_ eventStore: any EventStoring) throws {
         let patterns = try bulkPatterns()
         let names = try eventStore.apps(device: store.device, asOf: nil).map(\.app)
         let chosen = names.filter { name in patterns.contains { SystemApps.matches(name, pattern: $0) } }
-        for app in chosen {
-            if let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
-            if let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
-        }
+        for app in chosen { try eventStore.changeApp(appChange, app: app, device: store.device) }
         var changes: [String] = []
         if let interval { changes.append("interval \(interval)") }
         if let enable { changes.append(enable ? "enabled" : "disabled") }
+        for (flag, name) in [
+            (requiresPower, "power"), (requiresUnmetered, "an unmetered network"),
+            (requiresBatteryNotLow, "a battery not low"),
+        ] {
+            if let flag { changes.append((flag ? "requiring " : "not requiring ") + name) }
+        }
         let shown = chosen.prefix(10).joined(separator: ", ") + (chosen.count > 10 ? ", ..." : "")
-        try output.print(BulkChange(device: store.device, apps: chosen, interval: interval, enabled: enable)) { _ in
+        let change = BulkChange(
+            device: store.device, apps: chosen, interval: interval, enabled: enable, requiresPower: requiresPower,
+            requiresUnmetered: requiresUnmetered, requiresBatteryNotLow: requiresBatteryNotLow)
+        try output.print(change) { _ in
             chosen.isEmpty
                 ? "No app of device \(store.device) fits \(patterns.joined(separator: ", ")): nothing changed."
                 : "\(Output.count(chosen.count, "app")) of device \(store.device) set to \(changes.joined(separator: ", ")): \(shown)."
@@ -201,12 +233,14 @@ struct ConfigCommand: ParsableCommand {
         var apps: [String]
         var interval: FetchInterval?
         var enabled: Bool?
+        var requiresPower: Bool?
+        var requiresUnmetered: Bool?
+        var requiresBatteryNotLow: Bool?
     }
 
     func run() throws {
         // Only a change makes a store: showing the settings of a path with none is an error.
-        let changes =
-            interval != nil || enable != nil || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
+        let changes = !appChange.isEmpty || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
         if reread, let timeZone {
             let eventStore = try store.openStore(creating: false)
             try KnownNames.requireDevice(store.device, in: eventStore)
@@ -226,7 +260,7 @@ struct ConfigCommand: ParsableCommand {
             return
         }
         let eventStore = try store.openStore(creating: changes)
-        if let app, interval != nil || enable != nil,
+        if let app, !appChange.isEmpty,
             try !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
         {
             Output.error("\(app) is not in the store yet: its settings are kept for when its events come.")
@@ -241,8 +275,7 @@ struct ConfigCommand: ParsableCommand {
                 try eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
             }
         }
-        if let app, let interval { try eventStore.setInterval(interval, app: app, device: store.device) }
-        if let app, let enable { try eventStore.setEnabled(enable, app: app, device: store.device) }
+        if let app, !appChange.isEmpty { try eventStore.changeApp(appChange, app: app, device: store.device) }
         if let defaultInterval {
             // With --device, that device's default; without, the store's.
             if store.deviceOption != nil {
@@ -277,7 +310,14 @@ struct ConfigCommand: ParsableCommand {
         ]
         if let app = settings.app {
             let interval = app.interval.map(\.text) ?? "\(settings.defaultInterval) (the default)"
-            lines.append("\(app.app): interval \(interval), background fetch \(app.enabled ? "enabled" : "disabled")")
+            var line = "\(app.app): interval \(interval), background fetch \(app.enabled ? "enabled" : "disabled")"
+            let required = [
+                app.constraints.requiresPower ? "on power" : nil,
+                app.constraints.requiresUnmetered ? "on an unmetered network" : nil,
+                app.constraints.requiresBatteryNotLow ? "with a battery not low" : nil,
+            ].compactMap { $0 }
+            if !required.isEmpty { line += ", woken only " + required.joined(separator: " and ") }
+            lines.append(line)
         }
         return lines.joined(separator: "\n")
     }

@@ -192,10 +192,20 @@ class FetchPredictor:
         *,
         interval: int | str | None | Unset = UNSET,
         enabled: bool | Unset = UNSET,
+        requires_power: bool | Unset = UNSET,
+        requires_unmetered: bool | Unset = UNSET,
+        requires_battery_not_low: bool | Unset = UNSET,
     ) -> PutAppResponse200:
-        """Sets an app's fetch interval (`None`: the device's default again) and whether it may
-        fetch; creates the device and the app."""
-        body = PutAppBody(interval=interval, enabled=enabled)
+        """Sets an app's fetch interval (`None`: the device's default again), whether it may
+        fetch, and the state of the device its wakes need (on power, on an unmetered network, a
+        battery not low), in one change; what is left out is kept. Creates the device and the app."""
+        body = PutAppBody(
+            interval=interval,
+            enabled=enabled,
+            requires_power=requires_power,
+            requires_unmetered=requires_unmetered,
+            requires_battery_not_low=requires_battery_not_low,
+        )
         answer = self._call(lambda: put_app.sync_detailed(device, app, client=self.api, body=body))
         return self._expect(answer, PutAppResponse200, "PUT /v1/devices/{device}/apps/{app}")
 

@@ -38,6 +38,11 @@ def test_app_settings(fleet: FetchPredictor) -> None:
     assert (app.app, app.interval, app.enabled) == ("com.example/news", "never", False)
     again = fleet.put_app("phone", "com.example/news", interval=None, enabled=True)
     assert (again.interval, again.enabled) == (UNSET, True)
+    needs = fleet.put_app("phone", "com.example/news", requires_power=True, requires_unmetered=True)
+    assert (needs.requires_power, needs.requires_unmetered, needs.requires_battery_not_low) == (True, True, False)
+    assert needs.enabled is True
+    lifted = fleet.put_app("phone", "com.example/news", requires_unmetered=False)
+    assert (lifted.requires_power, lifted.requires_unmetered) == (True, False)
 
 
 def test_devices_iterates_every_page(fleet: FetchPredictor) -> None:

@@ -1,3 +1,4 @@
+import FetchPredictorCore
 import GRDB
 
 /// A row of the `app` table: an app of a device and its own settings.
@@ -10,6 +11,8 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
     /// The interval the app set, or `nil` for the store's default.
     var interval: FetchInterval?
     var enabled: Bool
+    /// The app's constraints, as `AppConstraints.storeBits`.
+    var constraints: Int16
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -19,21 +22,31 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
     static func findOrCreate(_ name: String, device: Int64, _ db: Database) throws -> Int64 {
         let existing = "SELECT id FROM app WHERE deviceId = ? AND name = ?"
         if let id = try Int64.fetchOne(db, sql: existing, arguments: [device, name]) { return id }
-        var record = AppRecord(id: nil, deviceId: device, name: name, interval: nil, enabled: true)
+        var record = AppRecord(id: nil, deviceId: device, name: name, interval: nil, enabled: true, constraints: 0)
         try record.insert(db)
         return record.id!
     }
 }
 
 extension AppRecord {
-    /// The apps of a device by name; with `ownOnly`, only those with an interval of their own or
-    /// disabled.
+    /// The condition of an app row with a setting of its own (`AppSettings.isOwn`).
+    static let ownSettingSQL = "app.interval IS NOT NULL OR app.enabled = 0 OR app.constraints != 0"
+
+    /// The app's settings.
+    func settings(device: String) -> AppSettings {
+        AppSettings(
+            device: device, app: name, interval: interval, enabled: enabled,
+            constraints: AppConstraints(storeBits: constraints))
+    }
+
+    /// The apps of a device by name; with `ownOnly`, only those with a setting of their own
+    /// (`AppSettings.isOwn`).
     static func all(device: String, ownOnly: Bool = false, _ db: Database) throws -> [AppRecord] {
         try fetchAll(
             db,
             sql: """
                 SELECT app.* FROM app JOIN device ON device.id = app.deviceId
-                WHERE device.name = ? AND (? = 0 OR app.interval IS NOT NULL OR app.enabled = 0)
+                WHERE device.name = ? AND (? = 0 OR \(ownSettingSQL))
                 ORDER BY app.name
                 """, arguments: [device, ownOnly])
     }

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -18,14 +17,19 @@ class PutAppResponse200:
         device (str):
         app (str):
         enabled (bool):
+        requires_power (bool):
+        requires_unmetered (bool):
+        requires_battery_not_low (bool):
         interval (str | Unset): Its own interval; absent when it follows the device's default.
     """
 
     device: str
     app: str
     enabled: bool
+    requires_power: bool
+    requires_unmetered: bool
+    requires_battery_not_low: bool
     interval: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         device = self.device
@@ -34,15 +38,24 @@ class PutAppResponse200:
 
         enabled = self.enabled
 
+        requires_power = self.requires_power
+
+        requires_unmetered = self.requires_unmetered
+
+        requires_battery_not_low = self.requires_battery_not_low
+
         interval = self.interval
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "device": device,
                 "app": app,
                 "enabled": enabled,
+                "requiresPower": requires_power,
+                "requiresUnmetered": requires_unmetered,
+                "requiresBatteryNotLow": requires_battery_not_low,
             }
         )
         if interval is not UNSET:
@@ -59,30 +72,22 @@ class PutAppResponse200:
 
         enabled = d.pop("enabled")
 
+        requires_power = d.pop("requiresPower")
+
+        requires_unmetered = d.pop("requiresUnmetered")
+
+        requires_battery_not_low = d.pop("requiresBatteryNotLow")
+
         interval = d.pop("interval", UNSET)
 
         put_app_response_200 = cls(
             device=device,
             app=app,
             enabled=enabled,
+            requires_power=requires_power,
+            requires_unmetered=requires_unmetered,
+            requires_battery_not_low=requires_battery_not_low,
             interval=interval,
         )
 
-        put_app_response_200.additional_properties = d
         return put_app_response_200
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

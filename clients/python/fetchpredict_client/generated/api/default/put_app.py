@@ -93,7 +93,13 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: PutAppBody,
 ) -> Response[Error | PutAppResponse200]:
-    """Sets an app's fetch interval and whether fetch is enabled; creates the device and app.
+    """Sets an app's fetch interval, whether fetch is enabled, and the state of the device its wakes need;
+    creates the device and app.
+
+     The fields given are changed, in one transaction; the others are kept. An app that requires power,
+    an unmetered network or a battery not low (as BGProcessingTask and WorkManager let one ask) is woken
+    only where its device's state events make that likely; a device that never told its state plans it
+    as one that asks nothing.
 
     Args:
         device (str):
@@ -128,7 +134,13 @@ def sync(
     client: AuthenticatedClient | Client,
     body: PutAppBody,
 ) -> Error | PutAppResponse200 | None:
-    """Sets an app's fetch interval and whether fetch is enabled; creates the device and app.
+    """Sets an app's fetch interval, whether fetch is enabled, and the state of the device its wakes need;
+    creates the device and app.
+
+     The fields given are changed, in one transaction; the others are kept. An app that requires power,
+    an unmetered network or a battery not low (as BGProcessingTask and WorkManager let one ask) is woken
+    only where its device's state events make that likely; a device that never told its state plans it
+    as one that asks nothing.
 
     Args:
         device (str):
@@ -158,7 +170,13 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: PutAppBody,
 ) -> Response[Error | PutAppResponse200]:
-    """Sets an app's fetch interval and whether fetch is enabled; creates the device and app.
+    """Sets an app's fetch interval, whether fetch is enabled, and the state of the device its wakes need;
+    creates the device and app.
+
+     The fields given are changed, in one transaction; the others are kept. An app that requires power,
+    an unmetered network or a battery not low (as BGProcessingTask and WorkManager let one ask) is woken
+    only where its device's state events make that likely; a device that never told its state plans it
+    as one that asks nothing.
 
     Args:
         device (str):
@@ -191,7 +209,13 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: PutAppBody,
 ) -> Error | PutAppResponse200 | None:
-    """Sets an app's fetch interval and whether fetch is enabled; creates the device and app.
+    """Sets an app's fetch interval, whether fetch is enabled, and the state of the device its wakes need;
+    creates the device and app.
+
+     The fields given are changed, in one transaction; the others are kept. An app that requires power,
+    an unmetered network or a battery not low (as BGProcessingTask and WorkManager let one ask) is woken
+    only where its device's state events make that likely; a device that never told its state plans it
+    as one that asks nothing.
 
     Args:
         device (str):
