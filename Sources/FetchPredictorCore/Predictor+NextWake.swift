@@ -8,7 +8,8 @@ extension Predictor {
         var version: Int
         /// The device's ``LaunchTraces/version`` the plan was made at, when a launch model made it.
         var traces: Int?
-        /// The device's ``StateHabits/version`` the plan was made at, when the app has constraints.
+        /// The device's ``StateHabits/version`` the plan was made at, when the app has constraints
+        /// or the battery was low.
         var state: Int?
         var policy: AppPolicy
         var plan: AppPlan?
@@ -126,7 +127,10 @@ extension Predictor {
             let position = model.apps.index(forKey: app)
             let version = position.map { model.apps.values[$0].version } ?? -1
             let silenceIndex = planner.silenceIndex(app: app)
-            let state = policy.constraints.isEmpty ? nil : model.stateHabits.version
+            // A constrained app's plan moves with every state event; another's only while the
+            // battery is low (Planner.batteryWorth) and when it stops being.
+            let state =
+                policy.constraints.isEmpty && !model.stateHabits.batteryIsLow ? nil : model.stateHabits.version
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy,
                 cached.traces == traces, cached.state == state, cached.silenceIndex == silenceIndex
             {

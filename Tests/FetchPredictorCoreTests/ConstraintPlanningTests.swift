@@ -86,6 +86,42 @@ struct ConstraintPlanningTests {
         #expect(!held.contains { $0.plannedTime < now.addingTimeInterval(Double(Planner.currentStateMinutes) * 60) })
     }
 
+    /// A battery low and not charging makes every app's wake in the next half hour costlier: the
+    /// wakes of the first half hour are fewer or say what they were weighed against; charging, or
+    /// a level of 20% or more, plans as before.
+    @Test func aLowBatteryMakesTheNextHalfHoursWakesCostlier() throws {
+        let base = try commuter(constraints: AppConstraints())
+        var plainCount = 0
+        var lowCount = 0
+        // Each half hour of a weekday from 06:00, as if the battery had just been read.
+        for step in 0..<36 {
+            let from = Learned.instant(zone, 2024, 1, 29, 6, 0).addingTimeInterval(Double(step) * 1800)
+            let halfHour = from.addingTimeInterval(Double(Planner.currentStateMinutes) * 60)
+            func firstHalfHour(_ events: [Event]) throws -> [AppWake] {
+                var predictor = base
+                for event in events { try predictor.observe(event, device: "phone") }
+                return try predictor.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone").wakes
+                    .flatMap(\.apps).filter { $0.plannedTime < halfHour }
+            }
+            let at = from.milliseconds - 60_000
+            let plain = try firstHalfHour([])
+            let low = try firstHalfHour([.battery(14, at: at), .state(.powerDisconnected, at: at)])
+            #expect(low.count <= plain.count, "\(from): \(low.map(\.app)) against \(plain.map(\.app))")
+            #expect(low.allSatisfy { $0.reasons.contains(.lowBattery(percent: 14)) }, "\(from)")
+            plainCount += plain.count
+            lowCount += low.count
+            // Charging, or not low: the wakes of a device that never told its battery.
+            let charging = try firstHalfHour([.battery(14, at: at), .state(.powerConnected, at: at)])
+            #expect(charging.map(\.plannedTime) == plain.map(\.plannedTime), "\(from)")
+            let notLow = try firstHalfHour([.battery(20, at: at), .state(.powerDisconnected, at: at)])
+            #expect(notLow.map(\.plannedTime) == plain.map(\.plannedTime), "\(from)")
+        }
+        #expect(lowCount < plainCount, "the low battery held back no wake: \(lowCount) of \(plainCount)")
+        #expect(
+            WakeReason.lowBattery(percent: 14).description
+                == "the battery was at 14% and not charging: the wake counted at half its worth")
+    }
+
     /// A device that never told its state plans a constrained app's wakes where it would plan
     /// them unconstrained, and says it cannot know.
     @Test func noStateToldPlansAsWithoutConstraints() throws {

@@ -54,6 +54,13 @@ public struct StateHabits: Sendable, Hashable, Codable {
     /// Nothing known.
     public init() {}
 
+    /// Whether the last battery level was low (under ``AppConstraints/lowBattery`` percent) with
+    /// the device not known to be on power since.
+    public var batteryIsLow: Bool {
+        guard let battery = batteryState, battery.percent < AppConstraints.lowBattery else { return false }
+        return powerState?.isOn != true
+    }
+
     /// Whether it has learned anything: a device with no state event has nothing.
     public var isEmpty: Bool { powerState == nil && networkState == nil && batteryState == nil }
 

@@ -46,6 +46,25 @@ extension Planner {
     /// likely than not to break a requirement.
     static let leastConstraintChance = 0.5
 
+    /// What a wake is worth, against its worth on a battery not low, while the battery is low
+    /// and not charging: a wake then costs the person more, as a slow fetch does.
+    static let lowBatteryWorth = 0.5
+
+    /// The worth of a wake at each minute from `startIndex` against its worth on a battery not
+    /// low: ``lowBatteryWorth`` for the first ``currentStateMinutes`` when the last events left the
+    /// battery low and not charging; `nil` when they did not (every minute full worth).
+    func batteryWorth(from startIndex: Int, to endIndex: Int) -> [Double]? {
+        let habits = device.stateHabits
+        guard habits.batteryIsLow, let battery = habits.battery, battery.at <= clock.time(startIndex) else {
+            return nil
+        }
+        var worth = [Double](repeating: 1, count: clock.count)
+        for index in startIndex..<min(endIndex, startIndex + Self.currentStateMinutes, clock.count) {
+            worth[index] = Self.lowBatteryWorth
+        }
+        return worth
+    }
+
     /// The chances that an app's requirements are met at each minute of the horizon from
     /// `startIndex`; `nil` for an app with none. For the first ``currentStateMinutes`` the state
     /// the last events left (on power or not, the network, a low battery not charging) stands for

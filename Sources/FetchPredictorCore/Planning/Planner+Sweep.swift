@@ -18,6 +18,8 @@ extension Planner {
         /// For an app with constraints, the chance they are met at each minute: a minute below
         /// ``Planner/leastConstraintChance`` takes no wake, and a wake is worth its chance.
         var constraintChances: [ConstraintChances]? = nil
+        /// What a wake is worth at each minute for the battery (``Planner/batteryWorth(from:to:)``).
+        var batteryWorth: [Double]? = nil
 
         var window: Int { configuration.windowMinutes }
         var lead: Int { configuration.leadMinutes }
@@ -55,7 +57,8 @@ extension Planner {
                 let expected = from > index + window ? 0 : prefix[index + window + 1] - prefix[from]
                 let met = constraintChances?[index].all ?? 1
                 guard met >= Planner.leastConstraintChance else { return (expected, 1, 0) }
-                let upper = expected * factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour] * met
+                let worth = batteryWorth?[index] ?? 1
+                let upper = expected * factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour] * met * worth
                 guard upper > 0, upper >= floor else { return (expected, 1, upper) }
                 let chance = content.newContentChance(index, lastSelectedBefore: previous)
                 return (expected, chance, upper * chance)

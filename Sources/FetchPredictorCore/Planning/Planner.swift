@@ -99,10 +99,11 @@ struct Planner {
         expected.scale(by: correction)
         let rates = expected.total
         let constraints = constraintChances(policy.constraints, from: startIndex, to: rateEnd)
+        let battery = batteryWorth(from: startIndex, to: rateEnd)
         let sweep = Sweep(
             clock: clock, factors: factors,
             content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
-            configuration: configuration, constraintChances: constraints)
+            configuration: configuration, constraintChances: constraints, batteryWorth: battery)
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: floor.minutesRoundedUp(since: 0))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
@@ -115,6 +116,11 @@ struct Planner {
                 wakes[index].reasons.append(
                     .requiredState(
                         onPower: chance.power, unmetered: chance.unmetered, batteryNotLow: chance.batteryNotLow))
+            }
+        }
+        if configuration.explainsWakes, let battery, let percent = device.stateHabits.battery?.percent {
+            for (index, choice) in choices.enumerated() where battery[choice.index] < 1 {
+                wakes[index].reasons.append(.lowBattery(percent: percent))
             }
         }
         return AppPlan(

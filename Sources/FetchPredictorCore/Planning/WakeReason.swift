@@ -41,6 +41,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// it asks for holds at the wake, from the state the last events left or what the time of
     /// day usually brings; `nil` for one it does not ask for, or that the device never told.
     case requiredState(onPower: Double?, unmetered: Double?, batteryNotLow: Double?)
+    /// The battery was at this percent, under ``AppConstraints/lowBattery``, and not charging
+    /// when the plan was made: the wake, within ``Planner/currentStateMinutes`` of it, counted
+    /// at ``Planner/lowBatteryWorth`` of its worth.
+    case lowBattery(percent: Int)
 
     /// A sentence for people.
     public var description: String {
@@ -85,6 +89,8 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
             return parts.isEmpty
                 ? "asks for a state of the device, which the device never told: woken as if it did not ask"
                 : "counts on the device " + parts.joined(separator: " and ")
+        case .lowBattery(let percent):
+            return "the battery was at \(percent)% and not charging: the wake counted at half its worth"
         }
     }
 }
