@@ -131,8 +131,11 @@ extension Predictor {
             // battery is low (Planner.batteryWorth) and when it stops being.
             let state =
                 policy.constraints.isEmpty && !model.stateHabits.batteryIsLow ? nil : model.stateHabits.version
+            // The state the last events left stands for the plan's first half hour: past it, a plan
+            // that counts on the state is made again from now, where that state still stands.
             if let cached = cache.plans[app], cached.version == version, cached.policy == policy,
-                cached.traces == traces, cached.state == state, cached.silenceIndex == silenceIndex
+                cached.traces == traces, cached.state == state, cached.silenceIndex == silenceIndex,
+                state == nil || startIndex < cached.startIndex + Planner.currentStateMinutes
             {
                 if let plan = cached.plan { plans.append((app, plan, plan.firstWake(after: time))) }
                 continue

@@ -125,4 +125,46 @@ struct FeaturesCommandTests {
         #expect(refused.stderr.contains("--launch-model \(notAModel)"))
         #expect(!refused.stdout.contains("fresh@4"))
     }
+
+    /// A log that tells the device's state is evaluated with the apps' constraints of a settings
+    /// file: the table of the device's state, with no fetch the state forbade, and the same in
+    /// JSON; a constraint that is not true or false is refused, naming the file, app and field.
+    @Test func evaluateScoresTheDevicesStateWithTheSettingsConstraints() throws {
+        let folder = Tool.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("state.csv").path
+        let generated = try Tool.run([
+            "generate", "--persona", "commuter", "--days", "14", "--time-zone", "Europe/Warsaw", "--device-state",
+        ])
+        try generated.stdout.write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(generated.stdout.contains(",lowPowerOn,") && generated.stdout.contains(",battery,"))
+        let settings = Tool.fixture("settings/commuter-constraints.json")
+        let arguments = ["evaluate", log, "--time-zone", "Europe/Warsaw", "--settings", settings, "--budgets", "0.85"]
+        let text = try Tool.run(arguments)
+        #expect(text.status == 0, "\(text.stderr)")
+        let table = try #require(text.stdout.components(separatedBy: "device state (").last)
+        let predictor = try #require(table.split(separator: "\n").first { $0.hasPrefix("predictor ") })
+        let ignoring = try #require(table.split(separator: "\n").first { $0.hasPrefix("predictor-ignoring-state") })
+        // REFUSED, FETCHES IN LOW POWER, CONSTRAINED FETCHES, BREAKING, ...
+        let columns = predictor.split(separator: " ").dropFirst(2).compactMap { Int($0) }
+        #expect(columns.count >= 6 && columns[1] == 0 && columns[3] == 0, "\(predictor)")
+        #expect(ignoring.split(separator: " ").dropFirst(2).compactMap { Int($0) }.first ?? 0 > columns[0])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(Tool.run(arguments + ["--json"]).stdout.utf8)) as? [String: Any]
+        )
+        let reported = try #require((json["reported"] as? [String: Any])?["state"] as? [String: Any])
+        #expect(
+            reported["fetchesBreakingConstraints"] as? Int == 0 && reported["constrainedColdLaunches"] as? Int ?? 0 > 0)
+
+        let bad = folder.appendingPathComponent("bad.json").path
+        try #"{"apps": {"com.example.podcasts": {"requiresPower": "yes"}}}"#.write(
+            toFile: bad, atomically: true, encoding: .utf8)
+        let refused = try Tool.run(["evaluate", log, "--time-zone", "Europe/Warsaw", "--settings", bad])
+        #expect(refused.status != 0)
+        #expect(
+            refused.stderr.contains(
+                "--settings \(bad): the requiresPower of com.example.podcasts, \"yes\", is refused: it is true or false."
+            ),
+            "\(refused.stderr)")
+    }
 }

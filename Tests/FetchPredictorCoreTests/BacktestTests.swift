@@ -94,6 +94,51 @@ struct BacktestTests {
 
     /// The replay feeds the predictor the log's device events and notifications beside its
     /// launches, in time order, as the protocol says; fetches are the replay's own.
+    /// Where the log tells the device's state, the replay never fetches while Low Power Mode is
+    /// on nor an app while its constraints are broken, at any budget; the predictor told the
+    /// state asks for less than half the refused wakes it asks told nothing of it, and its apps
+    /// with constraints find content fetched under them about as often, and no more than the
+    /// oracle's.
+    @Test(arguments: ["commuter", "night-owl"])
+    func theReplayHonoursTheDevicesState(persona name: String) throws {
+        let persona = try #require(Persona.named(name))
+        let log = SyntheticLog(persona: persona, days: 28, timeZone: zone, seed: 2, deviceState: true)
+        let events = log.events()
+        let device = BacktestDevice(
+            name: "phone", timeZone: zone, launches: events.filter { $0.kind == .launch },
+            deviceEvents: events.filter(\.kind.isDeviceState))
+        var settings = settings([0.9, 0.7])
+        let apps = persona.apps.map(\.name)
+        settings.apps = Dictionary(uniqueKeysWithValues: apps.map { ($0, FetchInterval.minimum) })
+        settings.constraints = [
+            apps[0]: AppConstraints(requiresUnmetered: true),
+            apps[1]: AppConstraints(requiresPower: true, requiresBatteryNotLow: true),
+        ]
+        let report = Backtest.run([device], settings: settings)
+        let figures = report.overall
+        for predictor in figures where predictor.strategy.isPredictor {
+            let state = try #require(predictor.state)
+            #expect(state.fetchesInLowPowerMode == 0 && state.fetchesBreakingConstraints == 0, "\(predictor)")
+            #expect(state.constrainedFetches > 0)
+        }
+        let blind = try #require(figures.first { $0.strategy == .ignoringState }?.state)
+        #expect(blind.fetchesInLowPowerMode == 0 && blind.fetchesBreakingConstraints == 0, "\(blind)")
+        let oracle = try #require(figures.first { $0.strategy == .oracle }?.state)
+        #expect(oracle.fetchesInLowPowerMode == 0 && oracle.fetchesBreakingConstraints == 0)
+        let reported = try #require(report.reported?.state)
+        #expect(reported.refusedByState * 2 < blind.refusedByState, "\(reported) against \(blind)")
+        // Trying where the state is unlikely and being refused wins a launch now and then: the
+        // constrained apps' freshness is about the same, the refused wakes are not.
+        #expect(reported.constrainedFreshRate >= 0.85 * blind.constrainedFreshRate, "\(reported) against \(blind)")
+        #expect(reported.constrainedFreshRate <= oracle.constrainedFreshRate)
+        #expect(reported.constrainedColdLaunches == oracle.constrainedColdLaunches)
+        // A log without state has none of this.
+        let plain = Backtest.run(
+            [BacktestDevice(name: "phone", timeZone: zone, launches: events.filter { $0.kind == .launch })],
+            settings: settings)
+        #expect(plain.overall.allSatisfy { $0.state == nil && $0.strategy != .ignoringState })
+    }
+
     @Test func theReplayFeedsDeviceEventsAndNotifications() {
         var phone = device(.commuter, days: 3, seed: 1)
         let first = phone.launches[0].time

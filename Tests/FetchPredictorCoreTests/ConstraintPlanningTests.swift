@@ -122,6 +122,33 @@ struct ConstraintPlanningTests {
                 == "the battery was at 14% and not charging: the wake counted at half its worth")
     }
 
+    /// The state the last events left stands as long as no event moves it: a plan that counted
+    /// on the state is made again when asked past its first half hour, from the state then.
+    @Test func aPlanCountingOnTheStateIsMadeAgainPastItsHalfHour() throws {
+        let needs = AppConstraints(requiresUnmetered: true)
+        var predictor = try commuter(constraints: needs, state: { $0 == 29 ? [] : self.nights($0) })
+        // The home Wi-Fi drops at 06:20 on a Monday; the nights are on Wi-Fi until 08:00.
+        let dropped = Learned.instant(zone, 2024, 1, 29, 6, 20)
+        try predictor.observe(.network(.metered, at: dropped.milliseconds), device: "phone")
+        func podcastWakes(after start: Date, before end: Date) throws -> [Date] {
+            var times: [Date] = []
+            var after = start
+            while let wake = try predictor.nextWake(after: after, device: "phone"), wake.time < end {
+                if wake.apps.contains(where: { $0.app == app }) { times.append(wake.time) }
+                after = wake.time
+            }
+            return times
+        }
+        // Asked then, the morning is likely on Wi-Fi again by 07:00: the app's wake is after it.
+        let seven = Learned.instant(zone, 2024, 1, 29, 7, 0)
+        let planned = try podcastWakes(after: dropped, before: Learned.instant(zone, 2024, 1, 29, 7, 35))
+        #expect(planned.contains { $0 >= seven }, "a plan with no wake past the half hour tests nothing: \(planned)")
+        // Asked at 07:00 with no event since, the network is still metered: no wake for the next
+        // half hour.
+        let halfHour = seven.addingTimeInterval(Double(Planner.currentStateMinutes) * 60)
+        #expect(try podcastWakes(after: seven, before: halfHour).isEmpty)
+    }
+
     /// A device that never told its state plans a constrained app's wakes where it would plan
     /// them unconstrained, and says it cannot know.
     @Test func noStateToldPlansAsWithoutConstraints() throws {

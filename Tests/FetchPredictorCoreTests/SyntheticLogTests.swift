@@ -54,6 +54,54 @@ struct SyntheticLogTests {
         #expect(late.count >= 10)
         #expect(lateBefore.count <= 2)
     }
+
+    /// With the device's state, a persona's log holds the same launches and fetches, and a phone
+    /// as its routine lives: on the charger most nights (some forgotten), on Wi-Fi and off it,
+    /// a battery level that stays a percent and falls off the charger, Low Power Mode on some
+    /// evenings and off once plugged in.
+    @Test(arguments: Persona.all)
+    func deviceStateFollowsThePersonasRoutine(_ persona: Persona) throws {
+        let days = 28
+        let plain = SyntheticLog(persona: persona, days: days, timeZone: zone, seed: 3).events()
+        let log = SyntheticLog(persona: persona, days: days, timeZone: zone, seed: 3, deviceState: true).events()
+        #expect(log.filter { !$0.kind.isDeviceState } == plain)
+        #expect(log == SyntheticLog(persona: persona, days: days, timeZone: zone, seed: 3, deviceState: true).events())
+        let state = log.filter(\.kind.isDeviceState)
+        for event in state {
+            guard case .success(let value) = EventLimits.value(event.value, for: event.kind) else {
+                Issue.record("\(event) has a value the store refuses")
+                continue
+            }
+            #expect(value == event.value)
+        }
+        #expect(zip(log, log.dropFirst()).allSatisfy { $0.time <= $1.time })
+        let plugs = state.filter { $0.kind == .powerConnected }.count
+        #expect(plugs >= days - days / 3 && plugs <= days + days / 3 + 1, "\(plugs) charges in \(days) days")
+        let networks = Set(state.compactMap(\.networkState))
+        #expect(networks == [.unmetered, .metered])
+        let levels = state.compactMap(\.batteryPercent)
+        #expect(levels.count > days * 8 && levels.contains(100) && levels.contains { $0 < 50 })
+        // Low Power Mode on some evenings, each ended by the next charge.
+        let lowPower = state.filter { $0.kind == .lowPowerOn || $0.kind == .lowPowerOff }
+        let on = lowPower.filter { $0.kind == .lowPowerOn }.count
+        #expect(on >= 1 && on <= days / 2, "\(on) evenings in Low Power Mode")
+        for (index, event) in lowPower.enumerated() {
+            #expect(event.kind == (index % 2 == 0 ? .lowPowerOn : .lowPowerOff))
+        }
+        // While on the charger the battery only rises; off it, it only falls.
+        var onPower = true
+        var last: Int?
+        for event in state {
+            switch event.kind {
+            case .powerConnected: onPower = true
+            case .powerDisconnected: onPower = false; last = nil
+            case .battery:
+                if let last, !onPower { #expect(event.batteryPercent! <= last, "\(event)") }
+                last = event.batteryPercent
+            default: break
+            }
+        }
+    }
 }
 
 extension Persona: CustomTestStringConvertible {

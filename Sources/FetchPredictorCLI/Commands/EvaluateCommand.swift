@@ -39,7 +39,7 @@ struct EvaluateCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A JSON file naming the apps in scope and their intervals: {\"apps\": {\"APP\": \"minimum\"}}.",
+            "A JSON file naming the apps in scope, their intervals and constraints: {\"apps\": {\"APP\": \"minimum\"}}.",
             valueName: "file"))
     var settings: String?
 
@@ -237,7 +237,7 @@ struct EvaluateCommand: ParsableCommand {
                 throw ValidationError("--scenario \(scenario): \(error)")
             }
         }
-        if let settings { backtest.apps = try Self.readSettings(settings) }
+        if let settings { (backtest.apps, backtest.constraints) = try Self.readSettings(settings) }
         return backtest
     }
 
@@ -254,31 +254,66 @@ struct EvaluateCommand: ParsableCommand {
         }
     }
 
-    /// The apps and intervals of a settings file; an app whose interval cannot be read is named,
-    /// with its value.
-    static func readSettings(_ path: String) throws -> [String: FetchInterval] {
+    /// The apps of a settings file, their intervals and constraints: each app's value is an
+    /// interval, or an object of an "interval" and the constraints `config` sets
+    /// ("requiresPower", "requiresUnmetered", "requiresBatteryNotLow": true or false). An app
+    /// whose value cannot be read is named, with its value and the field at fault.
+    static func readSettings(_ path: String) throws -> (
+        intervals: [String: FetchInterval], constraints: [String: AppConstraints]
+    ) {
         let data = try read(path, option: "--settings")
         guard let file = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let apps = file["apps"] as? [String: Any]
         else {
             throw ValidationError(
-                "--settings \(path) is not a settings file such as {\"apps\": {\"com.example.news\": \"minimum\", \"com.example.mail\": 3600}}."
+                "--settings \(path) is not a settings file such as {\"apps\": {\"com.example.news\": \"minimum\", \"com.example.mail\": 3600, \"com.example.photos\": {\"interval\": \"minimum\", \"requiresPower\": true}}}."
             )
         }
         var intervals: [String: FetchInterval] = [:]
+        var constraints: [String: AppConstraints] = [:]
         for (app, value) in apps.sorted(by: { $0.key < $1.key }) {
-            let json = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)) ?? Data()
+            func refuse(_ field: String, _ value: Any, _ reason: String) -> ValidationError {
+                let json = (try? JSONSerialization.data(withJSONObject: value, options: .fragmentsAllowed)) ?? Data()
+                return ValidationError(
+                    "--settings \(path): the \(field) of \(app), \(String(decoding: json, as: UTF8.self)), is refused: \(reason)"
+                )
+            }
+            var interval: Any = value
+            if let object = value as? [String: Any] {
+                let flags = ["requiresPower", "requiresUnmetered", "requiresBatteryNotLow"]
+                if let unknown = object.keys.sorted().first(where: { $0 != "interval" && !flags.contains($0) }) {
+                    throw refuse(
+                        "settings", value,
+                        "'\(unknown)' is not a setting: an app has an interval and \(flags.joined(separator: ", ")).")
+                }
+                var made = AppConstraints()
+                for flag in flags {
+                    guard let given = object[flag] else { continue }
+                    // Read as JSON again: JSONSerialization gives 1 and true alike.
+                    let text =
+                        (try? JSONSerialization.data(withJSONObject: given, options: .fragmentsAllowed)) ?? Data()
+                    guard let flagValue = try? JSONDecoder().decode(Bool.self, from: text) else {
+                        throw refuse(flag, given, "it is true or false.")
+                    }
+                    switch flag {
+                    case "requiresPower": made.requiresPower = flagValue
+                    case "requiresUnmetered": made.requiresUnmetered = flagValue
+                    default: made.requiresBatteryNotLow = flagValue
+                    }
+                }
+                if !made.isEmpty { constraints[app] = made }
+                interval = object["interval"] ?? "minimum"
+            }
+            let json = (try? JSONSerialization.data(withJSONObject: interval, options: .fragmentsAllowed)) ?? Data()
             do {
                 intervals[app] = try JSONDecoder().decode(FetchInterval.self, from: json)
             } catch {
                 let reason =
                     (error as? FetchIntervalError)?.description
                     ?? "an interval is minimum, never or a number of seconds."
-                throw ValidationError(
-                    "--settings \(path): the interval of \(app), \(String(decoding: json, as: UTF8.self)), is refused: \(reason)"
-                )
+                throw refuse("interval", interval, reason)
             }
         }
-        return intervals
+        return (intervals, constraints)
     }
 }

@@ -15,8 +15,15 @@ struct GenerateCommand: ParsableCommand {
             its last refresh, noData when not, and now and then failed. The same arguments always \
             give the same log.
 
+            With --device-state, the log also holds the phone's state as the persona lives: on \
+            its charger at night (now and then a night forgotten, and an hour's charge the next \
+            morning), on Wi-Fi at home and at work and on the cellular network between, the \
+            battery read every hour off the charger, and Low Power Mode on some evenings until \
+            plugged in. Its launches are those of the log without.
+
             Example:
               fetchpredict generate --persona commuter --days 28 --seed 1 > commuter.csv
+              fetchpredict generate --persona commuter --device-state > state.csv
             """)
 
     @Option(
@@ -43,6 +50,9 @@ struct GenerateCommand: ParsableCommand {
         help: ArgumentHelp("The period of the logged fetches, in minutes; 0 for none.", valueName: "minutes"))
     var fetchPeriod: Int = 180
 
+    @Flag(help: "Log the phone's power, network, battery and Low Power Mode too.")
+    var deviceState = false
+
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case csv, jsonl
     }
@@ -61,7 +71,7 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         let log = SyntheticLog(
             persona: persona, start: TimestampParser.parseLocal(start + " 00:00")!, days: days, timeZone: timeZone,
-            seed: seed, fetchPeriodMinutes: fetchPeriod)
+            seed: seed, fetchPeriodMinutes: fetchPeriod, deviceState: deviceState)
         let events = log.events()
         print(format == .csv ? EventLogWriter.csv(events) : EventLogWriter.jsonLines(events), terminator: "")
     }

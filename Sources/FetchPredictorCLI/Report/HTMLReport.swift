@@ -493,6 +493,8 @@ enum HTMLReport {
             case .predictor(let budget): (name, series, label) = ("point", "predictor", "predictor at budget \(budget)")
             case .oracle: (name, series, label) = ("oracle", "oracle", figures.strategy.name)
             case .periodic: (name, series, label) = ("periodic", "periodic", figures.strategy.name)
+            // Weighed in the device state's table, not on the frontier of fresh against wakes.
+            case .ignoringState: continue
             }
             let shape =
                 name == "periodic"

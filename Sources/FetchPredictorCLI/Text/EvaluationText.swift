@@ -64,6 +64,10 @@ enum EvaluationText {
             lines.append("overall:")
             lines.append(table(report.overall))
         }
+        if let state = deviceState(report) {
+            lines.append("")
+            lines.append(state)
+        }
         // The run at the reported budget: the one --wakes-out and --launches-out write; nothing
         // when no wake of it was scored.
         if let reported = report.reported, reported.reliability.contains(where: { $0.wakes > 0 }) {
@@ -77,6 +81,32 @@ enum EvaluationText {
                     ?? "not reached (the frontier does not span 4 wakes per app-day)")
                 + "   wakes@50: " + (report.wakesAt50.map { String(format: "%.2f", $0) } ?? "not reached"))
         return lines.joined(separator: "\n")
+    }
+
+    /// Where the devices told their state: the predictor at the reported budget, the same
+    /// predictor told nothing of the state, and the oracle, every device together; `nil` where no
+    /// device told it.
+    static func deviceState(_ report: BacktestReport) -> String? {
+        let ignoring = report.overall.first { $0.strategy == .ignoringState }
+        let oracle = report.overall.first { $0.strategy == .oracle }
+        let rows = [report.reported, ignoring, oracle].compactMap { figures -> [String]? in
+            guard let figures, let state = figures.state else { return nil }
+            return [
+                figures.strategy.name,
+                (figures.strategy == .ignoringState ? report.reported?.budget : figures.budget).map(
+                    BudgetLevels.describe) ?? "",
+                String(state.refusedByState), String(state.fetchesInLowPowerMode), String(state.constrainedFetches),
+                String(state.fetchesBreakingConstraints), String(state.constrainedColdLaunches),
+                String(state.constrainedFreshLaunches), String(format: "%.3f", state.constrainedFreshRate),
+            ]
+        }
+        guard !rows.isEmpty else { return nil }
+        return "device state (apps with constraints: their cold launches fresh from fetches the state allowed):\n"
+            + Output.table(
+                [
+                    "STRATEGY", "BUDGET", "REFUSED", "FETCHES IN LOW POWER", "CONSTRAINED FETCHES", "BREAKING",
+                    "CONSTRAINED COLD", "FRESH UNDER CONSTRAINTS", "RATE",
+                ], rows, rightAligned: [1, 2, 3, 4, 5, 6, 7, 8])
     }
 
     /// The reliability table of one budget level: the wakes grouped by their forecast of the

@@ -20,6 +20,10 @@ struct PreparedDevice: Sendable {
     /// The end of the log's last local day.
     let end: Milliseconds
     let seeds: [String: UInt64]
+    /// The device's state as its events tell it; empty for a log with none.
+    let state: ReplayedState
+    /// The constraints of the apps in scope that have some.
+    let constraints: [String: AppConstraints]
 
     init(_ device: BacktestDevice, _ settings: BacktestSettings) {
         name = device.name
@@ -59,6 +63,9 @@ struct PreparedDevice: Sendable {
             seeds[app] = hash ^ (settings.scenario?.seed ?? 0)
         }
         self.seeds = seeds
+        state = ReplayedState(device.deviceEvents)
+        let scope = self.scope
+        constraints = settings.constraints.filter { scope[$0.key] != nil && !$0.value.isEmpty }
     }
 
     func timeline(_ app: String, _ settings: BacktestSettings) -> ContentTimeline {
@@ -74,10 +81,13 @@ struct PreparedDevice: Sendable {
 
     func run(_ strategy: Backtest.Strategy, _ settings: BacktestSettings) -> Backtest.Outcome {
         let fetches: [SimulatedFetch]
+        var refused: [SimulatedFetch] = []
         switch strategy {
-        case .predictor(let level):
+        case .predictor, .ignoringState:
             do {
-                fetches = try replay(budget: level, settings)
+                (fetches, refused) = try replay(
+                    budget: strategy.budget ?? settings.reportedBudget, honoursState: strategy != .ignoringState,
+                    settings)
             } catch {
                 preconditionFailure("The replay gives its device a time zone before its first event: \(error)")
             }
@@ -101,16 +111,22 @@ struct PreparedDevice: Sendable {
             let window = Milliseconds.seconds(settings.window), lead = Milliseconds.seconds(settings.lead)
             let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
                 let times = appLaunches[app] ?? []
+                let cold = times.enumerated().filter { $0.offset == 0 || times[$0.offset - 1] < $0.element - window }
+                guard !state.isEmpty else { return (app, cold.map { $0.element - lead }) }
+                // The last whole minute the state allows, within the window before the launch.
+                let constraints = constraints[app] ?? AppConstraints()
                 return (
                     app,
-                    times.enumerated().filter { $0.offset == 0 || times[$0.offset - 1] < $0.element - window }.map {
-                        $0.element - lead
+                    cold.compactMap { launch in
+                        stride(from: launch.element - lead, through: launch.element - window, by: -60_000).first {
+                            state.allows(constraints, at: $0)
+                        }
                     }
                 )
             }
             fetches = simulateResults(starts, settings)
         }
-        return score(fetches, strategy: strategy, settings)
+        return score(fetches, refused: refused, strategy: strategy, settings)
     }
 
     /// Gives each planned fetch its result, in time order with the app's launches.
@@ -139,15 +155,27 @@ struct PreparedDevice: Sendable {
     /// comes first, and every app due at a wake fetches.
     ///
     /// - Throws: never in practice: the device is given its zone before anything is asked.
-    func replay(budget: Double, _ settings: BacktestSettings) throws(PredictorError) -> [SimulatedFetch] {
-        var predictor = replayPredictor(budget: budget, settings)
+    ///
+    /// Where the log tells the device's state, the replay checks it as the system does before it
+    /// runs a task: an app due while Low Power Mode is on, or while the state breaks one of its
+    /// constraints, is not fetched (the second list). Told the state (`honoursState`), the
+    /// predictor gets the state events and the apps' constraints; else it gets neither, and
+    /// plans as if the device had none.
+    func replay(
+        budget: Double, honoursState: Bool = true, _ settings: BacktestSettings
+    ) throws(PredictorError) -> (fetches: [SimulatedFetch], refused: [SimulatedFetch]) {
+        var predictor = replayPredictor(budget: budget, honoursState: honoursState, settings)
+        let logged = honoursState ? self.logged : self.logged.filter { !$0.kind.isDeviceState }
         var timelines: [String: ContentTimeline] = [:]
         for app in scope.keys { timelines[app] = timeline(app, settings) }
         var lastRefresh: [String: Milliseconds] = [:]
         var fetches: [SimulatedFetch] = []
+        var refused: [SimulatedFetch] = []
         var pending: [Event] = []
         let duration = Milliseconds.seconds(settings.fetchDuration)
-        guard var now = launches.first.map({ min($0.time, logged.first?.time ?? $0.time) - 1 }) else { return [] }
+        guard var now = launches.first.map({ min($0.time, logged.first?.time ?? $0.time) - 1 }) else {
+            return ([], [])
+        }
         var index = 0
         while true {
             // Results of fetches that have ended come first: wakes fall on whole minutes, after them.
@@ -179,6 +207,10 @@ struct PreparedDevice: Sendable {
             now = wakeTime
             for app in wake.apps {
                 guard var timeline = timelines[app.app] else { continue }
+                if !state.isEmpty, !state.allows(constraints[app.app] ?? AppConstraints(), at: wakeTime) {
+                    refused.append(SimulatedFetch(device: name, app: app.app, start: wakeTime, result: .failed))
+                    continue
+                }
                 let result = timeline.result(at: wakeTime, lastRefresh: lastRefresh[app.app])
                 timelines[app.app] = timeline
                 if result != .failed { lastRefresh[app.app] = wakeTime }
@@ -189,12 +221,12 @@ struct PreparedDevice: Sendable {
                     Event(kind: .fetch, app: app.app, time: wakeTime, result: result, duration: settings.fetchDuration))
             }
         }
-        return fetches
+        return (fetches, refused)
     }
 
     /// The predictor a replay asks: the settings' configuration at a budget level, the device's
     /// zone, and only the apps in scope woken, at their intervals.
-    func replayPredictor(budget: Double, _ settings: BacktestSettings) -> Predictor {
+    func replayPredictor(budget: Double, honoursState: Bool = true, _ settings: BacktestSettings) -> Predictor {
         var configuration = settings.configuration
         configuration.budget = budget
         configuration.freshnessWindow = settings.window
@@ -205,13 +237,17 @@ struct PreparedDevice: Sendable {
         predictor.launchModel = settings.launchModel
         predictor.setTimeZone(zone, device: name)
         predictor.defaultInterval = .never
-        for (app, interval) in scope { predictor.setPolicy(AppPolicy(interval: interval), app: app, device: name) }
+        for (app, interval) in scope {
+            let constraints = honoursState ? constraints[app] ?? AppConstraints() : AppConstraints()
+            predictor.setPolicy(AppPolicy(interval: interval, constraints: constraints), app: app, device: name)
+        }
         return predictor
     }
 
     /// Scores fetches against the cold launches of the apps in scope, as the protocol defines.
     func score(
-        _ fetches: [SimulatedFetch], strategy: Backtest.Strategy, _ settings: BacktestSettings
+        _ fetches: [SimulatedFetch], refused: [SimulatedFetch] = [], strategy: Backtest.Strategy,
+        _ settings: BacktestSettings
     ) -> Backtest.Outcome {
         var sheet = ScoreSheet(figures: StrategyFigures(strategy: strategy))
         sheet.figures.scoredDays = scoredDays
@@ -231,6 +267,10 @@ struct PreparedDevice: Sendable {
             let served = scoreColdLaunches(of: app, appFetches, settings, into: &sheet)
             scoreFetches(of: app, appFetches, served: served, isPredictor: isPredictor, settings, into: &sheet)
         }
+        if !state.isEmpty {
+            sheet.figures.state = stateFigures(byApp, settings)
+            sheet.figures.state?.refusedByState = refused.count { isScored($0.start) }
+        }
         sheet.figures.deviceWakes = sheet.wakeInstants.count
         let ages = sheet.ages.sorted()
         if !ages.isEmpty {
@@ -241,6 +281,29 @@ struct PreparedDevice: Sendable {
         return Backtest.Outcome(
             figures: sheet.figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) },
             launches: sheet.scored)
+    }
+
+    /// What fetches did where the state forbade them, and the cold launches of apps with
+    /// constraints served by fetches the state allowed.
+    func stateFigures(_ byApp: [String: [SimulatedFetch]], _ settings: BacktestSettings) -> StateFigures {
+        var figures = StateFigures()
+        for app in scope.keys.sorted() {
+            let appFetches = (byApp[app] ?? []).sorted { $0.start < $1.start }
+            let constraints = constraints[app]
+            for fetch in appFetches where isScored(fetch.start) {
+                if state.lowPowerMode(at: fetch.start) { figures.fetchesInLowPowerMode += 1 }
+                guard let constraints else { continue }
+                figures.constrainedFetches += 1
+                if state.breaks(constraints, at: fetch.start) { figures.fetchesBreakingConstraints += 1 }
+            }
+            guard let constraints else { continue }
+            let allowed = appFetches.filter { state.allows(constraints, at: $0.start) }
+            var sheet = ScoreSheet(figures: StrategyFigures(strategy: .oracle))
+            _ = scoreColdLaunches(of: app, allowed, settings, into: &sheet)
+            figures.constrainedColdLaunches += sheet.figures.coldLaunches
+            figures.constrainedFreshLaunches += sheet.figures.freshLaunches
+        }
+        return figures
     }
 
     /// What a score gathers app by app.

@@ -14,7 +14,7 @@ public enum Backtest {
         let prepared = devices.map { PreparedDevice($0, settings) }
         // A level given twice runs once.
         let budgets = settings.budgets.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
-        var runs = plannedRuns(devices: prepared.indices, budgets: budgets, settings)
+        var runs = plannedRuns(prepared, budgets: budgets, settings)
         let counter = ResultBox(count: 0)
         // Refinement adds at most two levels a round: the progress counts them from the start.
         let refinements = max(0, settings.refinements)
@@ -36,18 +36,20 @@ public enum Backtest {
     }
 
     /// The runs of every device: the predictor at each budget level and at the reported budget,
-    /// each periodic baseline, and the oracle.
+    /// each periodic baseline, the oracle, and on a device that tells its state, the predictor
+    /// ignoring it.
     private static func plannedRuns(
-        devices: Range<Int>, budgets: [Double], _ settings: BacktestSettings
+        _ devices: [PreparedDevice], budgets: [Double], _ settings: BacktestSettings
     ) -> [(device: Int, strategy: Strategy)] {
         var runs: [(device: Int, strategy: Strategy)] = []
-        for index in devices {
+        for (index, device) in devices.enumerated() {
             for budget in budgets { runs.append((index, .predictor(budget))) }
             if !budgets.contains(settings.reportedBudget) {
                 runs.append((index, .predictor(settings.reportedBudget)))
             }
             for period in settings.periods { runs.append((index, .periodic(period))) }
             runs.append((index, .oracle))
+            if !device.state.isEmpty { runs.append((index, .ignoringState)) }
         }
         return runs
     }
@@ -162,7 +164,12 @@ public enum Backtest {
         /// A fetch of every app every so many minutes.
         case periodic(Int)
         /// A fetch just before each cold launch, knowing when it comes: the best any strategy can do.
+        /// Where the device tells its state, at the last instant before it that the state allows.
         case oracle
+        /// The predictor at the reported budget, told nothing of the device's state: no state
+        /// event, no app's constraints. Run on devices that tell their state, to weigh what
+        /// honouring it costs and saves.
+        case ignoringState
 
         /// The strategy's name as reports write it: `predictor` (its budget is written apart),
         /// `periodic-30` ... `periodic-480`, or `oracle`.
@@ -171,6 +178,7 @@ public enum Backtest {
             case .predictor: "predictor"
             case .periodic(let period): "periodic-\(period)"
             case .oracle: "oracle"
+            case .ignoringState: "predictor-ignoring-state"
             }
         }
 
@@ -189,6 +197,8 @@ public enum Backtest {
                 self = .predictor(budget)
             } else if name == "oracle" {
                 self = .oracle
+            } else if name == "predictor-ignoring-state" {
+                self = .ignoringState
             } else if name.hasPrefix("periodic-"), let period = Int(name.dropFirst("periodic-".count)) {
                 self = .periodic(period)
             } else {
@@ -202,6 +212,7 @@ public enum Backtest {
             case .predictor(let budget): "predictor \(budget)"
             case .periodic(let period): "periodic-\(period)"
             case .oracle: "oracle"
+            case .ignoringState: "predictor-ignoring-state"
             }
         }
     }

@@ -20,6 +20,10 @@ public struct BacktestSettings: Sendable {
     public var scenario: ContentScenario?
     /// The apps in scope and their intervals; `nil` for every app with enough cold launches, on `minimum`.
     public var apps: [String: FetchInterval]?
+    /// The constraints of apps in scope that ask for a state of the device: the replay's
+    /// predictor plans them with these, and the figures of the device's state
+    /// (``StateFigures``) count the cold launches of these apps.
+    public var constraints: [String: AppConstraints] = [:]
     /// Cold launches an app needs in the whole log to be in scope, without a settings file.
     public var minimumColdLaunches = 20
     /// How long a simulated fetch takes, in seconds: its result reaches the predictor then.

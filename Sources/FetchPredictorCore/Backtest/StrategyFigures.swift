@@ -33,6 +33,8 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var servedLaunches: Int = 0
     /// The predictor's fetches grouped by forecast, against what they served; empty for the baselines.
     public var reliability: [ReliabilityBin] = []
+    /// What the strategy did where the device told its state; `nil` where no device did.
+    public var state: StateFigures?
 
     /// Fresh cold launches over cold launches.
     public var freshRate: Double { coldLaunches == 0 ? 0 : Double(freshLaunches) / Double(coldLaunches) }
@@ -46,7 +48,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case strategy, budget, coldLaunches, freshLaunches, fetches, appDays, scoredDays, deviceWakes, wastedNoData,
             wastedFailed, wastedSuperseded, medianContentAgeMinutes, freshRate, wakesPerAppDay, deviceWakesPerDay,
-            wasted, expectedFresh, servedLaunches, reliability
+            wasted, expectedFresh, servedLaunches, reliability, state
     }
 
     /// Writes the value to an encoder.
@@ -65,6 +67,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         try container.encodeIfPresent(expectedFresh, forKey: .expectedFresh)
         try container.encode(servedLaunches, forKey: .servedLaunches)
         if !reliability.isEmpty { try container.encode(reliability, forKey: .reliability) }
+        try container.encodeIfPresent(state, forKey: .state)
         try container.encode(freshRate, forKey: .freshRate)
         try container.encode(wakesPerAppDay, forKey: .wakesPerAppDay)
         try container.encode(deviceWakesPerDay, forKey: .deviceWakesPerDay)
@@ -94,6 +97,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         expectedFresh = try container.decodeIfPresent(Double.self, forKey: .expectedFresh)
         servedLaunches = try container.decodeIfPresent(Int.self, forKey: .servedLaunches) ?? 0
         reliability = try container.decodeIfPresent([ReliabilityBin].self, forKey: .reliability) ?? []
+        state = try container.decodeIfPresent(StateFigures.self, forKey: .state)
     }
 
     init(strategy: Backtest.Strategy) {
@@ -123,6 +127,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         sum.wastedSuperseded += other.wastedSuperseded
         if let expected = other.expectedFresh { sum.expectedFresh = (sum.expectedFresh ?? 0) + expected }
         sum.servedLaunches += other.servedLaunches
+        if let state = other.state { sum.state = sum.state.map { $0.adding(state) } ?? state }
         if sum.reliability.isEmpty {
             sum.reliability = other.reliability
         } else if !other.reliability.isEmpty {

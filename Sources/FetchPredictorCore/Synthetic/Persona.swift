@@ -71,6 +71,16 @@ public struct Persona: Sendable, Hashable {
     public var summary: String
     /// The persona's apps.
     public var apps: [App]
+    /// How the persona's phone lives through the day: its charger, networks and battery.
+    public var routine: DeviceRoutine
+
+    /// Creates a value with every field given.
+    public init(name: String, summary: String, apps: [App], routine: DeviceRoutine = .office) {
+        self.name = name
+        self.summary = summary
+        self.apps = apps
+        self.routine = routine
+    }
 
     /// The personas `fetchpredict generate` knows, by name.
     public static let all: [Persona] = [.commuter, .nightOwl, .irregular, .shifting]
@@ -130,7 +140,9 @@ public struct Persona: Sendable, Hashable {
             App(
                 "com.example.chat", habits: [Habit("13:00", spread: 15), Habit("00:20", spread: 15)],
                 randomLaunchesPerDay: 1, content: .poisson(perHour: 1.5)),
-        ])
+        ],
+        // On the charger from 02:30 to 10:30, at home; out in the afternoon now and then.
+        routine: DeviceRoutine(plugged: 26.5 * 60, unplugged: 10.5 * 60, outing: 15 * 60...19 * 60, outingChance: 0.6))
 
     /// No pattern: launches at random through the waking day.
     public static let irregular = Persona(
@@ -140,7 +152,11 @@ public struct Persona: Sendable, Hashable {
             App("com.example.news", habits: [], randomLaunchesPerDay: 3, content: .poisson(perHour: 1)),
             App("com.example.chat", habits: [], randomLaunchesPerDay: 5, content: .poisson(perHour: 2)),
             App("com.example.shop", habits: [], randomLaunchesPerDay: 1, content: .poisson(perHour: 0.2)),
-        ])
+        ],
+        // No set hours: on the charger around 00:30 to 08:30, give or take an hour; out at random.
+        routine: DeviceRoutine(
+            plugged: 24.5 * 60, unplugged: 8.5 * 60, spread: 60, missedNightChance: 0.25,
+            outing: 10 * 60...17 * 60, outingChance: 0.7))
 
     /// A habit that moves after two weeks: the morning check shifts from 07:00 to 09:30, the
     /// evening one from 21:00 to 23:00.

@@ -17,12 +17,16 @@ public struct SyntheticLog: Sendable {
     public var seed: UInt64
     /// The period of the logged fetches, in minutes; 0 logs no fetches.
     public var fetchPeriodMinutes: Int
+    /// Whether the log holds the device's state (``DeviceRoutine``): power, network, battery,
+    /// Low Power Mode.
+    public var deviceState: Bool
 
     /// Creates a value with every field given.
     public init(
         persona: Persona, start: DateFields = DateFields(year: 2024, month: 1, day: 1), days: Int,
-        timeZone: TimeZone, seed: UInt64, fetchPeriodMinutes: Int = 180
+        timeZone: TimeZone, seed: UInt64, fetchPeriodMinutes: Int = 180, deviceState: Bool = false
     ) {
+        self.deviceState = deviceState
         self.persona = persona
         self.start = start
         self.days = days
@@ -83,6 +87,7 @@ public struct SyntheticLog: Sendable {
             guard fetchPeriodMinutes > 0 else { continue }
             events += fetches(of: app, launches: launches, random: &random)
         }
+        if deviceState { events += stateEvents() }
         events.sort { ($0.time, $0.kind.rawValue, $0.app) < ($1.time, $1.kind.rawValue, $1.app) }
         for index in events.indices {
             events[index].utcOffset = timeZone.secondsFromGMT(for: Date(milliseconds: events[index].time))
