@@ -101,7 +101,7 @@ struct FramingTests {
         try socket.send(
             "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
-        let answer = await socket.received(within: 5)
+        let answer = await socket.received(within: 15)
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
         #expect(try service.store.devices().isEmpty)
         await service.stop()
