@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# schemathesis against a live `fetchpredict serve` and its own OpenAPI document: no 5xx, and no
-# response that breaks the document. Needs schemathesis from PyPI (pip install schemathesis).
+# schemathesis against a live `fetchpredict serve` and its own OpenAPI document: no 5xx, no
+# response that breaks the document, every request that breaks it refused with a 4xx. Needs schemathesis from PyPI (pip install schemathesis).
 # Run from the package's root: scripts/schemathesis.sh [EXAMPLES]   (default 50 per operation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,10 @@ curl -sf -X PUT -H "Authorization: Bearer $key" -d '{"timeZone": "Europe/Warsaw"
 "$tool" generate --persona commuter --days 21 --format jsonl --time-zone Europe/Warsaw |
   python3 -c 'import json, sys; print(json.dumps({"events": [json.loads(l) for l in sys.stdin if l.strip()]}))' |
   curl -sf -H "Authorization: Bearer $key" -d @- "$url/v1/devices/phone/events" >/dev/null
-schemathesis run "$url/openapi.yaml" --url "$url" -H "Authorization: Bearer $key" \
-  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
+# Every check, in positive and negative mode (schema-breaking requests must get a 4xx), but one:
+# positive_data_acceptance wants every request the document allows answered 2xx, and some rules
+# are not the document's to say: 'before' after 'now', a cursor this service gave, a device name
+# within 255 bytes once the tenant's name is put before it. Those get a 400 naming the field.
+schemathesis run "$url/openapi.yaml" --url "$url" -H "Authorization: Bearer $key" --mode all \
+  --checks all --exclude-checks positive_data_acceptance \
   --max-examples "$examples" --generation-deterministic

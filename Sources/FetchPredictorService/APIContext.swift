@@ -49,11 +49,6 @@ struct APIContext: RequestContext {
         if separators, bytes.contains(UInt8(ascii: "/")) || bytes.contains(UInt8(ascii: "\\")) || dots {
             throw APIError(.badRequest, "the \(field) name may not hold '/', '\\' or '..'", field: field)
         }
-        // One spelling per name: Swift compares 'é' and 'e' with an accent as equal, the store does not.
-        if Array(name.precomposedStringWithCanonicalMapping.utf8) != bytes {
-            throw APIError(
-                .badRequest, "the \(field) name is not in Unicode normal form C: send it precomposed", field: field)
-        }
         if let problem = EventLimits.problem(withAppName: name) {
             throw APIError(
                 .badRequest, problem.replacingOccurrences(of: "app name", with: "\(field) name"), field: field)

@@ -442,10 +442,18 @@ struct Routes: Sendable {
     static func interval(_ value: Scalar, field: String) throws -> FetchInterval {
         let text: String
         switch value {
-        case .string(let string): text = string
+        // As the document writes it: no case, spaces, sign or leading zero that the command line
+        // forgives.
+        case .string(let string)
+        where string == "never" || string == "minimum"
+            || (string.first != "0" && !string.isEmpty && string.utf8.allSatisfy { (0x30...0x39).contains($0) }):
+            text = string
         case .number(let number) where Int(exactly: number) != nil: text = String(Int(exactly: number)!)
         default:
-            throw APIError(.badRequest, "'\(field)' must be never, minimum or a whole number of seconds", field: field)
+            throw APIError(
+                .badRequest,
+                "'\(field)' must be never, minimum or a whole number of seconds from 1 to \(FetchInterval.maximumSeconds)",
+                field: field)
         }
         do {
             return try FetchInterval(parsing: text)

@@ -43,6 +43,33 @@ struct OneRuleTests {
         await service.stop()
     }
 
+    /// A name is in Unicode normal form C everywhere, or refused everywhere, by its field: a
+    /// decomposed 'é' was stored by the events route and the importers, and refused by the per-app
+    /// routes, so such an app could be neither set nor asked about.
+    @Test func aNameNotInNormalFormCIsRefusedByEveryRoute() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        let decomposed = try await service.post(
+            [["timestamp": "2024-01-01T08:00:00Z", "app": "cafe\u{301}", "event": "launch"]], device: "phone")
+        #expect(
+            decomposed.status == 400 && decomposed.json["field"] as? String == "events[0].app", "\(decomposed.text)")
+        let set = try await service.request(
+            "PUT", "/v1/devices/phone/apps/cafe%CC%81", key: service.acme, body: Data(#"{"interval": "minimum"}"#.utf8))
+        #expect(set.status == 400 && set.json["field"] as? String == "app", "\(set.text)")
+        // Composed, the same name is stored and reached.
+        let composed = try await service.post(
+            [["timestamp": "2024-01-01T08:00:00Z", "app": "caf\u{E9}", "event": "launch"]], device: "phone")
+        #expect(composed.status == 200, "\(composed.text)")
+        let reached = try await service.request(
+            "PUT", "/v1/devices/phone/apps/caf%C3%A9", key: service.acme, body: Data(#"{"interval": "minimum"}"#.utf8))
+        #expect(reached.status == 200, "\(reached.text)")
+        #expect(try service.store.apps(device: "acme/phone").map(\.app).contains("caf\u{E9}"))
+        #expect(throws: InvalidFieldError.self) {
+            try service.store.record([.launch("cafe\u{301}", at: 1_704_096_000_000)], device: "acme/phone")
+        }
+        await service.stop()
+    }
+
     /// An app the events route stores is one the per-app routes reach: a '/' or '..' in its
     /// name (sent as %2F) was refused there, so such an app could be neither set nor asked about.
     @Test func everyAppTheEventsRouteStoresIsReachedByTheAppRoutes() async throws {
@@ -104,6 +131,26 @@ struct FramingTests {
         let answer = await socket.received(within: 15)
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
         #expect(try service.store.devices().isEmpty)
+        await service.stop()
+    }
+
+    /// A request the parser cannot read, before any route, is answered 400 with the JSON error
+    /// body every other error has (Hummingbird's own answer had none), and the connection closed.
+    @Test(arguments: [
+        "GET /healthz HTTP/1.1\r\nHost x\r\n\r\n", "GET /healthz HTTP/9\r\n\r\n", "\u{1}\u{2}\u{3} junk\r\n\r\n",
+    ])
+    func aRequestTheParserCannotReadGetsAJSON400(request: String) async throws {
+        let service = try await LiveService()
+        let socket = try RawConnection(port: service.port)
+        defer { socket.close() }
+        try socket.send(request)
+        let answer = await socket.received(within: 15)
+        #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
+        #expect(answer.lowercased().contains("content-type: application/json"), "\(answer.prefix(300))")
+        #expect(answer.contains(#"{"error":"the request is not valid HTTP/1.1"}"#), "\(answer.prefix(300))")
+        // And the service answers the next client.
+        let health = try await service.request("GET", "/healthz")
+        #expect(health.status == 200)
         await service.stop()
     }
 

@@ -405,6 +405,15 @@ struct ServiceTests {
             ("/v1/devices/phone", #"{"colour": "red"}"#, "colour"),
             ("/v1/devices/phone/apps/a", #"{"enabled": "yes"}"#, "enabled"),
             ("/v1/devices/phone/apps/a", #"{"interval": 1.5}"#, "interval"),
+            // Intervals as the document writes them, no more: no case, sign, leading zero or space,
+            // none empty, none over 30 days.
+            ("/v1/devices/phone", #"{"defaultInterval": ""}"#, "defaultInterval"),
+            ("/v1/devices/phone", #"{"defaultInterval": "MINIMUM"}"#, "defaultInterval"),
+            ("/v1/devices/phone/apps/a", #"{"interval": "0060"}"#, "interval"),
+            ("/v1/devices/phone/apps/a", #"{"interval": " 60"}"#, "interval"),
+            ("/v1/devices/phone/apps/a", #"{"interval": "+60"}"#, "interval"),
+            ("/v1/devices/phone/apps/a", #"{"interval": 2592001}"#, "interval"),
+            ("/v1/devices/phone/apps/a", #"{"interval": "2592001"}"#, "interval"),
             ("/v1/devices/phone/apps/a", #"{"requiresPower": 1}"#, "requiresPower"),
             ("/v1/devices/phone/apps/a", #"{"requiresUnmetered": null}"#, "requiresUnmetered"),
         ]

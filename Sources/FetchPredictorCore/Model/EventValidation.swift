@@ -1,3 +1,5 @@
+import Foundation
+
 /// The limits every stored event obeys, checked the same way by every importer and recorder.
 public enum EventLimits {
     /// The earliest instant accepted: 1970-01-01T00:00:00Z. Earlier times in a phone's log are
@@ -26,6 +28,15 @@ public enum EventLimits {
         // What a reader puts for bytes that are not UTF-8: two names would become one.
         if name.unicodeScalars.contains("\u{FFFD}") {
             return "the app name is not valid UTF-8 (it holds U+FFFD, the mark of bytes that were not)"
+        }
+        // One spelling a name: a letter and its accent as two characters ('e' then U+0301) read as
+        // 'é' but are other bytes, so the store, the routes and the command line would tell them
+        // apart. ASCII, as nearly every package name is, is in normal form C already.
+        if !name.utf8.allSatisfy({ $0 < 0x80 }),
+            name.precomposedStringWithCanonicalMapping.utf8.elementsEqual(name.utf8) == false
+        {
+            return
+                "the app name is not in Unicode normal form C (a letter and its accent as two characters): write it precomposed"
         }
         return nil
     }

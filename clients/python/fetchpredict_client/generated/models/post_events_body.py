@@ -16,7 +16,8 @@ T = TypeVar("T", bound="PostEventsBody")
 class PostEventsBody:
     """
     Attributes:
-        events (list[Event]):
+        events (list[Event]): At most the service's --max-batch-events (10,000 by default): a larger batch is answered
+            413, to be sent in parts, as a body over --max-body-bytes is.
     """
 
     events: list[Event]

@@ -15,7 +15,8 @@ class PutDeviceBody:
     """
     Attributes:
         time_zone (str | Unset): An IANA zone name.
-        default_interval (int | str | Unset): The minimum background fetch interval, `never`, `minimum`, or seconds.
+        default_interval (int | str | Unset): The minimum background fetch interval: `never`, `minimum`, or a whole
+            number of seconds from 1 to 2,592,000 (30 days), as a number or as text.
         wakes_per_hour (int | None | Unset): A push budget: at most this many device wakes in any hour of the device's
             plans, the wakes worth the most expected launches kept; null for none.
     """
