@@ -17,33 +17,64 @@ struct Routes: Sendable {
     /// The clock of requests that give no time: the service reads the wall clock, the library never.
     let clock: @Sendable () -> Date
 
-    func add(to group: RouterGroup<APIContext>) {
-        group.post("/devices/{device}/events", use: postEvents)
-        group.get("/devices/{device}/next-wake", use: nextWake)
-        group.get("/devices/{device}/schedule", use: schedule)
-        group.get("/devices/{device}/apps", use: apps)
-        group.get("/devices/{device}/apps/{app}/habits", use: habits)
-        group.put("/devices/{device}", use: putDevice)
-        group.put("/devices/{device}/apps/{app}", use: putApp)
-        group.get("/devices/{device}", use: getDevice)
-        group.delete("/devices/{device}", use: deleteDevice)
-        group.get("/devices", use: listDevices)
-        group.get("/wakes", use: wakes)
-        group.post("/wakes/claim", use: claimWakes)
-        group.get("/settings", use: tenantSettings)
-        group.put("/settings", use: putTenantSettings)
+    /// A route: its method and its path, `{name}` standing for a name.
+    struct Route: Sendable, Hashable {
+        var method: HTTPRequest.Method
+        var path: String
     }
 
-    /// Every route's path, `*` for a name, with its methods: what a 405 answers in `Allow`.
-    static let table: [(path: [String], methods: [String])] = [
-        (["healthz"], ["GET"]), (["readyz"], ["GET"]), (["metrics"], ["GET"]), (["openapi.yaml"], ["GET"]),
-        (["v1", "devices"], ["GET"]), (["v1", "devices", "*"], ["GET", "PUT", "DELETE"]),
-        (["v1", "devices", "*", "events"], ["POST"]),
-        (["v1", "devices", "*", "next-wake"], ["GET"]), (["v1", "devices", "*", "schedule"], ["GET"]),
-        (["v1", "devices", "*", "apps"], ["GET"]), (["v1", "devices", "*", "apps", "*"], ["PUT"]),
-        (["v1", "devices", "*", "apps", "*", "habits"], ["GET"]),
-        (["v1", "wakes"], ["GET"]), (["v1", "wakes", "claim"], ["POST"]), (["v1", "settings"], ["GET", "PUT"]),
+    /// What answers a route of ``v1``, for a value of `Routes`.
+    typealias Handler = @Sendable (Routes) -> @Sendable (Request, APIContext) async throws -> Response
+
+    /// The routes under `/v1`, each listed once: registered from here (``add(to:)``), answered
+    /// 405 from here (``methods(allowedOn:)``), and held equal to the OpenAPI document's by a test.
+    static let v1: [(route: Route, handler: Handler)] = [
+        (Route(method: .post, path: "/devices/{device}/events"), { $0.postEvents }),
+        (Route(method: .get, path: "/devices/{device}/next-wake"), { $0.nextWake }),
+        (Route(method: .get, path: "/devices/{device}/schedule"), { $0.schedule }),
+        (Route(method: .get, path: "/devices/{device}/apps"), { $0.apps }),
+        (Route(method: .get, path: "/devices/{device}/apps/{app}/habits"), { $0.habits }),
+        (Route(method: .put, path: "/devices/{device}/apps/{app}"), { $0.putApp }),
+        (Route(method: .get, path: "/devices/{device}"), { $0.getDevice }),
+        (Route(method: .put, path: "/devices/{device}"), { $0.putDevice }),
+        (Route(method: .delete, path: "/devices/{device}"), { $0.deleteDevice }),
+        (Route(method: .get, path: "/devices"), { $0.listDevices }),
+        (Route(method: .get, path: "/wakes"), { $0.wakes }),
+        (Route(method: .post, path: "/wakes/claim"), { $0.claimWakes }),
+        (Route(method: .get, path: "/settings"), { $0.tenantSettings }),
+        (Route(method: .put, path: "/settings"), { $0.putTenantSettings }),
     ]
+
+    /// The routes outside `/v1`, which need no key; the service registers them with what it
+    /// alone has (the store's health, the metrics' registry, the document).
+    static let root: [Route] = [
+        Route(method: .get, path: "/healthz"), Route(method: .get, path: "/readyz"),
+        Route(method: .get, path: "/metrics"), Route(method: .get, path: "/openapi.yaml"),
+    ]
+
+    /// Every route, with its whole path.
+    static var all: [Route] { root + v1.map { Route(method: $0.route.method, path: "/v1" + $0.route.path) } }
+
+    func add(to group: RouterGroup<APIContext>) {
+        for (route, handler) in Self.v1 {
+            group.on(RouterPath(route.path), method: route.method, use: handler(self))
+        }
+    }
+
+    /// Every route's path, `*` for a name, with its methods in the order listed: what a 405
+    /// answers in `Allow`.
+    static let table: [(path: [String], methods: [String])] = {
+        var table: [(path: [String], methods: [String])] = []
+        for route in all {
+            let path = route.path.split(separator: "/").map { $0.hasPrefix("{") ? "*" : String($0) }
+            if let index = table.firstIndex(where: { $0.path == path }) {
+                table[index].methods.append(route.method.rawValue)
+            } else {
+                table.append((path, [route.method.rawValue]))
+            }
+        }
+        return table
+    }()
 
     /// The methods of the route at `path`, or `nil` when no route has that path.
     static func methods(allowedOn path: String) -> [String]? {
