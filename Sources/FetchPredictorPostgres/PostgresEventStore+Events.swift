@@ -239,7 +239,7 @@ extension PostgresEventStore {
                     count(*) FILTER (WHERE event.kind = 1 AND event.result = 2),
                     count(*) FILTER (WHERE event.kind = 2),
                     min(event.time) FILTER (WHERE event.kind <= 1),
-                    max(event.time) FILTER (WHERE event.kind <= 1)
+                    max(event.time) FILTER (WHERE event.kind <= 1), app.constraints
                 FROM app JOIN device ON device.id = app.device_id
                 LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
@@ -249,7 +249,7 @@ extension PostgresEventStore {
                 """)
             return try rows.map { row in
                 let c = try row.decode(
-                    (String, String, String?, Bool, String?, Int, Int, Int, Int, Int, Int64?, Int64?).self)
+                    (String, String, String?, Bool, String?, Int, Int, Int, Int, Int, Int64?, Int64?, Int16).self)
                 let own = try c.2.map { try Self.interval($0, location: location) }
                 let deviceDefault = try c.4.map { try Self.interval($0, location: location) }
                 return AppSummary(
@@ -257,7 +257,7 @@ extension PostgresEventStore {
                     intervalIsDefault: own == nil,
                     enabled: c.3, launches: c.5, fetchesNewData: c.6, fetchesNoData: c.7, fetchesFailed: c.8,
                     notifications: c.9, firstSeen: c.10.map { Date(milliseconds: $0) },
-                    lastSeen: c.11.map { Date(milliseconds: $0) })
+                    lastSeen: c.11.map { Date(milliseconds: $0) }, constraints: AppConstraints(storeBits: c.12))
             }
         }
     }

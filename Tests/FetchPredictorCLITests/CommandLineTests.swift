@@ -552,6 +552,8 @@ struct PlanningCommandTests {
         let constrained = try Tool.run(["config", "com.example.news", "--requires-power", "--enable", "--db", db])
         #expect(constrained.stdout.contains("background fetch enabled, woken only on power"), "\(constrained.stdout)")
         #expect(try Tool.run(["next"] + now).stdout.contains("com.example.news"))
+        let listed = try Tool.run(["apps", "--db", db]).stdout
+        #expect(listed.contains("NEEDS") && listed.contains("power"), "\(listed)")
         let lifted = try Tool.run(["config", "com.example.news", "--no-requires-power", "--json", "--db", db])
         #expect(lifted.stdout.contains(#""requiresPower" : false"#), "\(lifted.stdout)")
         // And when it is enabled, there is a wake and no hint

@@ -127,6 +127,10 @@ import Testing
         #expect(try store.settings(app: app, device: "phone") == lifted)
         #expect(try store.appSettings(device: "phone").first { $0.app == app } == lifted)
         #expect(try store.planningSettings(device: "phone").policies[app] == lifted)
+        #expect(try store.apps(device: "phone", asOf: nil).first { $0.app == app }?.constraints == lifted.constraints)
+        #expect(
+            try store.apps(device: "phone", asOf: nil).first { $0.app == "com.example.news" }?.constraints.isEmpty
+                == true)
 
         let wake = try #require(try scheduler.nextWake(after: now, device: "phone", app: app))
         let minute = minuteOfDay(wake.plannedTime)

@@ -15,6 +15,12 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public var system: Bool
     /// Whether background fetch is enabled for the app.
     public var enabled: Bool
+    /// Whether the app is woken only on external power.
+    public var requiresPower: Bool
+    /// Whether the app is woken only on an unmetered network.
+    public var requiresUnmetered: Bool
+    /// Whether the app is woken only with a battery not low.
+    public var requiresBatteryNotLow: Bool
     /// Launches stored.
     public var launches: Int
     /// Fetches that brought new data.
@@ -34,8 +40,11 @@ public struct AppSummary: Sendable, Hashable, Codable {
     public init(
         device: String, app: String, interval: FetchInterval, intervalIsDefault: Bool, enabled: Bool, launches: Int,
         fetchesNewData: Int, fetchesNoData: Int, fetchesFailed: Int, notifications: Int, firstSeen: Date?,
-        lastSeen: Date?
+        lastSeen: Date?, constraints: AppConstraints = AppConstraints()
     ) {
+        requiresPower = constraints.requiresPower
+        requiresUnmetered = constraints.requiresUnmetered
+        requiresBatteryNotLow = constraints.requiresBatteryNotLow
         self.device = device
         self.app = app
         // The one place a summary learns it: every store makes its summaries here.
@@ -50,5 +59,12 @@ public struct AppSummary: Sendable, Hashable, Codable {
         self.notifications = notifications
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
+    }
+
+    /// What the device's state must be for the app to be woken.
+    public var constraints: AppConstraints {
+        AppConstraints(
+            requiresPower: requiresPower, requiresUnmetered: requiresUnmetered,
+            requiresBatteryNotLow: requiresBatteryNotLow)
     }
 }

@@ -21,7 +21,7 @@ extension EventStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT device.name AS device, app.name AS app, app.interval, app.enabled,
+                    SELECT device.name AS device, app.name AS app, app.interval, app.enabled, app.constraints,
                         (SELECT count(*) FROM launch WHERE appId = app.id AND time <= ?2) AS launches,
                         (SELECT min(time) FROM launch WHERE appId = app.id AND time <= ?2) AS firstLaunch,
                         (SELECT max(time) FROM launch WHERE appId = app.id AND time <= ?2) AS lastLaunch,
@@ -49,7 +49,8 @@ extension EventStore {
                     intervalIsDefault: own == nil, enabled: row["enabled"], launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
                     notifications: row["notifications"],
-                    firstSeen: first.map { Date(milliseconds: $0) }, lastSeen: last.map { Date(milliseconds: $0) })
+                    firstSeen: first.map { Date(milliseconds: $0) }, lastSeen: last.map { Date(milliseconds: $0) },
+                    constraints: AppConstraints(storeBits: row["constraints"]))
             }
         }
     }

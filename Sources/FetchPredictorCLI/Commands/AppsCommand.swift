@@ -47,12 +47,24 @@ struct AppsCommand: ParsableCommand {
                 Output.local(app.firstSeen, zones[app.device]), Output.local(app.lastSeen, zones[app.device]),
             ]
         }
-        var text = Output.table(
-            [
-                "DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "NOTIFIED",
-                "FIRST SEEN", "LAST SEEN",
-            ],
-            rows, rightAligned: [4, 5, 6, 7, 8])
+        var headers = [
+            "DEVICE", "APP", "INTERVAL", "ENABLED", "LAUNCHES", "NEWDATA", "NODATA", "FAILED", "NOTIFIED", "FIRST SEEN",
+            "LAST SEEN",
+        ]
+        var cells = rows
+        // What an app needs of the device's state, where one needs anything.
+        if apps.contains(where: { !$0.constraints.isEmpty }) {
+            headers.insert("NEEDS", at: 4)
+            for (index, app) in apps.enumerated() {
+                let needs = [
+                    app.requiresPower ? "power" : nil, app.requiresUnmetered ? "unmetered" : nil,
+                    app.requiresBatteryNotLow ? "battery" : nil,
+                ].compactMap { $0 }
+                cells[index].insert(needs.isEmpty ? "-" : needs.joined(separator: ","), at: 4)
+            }
+        }
+        let shift = headers.count - 11
+        var text = Output.table(headers, cells, rightAligned: Set([4, 5, 6, 7, 8].map { $0 + shift }))
         if apps.contains(where: { $0.intervalIsDefault && !$0.system }) {
             text +=
                 "\n* the default interval (the device's own, else the store's); set one with fetchpredict config APP --interval."

@@ -23,6 +23,9 @@ class AppSummary:
         interval_is_default (bool | Unset):
         system (bool | Unset): A system package (clock, calls, settings, installer...) with no interval of its own:
             never woken, whatever the default, until PUT gives it an interval.
+        requires_power (bool | Unset): Woken only while the device is on external power.
+        requires_unmetered (bool | Unset): Woken only while the device is on an unmetered network.
+        requires_battery_not_low (bool | Unset): Woken only while the battery is at 20% or more, or charging.
     """
 
     device: str
@@ -32,6 +35,9 @@ class AppSummary:
     launches: int
     interval_is_default: bool | Unset = UNSET
     system: bool | Unset = UNSET
+    requires_power: bool | Unset = UNSET
+    requires_unmetered: bool | Unset = UNSET
+    requires_battery_not_low: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -49,6 +55,12 @@ class AppSummary:
 
         system = self.system
 
+        requires_power = self.requires_power
+
+        requires_unmetered = self.requires_unmetered
+
+        requires_battery_not_low = self.requires_battery_not_low
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -64,6 +76,12 @@ class AppSummary:
             field_dict["intervalIsDefault"] = interval_is_default
         if system is not UNSET:
             field_dict["system"] = system
+        if requires_power is not UNSET:
+            field_dict["requiresPower"] = requires_power
+        if requires_unmetered is not UNSET:
+            field_dict["requiresUnmetered"] = requires_unmetered
+        if requires_battery_not_low is not UNSET:
+            field_dict["requiresBatteryNotLow"] = requires_battery_not_low
 
         return field_dict
 
@@ -84,6 +102,12 @@ class AppSummary:
 
         system = d.pop("system", UNSET)
 
+        requires_power = d.pop("requiresPower", UNSET)
+
+        requires_unmetered = d.pop("requiresUnmetered", UNSET)
+
+        requires_battery_not_low = d.pop("requiresBatteryNotLow", UNSET)
+
         app_summary = cls(
             device=device,
             app=app,
@@ -92,6 +116,9 @@ class AppSummary:
             launches=launches,
             interval_is_default=interval_is_default,
             system=system,
+            requires_power=requires_power,
+            requires_unmetered=requires_unmetered,
+            requires_battery_not_low=requires_battery_not_low,
         )
 
         app_summary.additional_properties = d
