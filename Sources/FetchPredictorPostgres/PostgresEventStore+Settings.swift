@@ -48,13 +48,6 @@ extension PostgresEventStore {
         }
     }
 
-    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
-        try transaction { db in
-            let id = try Self.deviceID(device, db)
-            try db.changes("UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(id)")
-        }
-    }
-
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
         let key = "defaultWakesPerHour:" + scope
         try transaction { db in
@@ -90,10 +83,6 @@ extension PostgresEventStore {
         try read { db in try db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false }
     }
 
-    public func createDevice(_ device: String) throws {
-        _ = try transaction { db in try Self.deviceID(device, db) }
-    }
-
     public func timeZone(device: String) throws -> TimeZone? {
         try read { db in
             try Self.zone(
@@ -102,25 +91,37 @@ extension PostgresEventStore {
         }
     }
 
-    public func setTimeZone(_ zone: TimeZone, device: String) throws {
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
         try transaction { db in
-            // A new device is made in its zone, at version 0, as the SQLite store makes it.
-            let id = try Self.deviceID(device, timeZone: zone.identifier, db)
-            let stored =
-                try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
-            if let stored, stored != zone.identifier {
-                let imports = try db.rows(
-                    """
-                    SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
-                        AND time_zone != \(zone.identifier) ORDER BY id
-                    """
-                ).map { try $0.decode(Int64.self) }
-                if !imports.isEmpty {
-                    throw StoreError.localTimesReadInZone(
-                        device: device, stored: stored, given: zone.identifier, imports: imports)
+            // The zone first: when it is refused, nothing else changes either.
+            let id: Int64
+            if let zone = change.timeZone {
+                // A new device is made in its zone, at version 0, as the SQLite store makes it.
+                id = try Self.deviceID(device, timeZone: zone.identifier, db)
+                let stored =
+                    try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
+                if let stored, stored != zone.identifier {
+                    let imports = try db.rows(
+                        """
+                        SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
+                            AND time_zone != \(zone.identifier) ORDER BY id
+                        """
+                    ).map { try $0.decode(Int64.self) }
+                    if !imports.isEmpty {
+                        throw StoreError.localTimesReadInZone(
+                            device: device, stored: stored, given: zone.identifier, imports: imports)
+                    }
                 }
+                try Self.move(deviceID: id, to: zone, db)
+            } else {
+                id = try Self.deviceID(device, db)
             }
-            try Self.move(deviceID: id, to: zone, db)
+            if let interval = change.defaultInterval {
+                try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(id)")
+            }
+            if let budget = change.wakesPerHour {
+                try db.changes("UPDATE device SET wakes_per_hour = \(budget.map(Int32.init)) WHERE id = \(id)")
+            }
         }
     }
 
@@ -157,13 +158,6 @@ extension PostgresEventStore {
                 return try Self.interval(text, location: location)
             }
             return try Self.storeDefaultInterval(db, location: location)
-        }
-    }
-
-    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
-        try transaction { db in
-            let id = try Self.deviceID(device, db)
-            try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(id)")
         }
     }
 

@@ -315,11 +315,11 @@ struct Routes: Sendable {
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
         let store = self.store
-        let answer = try await workers.run { [zone] () throws -> DeviceSettingsAnswer in
-            if let zone { try store.setTimeZone(zone, device: device.stored) }
-            if let interval { try store.setDefaultInterval(interval, device: device.stored) }
-            if let budget { try store.setWakesPerHour(budget, device: device.stored) }
-            if zone == nil && interval == nil && budget == nil { try store.createDevice(device.stored) }
+        let change = DeviceSettingsChange(
+            timeZone: zone, defaultInterval: interval.map { .some($0) }, wakesPerHour: budget)
+        let answer = try await workers.run { [change] () throws -> DeviceSettingsAnswer in
+            // One transaction: a zone refused changes nothing else.
+            try store.changeDevice(change, device: device.stored)
             return try Self.settings(of: device, in: store)
         }
         return try Self.json(answer)

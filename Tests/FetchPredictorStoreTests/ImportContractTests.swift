@@ -360,4 +360,31 @@ import Testing
     }
 
     /// A stored setting that is not a valid value is an error, never read as the default.
+
+    /// A device's settings change in one transaction: a zone refused (imports of the device read
+    /// local times in its present one) leaves its interval and budget as they were too.
+    @Test(arguments: Backend.available)
+    func aDevicesSettingsChangeWhollyOrNotAtAll(backend: Backend) throws {
+        let store = try backend.makeStore()
+        _ = try store.importFile(
+            TestFiles.fixture("app-usage-dmy.csv"),
+            options: ImportOptions(device: "phone", timeZone: zone, dateOrder: .dmy), now: now)
+        let before = try store.planningSettings(device: "phone")
+        #expect(throws: StoreError.self) {
+            try store.changeDevice(
+                DeviceSettingsChange(
+                    timeZone: TimeZone(identifier: "Asia/Tokyo")!, defaultInterval: .some(.minimum),
+                    wakesPerHour: .some(3)),
+                device: "phone")
+        }
+        let after = try store.planningSettings(device: "phone")
+        #expect(after.timeZone == zone && after.defaultInterval == before.defaultInterval)
+        #expect(after.wakesPerHour == nil && after.version == before.version)
+        // The same change in its own zone is made whole.
+        try store.changeDevice(
+            DeviceSettingsChange(timeZone: zone, defaultInterval: .some(.minimum), wakesPerHour: .some(3)),
+            device: "phone")
+        let made = try store.planningSettings(device: "phone")
+        #expect(made.defaultInterval == .minimum && made.wakesPerHour == 3 && made.timeZone == zone)
+    }
 }

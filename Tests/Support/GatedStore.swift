@@ -103,23 +103,18 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try base.eraseDevice(device, dryRun: dryRun)
     }
     public func devices() throws -> [String] { try base.devices() }
-    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
-        try base.setWakesPerHour(wakesPerHour, device: device)
-    }
     public func wakesPerHour(device: String) throws -> Int? { try base.wakesPerHour(device: device) }
     public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
         try base.devices(prefix: prefix, after: after, limit: limit)
     }
     public func hasDevice(_ device: String) throws -> Bool { try base.hasDevice(device) }
-    public func createDevice(_ device: String) throws { try base.createDevice(device) }
     public func timeZone(device: String) throws -> TimeZone? { try base.timeZone(device: device) }
-    public func setTimeZone(_ zone: TimeZone, device: String) throws { try base.setTimeZone(zone, device: device) }
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
+        try base.changeDevice(change, device: device)
+    }
     public func defaultInterval() throws -> FetchInterval { try base.defaultInterval() }
     public func setDefaultInterval(_ interval: FetchInterval) throws { try base.setDefaultInterval(interval) }
     public func defaultInterval(device: String) throws -> FetchInterval { try base.defaultInterval(device: device) }
-    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
-        try base.setDefaultInterval(interval, device: device)
-    }
     public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
         try base.changeApp(change, app: app, device: device)
     }

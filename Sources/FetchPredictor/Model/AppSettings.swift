@@ -1,4 +1,5 @@
 import FetchPredictorCore
+import Foundation
 
 /// An app's settings as the store holds them.
 public struct AppSettings: Sendable, Hashable, Codable {
@@ -56,6 +57,26 @@ public struct AppSettings: Sendable, Hashable, Codable {
         try container.encode(constraints.requiresPower, forKey: .requiresPower)
         try container.encode(constraints.requiresUnmetered, forKey: .requiresUnmetered)
         try container.encode(constraints.requiresBatteryNotLow, forKey: .requiresBatteryNotLow)
+    }
+}
+
+/// A change of a device's own settings, made in one transaction: each field given is set, the
+/// others kept; the zone first, so that when it is refused nothing else changes. An empty change
+/// creates the device (with no zone) when new.
+public struct DeviceSettingsChange: Sendable, Hashable {
+    /// The device's IANA time zone; `nil` keeps it.
+    public var timeZone: TimeZone?
+    /// The interval of the device's apps that set none: `.some(nil)` returns it to the store's;
+    /// `nil` keeps it.
+    public var defaultInterval: FetchInterval??
+    /// The device's push budget: `.some(nil)` for none; `nil` keeps it.
+    public var wakesPerHour: Int??
+
+    /// Creates a change of the fields given.
+    public init(timeZone: TimeZone? = nil, defaultInterval: FetchInterval?? = nil, wakesPerHour: Int?? = nil) {
+        self.timeZone = timeZone
+        self.defaultInterval = defaultInterval
+        self.wakesPerHour = wakesPerHour
     }
 }
 

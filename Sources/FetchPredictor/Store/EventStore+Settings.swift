@@ -68,13 +68,6 @@ extension EventStore {
         }
     }
 
-    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
-        try write { db in
-            let id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
-            try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [wakesPerHour, id])
-        }
-    }
-
     public func wakesPerHour(device: String) throws -> Int? {
         try read { db in try DeviceRecord.named(device, db)?.wakesPerHour }
     }
@@ -106,15 +99,6 @@ extension EventStore {
         return nil
     }
 
-    /// Sets the interval of one device's apps that set none, creating the device when new;
-    /// `nil` returns the device to the store's default.
-    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
-        try write { db in
-            let id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
-            try db.execute(sql: "UPDATE device SET defaultInterval = ? WHERE id = ?", arguments: [interval?.text, id])
-        }
-    }
-
     /// Changes the interval of apps that set none.
     public func setDefaultInterval(_ interval: FetchInterval) throws {
         try write { db in
@@ -122,27 +106,36 @@ extension EventStore {
         }
     }
 
-    /// Sets a device's IANA time zone, creating the device when new. Models learned in the old
-    /// zone are dropped: their daily profiles are in its local time.
-    ///
-    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
-    ///   of the device read local times in its present zone: moved, each of those events would
-    ///   mean another instant. Nothing is changed then.
-    public func setTimeZone(_ zone: TimeZone, device: String) throws {
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
         try write { db in
-            if let stored = try DeviceRecord.named(device, db)?.timeZone, stored != zone.identifier {
-                let imports = try Int64.fetchAll(
-                    db,
-                    sql: """
-                        SELECT id FROM importLog WHERE device = ? AND timeZone IS NOT NULL AND timeZone != ?
-                        ORDER BY id
-                        """, arguments: [device, zone.identifier])
-                if !imports.isEmpty {
-                    throw StoreError.localTimesReadInZone(
-                        device: device, stored: stored, given: zone.identifier, imports: imports)
+            // The zone first: when it is refused, nothing else changes either.
+            let id: Int64
+            if let zone = change.timeZone {
+                if let stored = try DeviceRecord.named(device, db)?.timeZone, stored != zone.identifier {
+                    let imports = try Int64.fetchAll(
+                        db,
+                        sql: """
+                            SELECT id FROM importLog WHERE device = ? AND timeZone IS NOT NULL AND timeZone != ?
+                            ORDER BY id
+                            """, arguments: [device, zone.identifier])
+                    if !imports.isEmpty {
+                        // Moved, each of those events would mean another instant.
+                        throw StoreError.localTimesReadInZone(
+                            device: device, stored: stored, given: zone.identifier, imports: imports)
+                    }
                 }
+                id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
+                try Self.move(deviceID: id, to: zone, db)
+            } else {
+                id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
             }
-            try Self.move(deviceID: try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db), to: zone, db)
+            if let interval = change.defaultInterval {
+                try db.execute(
+                    sql: "UPDATE device SET defaultInterval = ? WHERE id = ?", arguments: [interval?.text, id])
+            }
+            if let budget = change.wakesPerHour {
+                try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [budget, id])
+            }
         }
     }
 
@@ -207,11 +200,6 @@ extension EventStore {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM device WHERE name = ?)", arguments: [device])
                 ?? false
         }
-    }
-
-    /// Creates a device with no time zone when there is none of that name.
-    public func createDevice(_ device: String) throws {
-        try write { db in _ = try DeviceRecord.findOrCreate(device, timeZone: nil, db) }
     }
 
     /// Reads the store once: for a service's readiness check.

@@ -120,25 +120,14 @@ public protocol EventStoring: WakeKeeping {
     func devices(prefix: String, after: String?, limit: Int) throws -> [String]
     /// Whether the store has a device of that name.
     func hasDevice(_ device: String) throws -> Bool
-    /// Creates a device with no time zone when there is none of that name.
-    func createDevice(_ device: String) throws
     /// A device's time zone, or `nil` when the device is unknown or has none.
     func timeZone(device: String) throws -> TimeZone?
-    /// Sets a device's IANA time zone, creating the device when new; a new zone drops the
-    /// device's learned models and bumps its version.
-    ///
-    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
-    ///   of the device read local times in its present zone. Nothing is changed then.
-    func setTimeZone(_ zone: TimeZone, device: String) throws
     /// The interval of apps that set none: `FetchInterval/never` until changed, as on iOS.
     func defaultInterval() throws -> FetchInterval
     /// Changes the interval of apps that set none.
     func setDefaultInterval(_ interval: FetchInterval) throws
     /// The interval of a device's apps that set none: the device's own default, else the store's.
     func defaultInterval(device: String) throws -> FetchInterval
-    /// Sets a device's push budget (at most `wakesPerHour` device wakes in any hour of its
-    /// plans), creating the device when new; `nil` for none.
-    func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws
     /// A device's own push budget; `nil` when it has none (or is not there).
     func wakesPerHour(device: String) throws -> Int?
     /// Sets the push budget of the devices of `scope` (a tenant's, as `"acme/"`; `""` for the
@@ -147,9 +136,14 @@ public protocol EventStoring: WakeKeeping {
     func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws
     /// The push budget of the devices of `scope` that set none; `nil` when it has none.
     func defaultWakesPerHour(scope: String) throws -> Int?
-    /// Sets the interval of one device's apps that set none, creating the device when new;
-    /// `nil` returns the device to the store's default.
-    func setDefaultInterval(_ interval: FetchInterval?, device: String) throws
+    /// Changes a device's own settings in one transaction, creating the device when new: its
+    /// zone (a new one drops its learned models and bumps its version), the interval of its apps
+    /// that set none, its push budget. An empty change creates the device with no zone.
+    ///
+    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when the zone
+    ///   changes and imports of the device read local times in its present zone. Nothing is
+    ///   changed then.
+    func changeDevice(_ change: DeviceSettingsChange, device: String) throws
     /// Changes an app's settings in one transaction, creating the device and the app when new,
     /// and returns them as changed; an empty change creates the app with the defaults, or keeps
     /// its settings. Plans kept for the device are made again.
@@ -339,6 +333,32 @@ package enum APIKeyText {
 }
 
 extension EventStoring {
+    /// Creates a device with no time zone when there is none of that name.
+    public func createDevice(_ device: String) throws {
+        try changeDevice(DeviceSettingsChange(), device: device)
+    }
+
+    /// Sets a device's IANA time zone, creating the device when new; a new zone drops the
+    /// device's learned models and bumps its version.
+    ///
+    /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
+    ///   of the device read local times in its present zone. Nothing is changed then.
+    public func setTimeZone(_ zone: TimeZone, device: String) throws {
+        try changeDevice(DeviceSettingsChange(timeZone: zone), device: device)
+    }
+
+    /// Sets a device's push budget (at most `wakesPerHour` device wakes in any hour of its
+    /// plans), creating the device when new; `nil` for none.
+    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
+        try changeDevice(DeviceSettingsChange(wakesPerHour: .some(wakesPerHour)), device: device)
+    }
+
+    /// Sets the interval of one device's apps that set none, creating the device when new;
+    /// `nil` returns the device to the store's default.
+    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
+        try changeDevice(DeviceSettingsChange(defaultInterval: .some(interval)), device: device)
+    }
+
     /// Creates an app (and its device) with the default settings when there is none of that
     /// name; an app that is there keeps its settings.
     public func createApp(_ app: String, device: String) throws {
