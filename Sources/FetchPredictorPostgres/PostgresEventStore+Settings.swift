@@ -192,7 +192,8 @@ extension PostgresEventStore {
             enabled: enabled, constraints: AppConstraints(storeBits: bits))
     }
 
-    /// The condition of an app row with a setting of its own (`AppSettings.isOwn`).
+    /// The condition of an app row with a setting of its own: an interval, fetch disabled, or a
+    /// constraint (as the SQLite store's `AppRecord.ownSettingSQL`).
     static let ownSettingSQL = "app.interval IS NOT NULL OR NOT app.enabled OR app.constraints <> 0"
 
     private func checkAppName(_ app: String) throws {

@@ -26,10 +26,6 @@ public struct AppSettings: Sendable, Hashable, Codable {
         self.constraints = constraints
     }
 
-    /// Whether the app has a setting of its own: an interval, fetch disabled, or a constraint.
-    /// An app with none is planned with the defaults, and pruned with its last event.
-    public var isOwn: Bool { interval != nil || !enabled || !constraints.isEmpty }
-
     private enum CodingKeys: String, CodingKey {
         case device, app, interval, enabled, requiresPower, requiresUnmetered, requiresBatteryNotLow
     }
@@ -108,11 +104,6 @@ public struct AppSettingsChange: Sendable, Hashable {
 
     /// Whether the change sets nothing.
     public var isEmpty: Bool { self == AppSettingsChange() }
-
-    /// Whether the change sets a constraint.
-    public var setsConstraints: Bool {
-        requiresPower != nil || requiresUnmetered != nil || requiresBatteryNotLow != nil
-    }
 
     /// `settings` with the change made.
     public func applied(to settings: AppSettings) -> AppSettings {

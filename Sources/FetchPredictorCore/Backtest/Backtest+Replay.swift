@@ -81,7 +81,7 @@ struct PreparedDevice: Sendable {
 
     func run(_ strategy: Backtest.Strategy, _ settings: BacktestSettings) -> Backtest.Outcome {
         let fetches: [SimulatedFetch]
-        var refused: [SimulatedFetch] = []
+        var refused: [Milliseconds] = []
         switch strategy {
         case .predictor, .ignoringState:
             do {
@@ -158,19 +158,19 @@ struct PreparedDevice: Sendable {
     ///
     /// Where the log tells the device's state, the replay checks it as the system does before it
     /// runs a task: an app due while Low Power Mode is on, or while the state breaks one of its
-    /// constraints, is not fetched (the second list). Told the state (`honoursState`), the
+    /// constraints, is not fetched (the second list: the times of those refused, one an app). Told the state (`honoursState`), the
     /// predictor gets the state events and the apps' constraints; else it gets neither, and
     /// plans as if the device had none.
     func replay(
         budget: Double, honoursState: Bool = true, _ settings: BacktestSettings
-    ) throws(PredictorError) -> (fetches: [SimulatedFetch], refused: [SimulatedFetch]) {
+    ) throws(PredictorError) -> (fetches: [SimulatedFetch], refused: [Milliseconds]) {
         var predictor = replayPredictor(budget: budget, honoursState: honoursState, settings)
         let logged = honoursState ? self.logged : self.logged.filter { !$0.kind.isDeviceState }
         var timelines: [String: ContentTimeline] = [:]
         for app in scope.keys { timelines[app] = timeline(app, settings) }
         var lastRefresh: [String: Milliseconds] = [:]
         var fetches: [SimulatedFetch] = []
-        var refused: [SimulatedFetch] = []
+        var refused: [Milliseconds] = []
         var pending: [Event] = []
         let duration = Milliseconds.seconds(settings.fetchDuration)
         guard var now = launches.first.map({ min($0.time, logged.first?.time ?? $0.time) - 1 }) else {
@@ -208,7 +208,7 @@ struct PreparedDevice: Sendable {
             for app in wake.apps {
                 guard var timeline = timelines[app.app] else { continue }
                 if !state.isEmpty, !state.allows(constraints[app.app] ?? AppConstraints(), at: wakeTime) {
-                    refused.append(SimulatedFetch(device: name, app: app.app, start: wakeTime, result: .failed))
+                    refused.append(wakeTime)
                     continue
                 }
                 let result = timeline.result(at: wakeTime, lastRefresh: lastRefresh[app.app])
@@ -246,7 +246,7 @@ struct PreparedDevice: Sendable {
 
     /// Scores fetches against the cold launches of the apps in scope, as the protocol defines.
     func score(
-        _ fetches: [SimulatedFetch], refused: [SimulatedFetch] = [], strategy: Backtest.Strategy,
+        _ fetches: [SimulatedFetch], refused: [Milliseconds] = [], strategy: Backtest.Strategy,
         _ settings: BacktestSettings
     ) -> Backtest.Outcome {
         var sheet = ScoreSheet(figures: StrategyFigures(strategy: strategy))
@@ -269,7 +269,7 @@ struct PreparedDevice: Sendable {
         }
         if !state.isEmpty {
             sheet.figures.state = stateFigures(byApp, settings)
-            sheet.figures.state?.refusedByState = refused.count { isScored($0.start) }
+            sheet.figures.state?.refusedByState = refused.count(where: isScored)
         }
         sheet.figures.deviceWakes = sheet.wakeInstants.count
         let ages = sheet.ages.sorted()

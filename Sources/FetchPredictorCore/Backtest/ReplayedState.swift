@@ -66,7 +66,7 @@ struct ReplayedState: Sendable {
             return true
         }
         if constraints.requiresBatteryNotLow, let percent = battery.at(time),
-            percent < AppConstraints.lowBattery, onPower != true
+            AppConstraints.isLow(batteryPercent: percent, onPower: onPower)
         {
             return true
         }

@@ -57,8 +57,8 @@ public struct StateHabits: Sendable, Hashable, Codable {
     /// Whether the last battery level was low (under ``AppConstraints/lowBattery`` percent) with
     /// the device not known to be on power since.
     public var batteryIsLow: Bool {
-        guard let battery = batteryState, battery.percent < AppConstraints.lowBattery else { return false }
-        return powerState?.isOn != true
+        guard let battery = batteryState else { return false }
+        return AppConstraints.isLow(batteryPercent: battery.percent, onPower: powerState?.isOn)
     }
 
     /// Whether it has learned anything: a device with no state event has nothing.

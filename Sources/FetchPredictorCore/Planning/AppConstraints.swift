@@ -24,6 +24,12 @@ public struct AppConstraints: Sendable, Hashable, Codable {
 
     /// The battery level, in percent, under which a battery not charging is low.
     public static let lowBattery = 20
+
+    /// Whether a battery at `percent` is low: under ``lowBattery`` and not known to be on power
+    /// (`onPower` `nil` where the power was never told).
+    public static func isLow(batteryPercent percent: Int, onPower: Bool?) -> Bool {
+        percent < lowBattery && onPower != true
+    }
 }
 
 /// How likely a constrained app's requirements are met at a minute: each required one's chance

@@ -29,7 +29,8 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
 }
 
 extension AppRecord {
-    /// The condition of an app row with a setting of its own (`AppSettings.isOwn`).
+    /// The condition of an app row with a setting of its own: an interval, fetch disabled, or a
+    /// constraint. An app with none is planned with the defaults, and pruned with its last event.
     static let ownSettingSQL = "app.interval IS NOT NULL OR app.enabled = 0 OR app.constraints != 0"
 
     /// The app's settings.
@@ -40,7 +41,7 @@ extension AppRecord {
     }
 
     /// The apps of a device by name; with `ownOnly`, only those with a setting of their own
-    /// (`AppSettings.isOwn`).
+    /// (``ownSettingSQL``).
     static func all(device: String, ownOnly: Bool = false, _ db: Database) throws -> [AppRecord] {
         try fetchAll(
             db,
