@@ -59,7 +59,10 @@ final class LiveService: @unchecked Sendable {
         let group = ServiceGroup(
             configuration: .init(services: [application], gracefulShutdownSignals: [], logger: Logger(label: "test")))
         self.group = group
-        task = Task { try await group.run() }
+        // On threads of its own, as a separate process would be: the 77 command-line tests wait
+        // for their processes on the shared pool (two threads on a 2-core machine), and a server
+        // that queued behind them answered its client after the client's 60 s timeout.
+        task = Task { try await withTaskExecutorPreference(Self.threads) { try await group.run() } }
         var iterator = ports.makeAsyncIterator()
         port = await iterator.next() ?? 0
     }
@@ -69,6 +72,9 @@ final class LiveService: @unchecked Sendable {
         _ = await task.result
         try? FileManager.default.removeItem(at: folder)
     }
+
+    /// The threads every live service runs on, apart from the pool that tests block.
+    static let threads = ServiceThreads()
 
     /// Sends a request; `key` is sent as a bearer key when given.
     func request(
@@ -191,5 +197,17 @@ struct RawConnection: Sendable {
 func offThePool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+/// Runs jobs on a dispatch queue, whose threads grow when a job blocks, where the shared pool's
+/// threads are as many as the cores and are held by every test that waits synchronously.
+final class ServiceThreads: TaskExecutor {
+    private let queue = DispatchQueue(label: "live-service", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
