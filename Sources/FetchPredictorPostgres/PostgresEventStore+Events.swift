@@ -14,13 +14,7 @@ extension PostgresEventStore {
         "(" + EventKind.allCases.filter(\.isLearnedFromStore).map { "\($0.storeCode)" }.joined(separator: ", ") + ")"
 
     /// A fetch result's code in the `event` table.
-    static func code(of result: FetchResult) -> Int16 {
-        switch result {
-        case .newData: 0
-        case .noData: 1
-        case .failed: 2
-        }
-    }
+    static func code(of result: FetchResult) -> Int16 { result.storeCode }
 
     /// What stands for NULL in the arrays of a batch, which carry no NULLs.
     private enum Absent {
@@ -32,7 +26,7 @@ extension PostgresEventStore {
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
-            if let (field, reason) = EventStore.problem(with: event) {
+            if let (field, reason) = StoreRules.problem(with: event) {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }
@@ -218,28 +212,32 @@ extension PostgresEventStore {
 
     /// The fetch result of a stored code.
     static func result(code: Int16) throws -> FetchResult {
-        switch code {
-        case 0: .newData
-        case 1: .noData
-        case 2: .failed
-        default: throw StoreError.damaged(path: "event", detail: "the fetch result \(code) is none of 0, 1, 2")
+        guard let result = FetchResult(storeCode: code) else {
+            throw StoreError.damaged(path: "event", detail: "the fetch result \(code) is none of 0, 1, 2")
         }
+        return result
     }
 
     public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
         let limit = time?.milliseconds ?? Milliseconds.max
+        let (launch, fetch, notification) = (
+            "\(EventKind.launch.storeCode)", "\(EventKind.fetch.storeCode)", "\(EventKind.notification.storeCode)"
+        )
+        let (newData, noData, failed) = (
+            "\(FetchResult.newData.storeCode)", "\(FetchResult.noData.storeCode)", "\(FetchResult.failed.storeCode)"
+        )
         return try transaction(snapshot: true) { db in
             let storeDefault = try Self.storeDefaultInterval(db, location: location)
             let rows = try db.rows(
                 """
                 SELECT device.name, app.name, app.interval, app.enabled, device.default_interval,
-                    count(*) FILTER (WHERE event.kind = 0),
-                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 0),
-                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 1),
-                    count(*) FILTER (WHERE event.kind = 1 AND event.result = 2),
-                    count(*) FILTER (WHERE event.kind = 2),
-                    min(event.time) FILTER (WHERE event.kind <= 1),
-                    max(event.time) FILTER (WHERE event.kind <= 1), app.constraints
+                    count(*) FILTER (WHERE event.kind = \(unescaped: launch)),
+                    count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: newData)),
+                    count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: noData)),
+                    count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: failed)),
+                    count(*) FILTER (WHERE event.kind = \(unescaped: notification)),
+                    min(event.time) FILTER (WHERE event.kind IN (\(unescaped: launch), \(unescaped: fetch))),
+                    max(event.time) FILTER (WHERE event.kind IN (\(unescaped: launch), \(unescaped: fetch))), app.constraints
                 FROM app JOIN device ON device.id = app.device_id
                 LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))

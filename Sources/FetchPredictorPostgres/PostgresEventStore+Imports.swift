@@ -24,7 +24,7 @@ extension PostgresEventStore {
         let deviceZone = try Self.zone(
             db.value("SELECT time_zone FROM device WHERE name = \(options.device) FOR UPDATE", as: String?.self)
                 ?? nil, location: location)
-        try EventStore.checkZone(options.timeZone, of: options.device, against: deviceZone)
+        try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
         // A device with no zone takes the one the import names, as a new one does.
         if let given = options.timeZone, deviceZone == nil {
             try db.changes(

@@ -323,7 +323,7 @@ extension PostgresEventStore {
 
 extension PostgresEventStore {
     public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
-        if let problem = EventStore.problem(withTenantName: tenant) {
+        if let problem = StoreRules.problem(withTenantName: tenant) {
             throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
         let key = APIKeyText.generate()

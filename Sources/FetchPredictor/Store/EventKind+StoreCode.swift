@@ -28,3 +28,25 @@ extension EventKind {
         }
     }
 }
+
+extension FetchResult {
+    /// The result's number in a store that keeps it as a number (PostgreSQL): 0 new data,
+    /// 1 no data, 2 failed.
+    public var storeCode: Int16 {
+        switch self {
+        case .newData: 0
+        case .noData: 1
+        case .failed: 2
+        }
+    }
+
+    /// The result of a store's code; `nil` for a number that is none.
+    public init?(storeCode: Int16) {
+        switch storeCode {
+        case 0: self = .newData
+        case 1: self = .noData
+        case 2: self = .failed
+        default: return nil
+        }
+    }
+}

@@ -45,7 +45,7 @@ extension EventStore {
         onReject: ((Rejection) -> Void)?, _ db: Database
     ) throws -> ImportReport {
         let deviceZone = try Self.timeZone(db, device: options.device, path: path)
-        try Self.checkZone(options.timeZone, of: options.device, against: deviceZone)
+        try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
         // A device with no zone takes the one the import names, as a new one does.
         if let given = options.timeZone, deviceZone == nil {
             try db.execute(

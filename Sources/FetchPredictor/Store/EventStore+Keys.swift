@@ -23,16 +23,10 @@ public struct APIKeyInfo: Sendable, Hashable, Codable {
 }
 
 extension EventStore {
-    /// The characters a tenant name may use: letters, digits, `.`, `_` and `-`, up to 64.
+    /// The problem with a tenant name, or `nil` when it is usable.
+    @available(*, deprecated, renamed: "StoreRules.problem(withTenantName:)")
     public static func problem(withTenantName name: String) -> String? {
-        if name.isEmpty { return "the tenant name is empty" }
-        if name.utf8.count > 64 { return "the tenant name is longer than 64 bytes" }
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        if !name.allSatisfy(allowed.contains) {
-            return "the tenant name may hold only letters, digits, '.', '_' and '-'"
-        }
-        if name == "." || name == ".." { return "the tenant name is '.' or '..'" }
-        return nil
+        StoreRules.problem(withTenantName: name)
     }
 
     /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
@@ -40,7 +34,7 @@ extension EventStore {
     ///
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
     public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
-        if let problem = Self.problem(withTenantName: tenant) {
+        if let problem = StoreRules.problem(withTenantName: tenant) {
             throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
         let key = APIKeyText.generate()

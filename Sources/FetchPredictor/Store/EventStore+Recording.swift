@@ -12,7 +12,7 @@ extension EventStore {
     /// - Throws: ``InvalidFieldError`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
-        if let (field, reason) = Self.problem(with: event, timeField: "time") {
+        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         return try write { db in
@@ -34,7 +34,7 @@ extension EventStore {
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
-            if let (field, reason) = Self.problem(with: event) {
+            if let (field, reason) = StoreRules.problem(with: event) {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }
@@ -51,29 +51,6 @@ extension EventStore {
         }
     }
 
-    /// The field of an event that cannot be stored and why, or `nil` when it can; the time is
-    /// named `timeField`.
-    package static func problem(with event: Event, timeField: String = "timestamp") -> (field: String, reason: String)?
-    {
-        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
-            return ("app", problem)
-        }
-        if let problem = EventLimits.problem(withTime: event.time) { return (timeField, problem) }
-        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
-            return ("duration", problem)
-        }
-        if let offset = event.utcOffset, let problem = EventLimits.problem(withUTCOffset: offset) {
-            return (timeField, problem)  // the offset is read from the time's text
-        }
-        if let bytes = event.bytes, let problem = EventLimits.problem(withBytes: bytes) { return ("bytes", problem) }
-        if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
-        switch EventLimits.value(event.value, for: event.kind) {
-        case .failure(let problem): return ("value", problem.reason)
-        case .success(let value) where value != event.value:
-            return ("value", "the value is not written as the store keeps it: '\(value ?? "")'")
-        case .success: return nil
-        }
-    }
 }
 
 /// What a batch of events did to the store.

@@ -159,14 +159,6 @@ extension EventStore {
         try DeviceRecord.named(device, db)?.zone(path: path)
     }
 
-    /// Refuses a zone given for a device that is in another: local times read in it would mean
-    /// other instants, and habits read in it other hours.
-    /// - Throws: ``StoreError/timeZoneConflict(device:stored:given:)``.
-    package static func checkZone(_ given: TimeZone?, of device: String, against stored: TimeZone?) throws {
-        guard let given, let stored, given.identifier != stored.identifier else { return }
-        throw StoreError.timeZoneConflict(device: device, stored: stored.identifier, given: given.identifier)
-    }
-
     /// The names of the devices in the store, sorted.
     public func devices() throws -> [String] {
         try read { db in try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name") }

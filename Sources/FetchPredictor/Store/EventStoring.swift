@@ -296,7 +296,7 @@ extension EventStoring {
     public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) throws -> [BacktestDevice] {
         try (names ?? devices()).map { name in
             guard let zone = try self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
-            try EventStore.checkZone(timeZone, of: name, against: zone)
+            try StoreRules.checkZone(timeZone, of: name, against: zone)
             let events = try events(device: name)
             return BacktestDevice(
                 name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
@@ -310,7 +310,7 @@ extension EventStoring {
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String) throws -> Bool {
-        if let (field, reason) = EventStore.problem(with: event, timeField: "time") {
+        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         return try record([event], device: device).stored == 1

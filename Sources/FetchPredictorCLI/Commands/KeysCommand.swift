@@ -36,7 +36,7 @@ struct KeysCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
 
         func validate() throws {
-            if let problem = EventStore.problem(withTenantName: tenant) {
+            if let problem = StoreRules.problem(withTenantName: tenant) {
                 throw ValidationError("--tenant was refused: \(problem).")
             }
         }
