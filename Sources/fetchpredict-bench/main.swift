@@ -54,11 +54,16 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--devices", le
     exit(0)
 }
 
+if CommandLine.arguments.dropFirst() == ["--batch-reader"] {
+    try benchBatchReader()
+    exit(0)
+}
+
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(
         Data(
-            "usage: fetchpredict-bench STORE.sqlite\n       fetchpredict-bench --devices TENANT COUNT STORE.sqlite\n"
-                .utf8))
+            ("usage: fetchpredict-bench STORE.sqlite\n       fetchpredict-bench --devices TENANT COUNT STORE.sqlite\n"
+                + "       fetchpredict-bench --batch-reader\n").utf8))
     exit(2)
 }
 let store = try EventStore(path: CommandLine.arguments[1])
