@@ -10,7 +10,7 @@ import NIOPosix
 /// is refused at once.
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
-    let store: any EventStoring
+    let store: any APIKeyKeeping
     let workers: StoreWorkers
 
     func handle(

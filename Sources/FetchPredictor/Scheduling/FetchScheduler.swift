@@ -356,7 +356,7 @@ public final class FetchScheduler: @unchecked Sendable {
         }
     }
 
-    /// Erases a device for good (``EventStoring/eraseDevice(_:dryRun:)``) and forgets its model,
+    /// Erases a device for good (``DeviceSettingsKeeping/eraseDevice(_:dryRun:)``) and forgets its model,
     /// holding the device's lock: no query of it answers from what was erased.
     ///
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.

@@ -195,7 +195,7 @@ struct ConfigCommand: ParsableCommand {
     }
 
     /// Makes the change of every app of the device that fits a pattern, and says which.
-    func changeInBulk(_ eventStore: any EventStoring) throws {
+    func changeInBulk(_ eventStore: any EventKeeping & DeviceSettingsKeeping) throws {
         let patterns = try bulkPatterns()
         let names = try eventStore.apps(device: store.device, asOf: nil).map(\.app)
         let chosen = names.filter { name in patterns.contains { SystemApps.matches(name, pattern: $0) } }

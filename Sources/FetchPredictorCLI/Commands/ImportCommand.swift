@@ -175,7 +175,7 @@ struct ImportCommand: ParsableCommand {
     /// Refuses a file imported with no `--device` whose kind of source differs from every log
     /// the device holds (``OtherSource``), unless `--same-device` confirms it. A file whose format
     /// cannot be told is left to the import, which says why.
-    func checkSource(of file: String, in eventStore: any EventStoring, held: inout [HeldLog]?) throws {
+    func checkSource(of file: String, in eventStore: any ImportLogKeeping, held: inout [HeldLog]?) throws {
         guard store.deviceOption == nil, !sameDevice else { return }
         if held == nil {
             held = try eventStore.imports().filter { $0.device == store.device }.map {

@@ -5,7 +5,7 @@ import FetchPredictor
 /// names the nearest ones that are.
 enum KnownNames {
     /// Refuses a device the store does not have, when it has others.
-    static func requireDevice(_ device: String, in store: any EventStoring) throws {
+    static func requireDevice(_ device: String, in store: any DeviceSettingsKeeping) throws {
         let devices = try store.devices()
         guard !devices.isEmpty, !devices.contains(device) else { return }
         let hint = suggestion(device, among: devices)
@@ -16,7 +16,7 @@ enum KnownNames {
     }
 
     /// Refuses an app the device does not have.
-    static func requireApp(_ app: String, device: String, in store: any EventStoring) throws {
+    static func requireApp(_ app: String, device: String, in store: any DeviceSettingsKeeping) throws {
         let apps = try store.appSettings(device: device).map(\.app)
         guard !apps.contains(app) else { return }
         throw ValidationError(

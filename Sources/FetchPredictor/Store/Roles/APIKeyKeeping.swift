@@ -1,0 +1,39 @@
+import Foundation
+
+/// The HTTP service's API keys: made, listed, revoked, and the tenant a key speaks for. One role
+/// of ``EventStoring``.
+public protocol APIKeyKeeping: AnyObject, Sendable {
+    /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
+    /// the store keeps only its SHA-256.
+    ///
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
+    func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo)
+
+    /// Every key made, valid or revoked, in the order made.
+    func keys() throws -> [APIKeyInfo]
+
+    /// Revokes a key: from now on it is refused.
+    ///
+    /// - Returns: `false` when it was revoked already.
+    /// - Throws: ``StoreError/unknownKey(_:)`` when there is no key of that number.
+    @discardableResult
+    func revokeKey(id: Int64, now: Date) throws -> Bool
+
+    /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
+    func tenant(forKey key: String) throws -> String?
+}
+
+/// The API keys of the HTTP service: what every store makes and checks the same way.
+package enum APIKeyText {
+    /// A new key: `fpk_` and 64 hex digits of the system's random generator.
+    package static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return "fpk_" + bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The hex SHA-256 of a key: what a store keeps.
+    package static func digest(_ key: String) -> String {
+        Digest.sha256Hex(Array(key.utf8))
+    }
+}

@@ -1,0 +1,98 @@
+import FetchPredictorImport
+import Foundation
+
+/// The events of a store: recorded in batches, read in the order a model learns them, counted per
+/// app, exported, and pruned by age. One role of ``EventStoring``.
+public protocol EventKeeping: AnyObject, Sendable {
+    /// Records a batch of events of one device, all or none: when one breaks `EventLimits`,
+    /// nothing is stored and the error names its position in the batch. The device is created
+    /// (with no time zone) when new; an event's own `device` is ignored. A stored event bumps the
+    /// device's version; an event older than a cached model drops that model.
+    ///
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
+    @discardableResult
+    func record(_ events: [Event], device: String) throws -> RecordedBatch
+
+    /// Whether a device has a launch or fetch after `time`, up to `end` (included).
+    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool
+
+    /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
+    /// in time order, a launch before a fetch at the same instant, then by app (in byte order):
+    /// the order ``FetchScheduler`` learns in.
+    func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void) throws
+
+    /// Every app of a device (or of all devices), with its settings and event counts, sorted by
+    /// device, then by launches (most first), then by name, names in byte order.
+    ///
+    /// As of a time, only the events up to it (included) are counted, and apps with none of them
+    /// and no setting of their own are left out: the answer of a store holding only those events.
+    func apps(device: String?, asOf time: Date?) throws -> [AppSummary]
+
+    /// Calls `body` with the stored events of one device (or of all), of every kind, each naming
+    /// its device, ordered by device, time, kind (by name) and app, names in byte order: what
+    /// `fetchpredict export` writes. Memory stays flat however many there are.
+    ///
+    /// - Parameters:
+    ///   - device: the device; `nil` for every device.
+    ///   - start: the earliest time kept (included); `nil` for no bound.
+    ///   - end: the time events must be before; `nil` for no bound.
+    ///   - body: called with each event, in that order.
+    func forEachStoredEvent(
+        device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void) throws
+
+    /// Deletes for good every event before an instant, of one device or of all, and the learned
+    /// models that remember them.
+    ///
+    /// - Parameters:
+    ///   - time: events before it go.
+    ///   - device: the device; `nil` for every device.
+    ///   - dryRun: count what would go, and change nothing.
+    func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport
+}
+
+extension EventKeeping {
+    /// Whether a device has a launch or fetch after `time`.
+    public func hasEvents(device: String, after time: Milliseconds) throws -> Bool {
+        try hasEvents(device: device, after: time, through: .max)
+    }
+
+    /// Every launch and fetch of a device after `time`, in learning order.
+    public func forEachEvent(device: String, after time: Milliseconds, _ body: (Event) throws -> Void) throws {
+        try forEachEvent(device: device, after: time, through: .max, body)
+    }
+
+    /// Every app of every device, counting every event.
+    public func apps() throws -> [AppSummary] { try apps(device: nil, asOf: nil) }
+
+    /// Every app of a device, counting every event.
+    public func apps(device: String) throws -> [AppSummary] { try apps(device: device, asOf: nil) }
+
+    /// Deletes for good every event before an instant, of one device or of all (`nil`).
+    public func prune(before time: Milliseconds, device: String?) throws -> PruneReport {
+        try prune(before: time, device: device, dryRun: false)
+    }
+
+    /// Every event of a device in time order (then by kind and app), each naming no device.
+    public func events(device: String) throws -> [Event] {
+        var events: [Event] = []
+        try forEachStoredEvent(device: device, from: nil, to: nil) { event in
+            var event = event
+            event.device = nil
+            events.append(event)
+        }
+        return events
+    }
+
+    /// Records one event of a device, created when new.
+    ///
+    /// - Returns: `true` when it was stored, `false` when the same event was there already.
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks `EventLimits`.
+    @discardableResult
+    public func record(_ event: Event, device: String) throws -> Bool {
+        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
+            throw InvalidFieldError.invalid(field: field, reason: reason)
+        }
+        return try record([event], device: device).stored == 1
+    }
+}
