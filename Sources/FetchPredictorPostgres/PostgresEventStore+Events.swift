@@ -260,3 +260,39 @@ extension PostgresEventStore {
         }
     }
 }
+
+extension PostgresEventStore {
+    public func forEachStoredEvent(
+        device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
+        _ body: (Event) throws -> Void
+    ) throws {
+        // A cursor, read a few thousand rows at a time: memory stays flat for any number.
+        try transaction(snapshot: true) { db in
+            try db.changes(
+                """
+                DECLARE stored_events NO SCROLL CURSOR FOR
+                SELECT device.name, kind.name, coalesce(app.name, ''), event.time, event.utc_offset, event.result,
+                    event.duration, event.bytes, event.value
+                FROM event JOIN device ON device.id = event.device_id LEFT JOIN app ON app.id = event.app_id
+                JOIN (VALUES \(unescaped: PostgresEventStore.kindNamesSQL)) AS kind (code, name) ON kind.code = event.kind
+                WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
+                    AND event.time >= \(start ?? .min) AND event.time < \(end ?? .max)
+                ORDER BY device.name COLLATE "C", event.time, kind.name COLLATE "C", coalesce(app.name, '') COLLATE "C"
+                """)
+            while true {
+                let rows = try db.rows("FETCH 5000 FROM stored_events")
+                for row in rows {
+                    let c = try row.decode(
+                        (String, String, String, Int64, Int32?, Int16?, Double?, Int64?, String?).self)
+                    guard let kind = EventKind(rawValue: c.1) else { continue }
+                    try body(
+                        Event(
+                            kind: kind, app: c.2, time: c.3, utcOffset: c.4.map(Int.init),
+                            result: try c.5.map(Self.result(code:)), duration: c.6, bytes: c.7, device: c.0, value: c.8)
+                    )
+                }
+                if rows.count < 5000 { break }
+            }
+        }
+    }
+}

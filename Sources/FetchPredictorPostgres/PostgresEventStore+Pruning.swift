@@ -115,28 +115,3 @@ extension PostgresEventStore {
         return report
     }
 }
-
-extension PostgresEventStore {
-    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
-        try transaction { db in
-            guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
-            let logs = try db.rows(
-                """
-                SELECT \(unescaped: Self.readingColumns) FROM import_log
-                WHERE device = \(device) AND time_zone IS NOT NULL ORDER BY id
-                """
-            ).map(Self.reading)
-            for log in logs { _ = try prune(importID: log.reading.id, db) }
-            try Self.move(deviceID: id, to: zone, db)
-            return try logs.map { log in
-                let report = try importFile(
-                    log.reading.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
-                    progress: nil, onReject: nil, db)
-                guard report.sha256 == log.sha256 else {
-                    throw StoreError.importedFileChanged(path: log.reading.path, importID: log.reading.id)
-                }
-                return report
-            }
-        }
-    }
-}

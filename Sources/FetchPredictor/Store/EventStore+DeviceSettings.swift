@@ -206,3 +206,40 @@ extension EventStore {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 }
+
+extension EventStore {
+    /// The settings of every app of a device, without counting its events.
+    ///
+    /// - Complexity: O(apps).
+    public func appSettings(device: String) throws -> [AppSettings] {
+        try read { db in try Self.appSettings(db, device: device, ownOnly: false) }
+    }
+
+    /// The settings of a device's apps; with `ownOnly`, only apps with a setting of their own.
+    static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
+        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { $0.settings(device: device) }
+    }
+}
+
+extension EventStore {
+    /// What planning needs to know of a device's settings, read in one transaction.
+    public func planningSettings(device: String) throws -> PlanningSettings {
+        try read { db in
+            let record = try DeviceRecord.named(device, db)
+            // The device's own default, read with its row, else the store's.
+            let defaultInterval =
+                try record?.defaultInterval.map { try Self.interval($0, path: path) }
+                ?? Self.defaultInterval(db, path: path)
+            let policies = Dictionary(
+                uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
+            // The device's own budget, else its scope's, else the store's.
+            let scope = DeviceScope.of(device)
+            let wakesPerHour =
+                try record?.wakesPerHour
+                ?? Self.defaultWakesPerHour(db, scopes: scope.isEmpty ? [""] : [scope, ""])
+            return PlanningSettings(
+                defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
+                policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour)
+        }
+    }
+}

@@ -2,6 +2,75 @@ import Foundation
 import GRDB
 
 extension EventStore {
+    /// Records one event: a launch, a fetch result or a device event.
+    ///
+    /// - Parameters:
+    ///   - event: what happened.
+    ///   - device: the device it happened on, created when new.
+    ///   - newDeviceTimeZone: the zone given to the device when this creates it.
+    /// - Returns: `true` when it was stored, `false` when the same event was there already.
+    /// - Throws: ``InvalidFieldError`` when the event breaks `EventLimits`.
+    @discardableResult
+    public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
+        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
+            throw InvalidFieldError.invalid(field: field, reason: reason)
+        }
+        return try write { db in
+            let writer = try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone.map { (device, $0.identifier) })
+            let stored = try writer.insert(event, device: device)
+            try writer.invalidateLearnedModels()
+            return stored
+        }
+    }
+
+    /// Records a batch of events of one device, all or none: when one breaks `EventLimits`,
+    /// nothing is stored and the error names its position in the batch.
+    ///
+    /// - Parameters:
+    ///   - events: what happened, in any order; an event's own `device` is ignored.
+    ///   - device: the device they happened on, created (with no time zone) when new.
+    /// - Returns: how many were stored and how many were there already.
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
+    @discardableResult
+    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+        for (index, event) in events.enumerated() {
+            if let (field, reason) = StoreRules.problem(with: event) {
+                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
+            }
+        }
+        return try write { db in
+            let writer = try EventWriter(db, newDeviceTimeZone: nil)
+            var stored = 0
+            for var event in events {
+                event.device = nil
+                if try writer.insert(event, device: device) { stored += 1 }
+            }
+            try writer.invalidateLearnedModels()
+            let version = try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
+            return RecordedBatch(stored: stored, duplicates: events.count - stored, version: version ?? 0)
+        }
+    }
+
+}
+
+/// What a batch of events did to the store.
+public struct RecordedBatch: Sendable, Hashable, Codable {
+    /// Events stored for the first time.
+    public var stored: Int
+    /// Events that were stored already, and were not stored again.
+    public var duplicates: Int
+    /// The device's version after the write.
+    public var version: Int64
+
+    /// Creates a value with every field given.
+    public init(stored: Int, duplicates: Int, version: Int64) {
+        self.stored = stored
+        self.duplicates = duplicates
+        self.version = version
+    }
+}
+
+extension EventStore {
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device and then by launches, most first.
     ///
@@ -55,18 +124,6 @@ extension EventStore {
         }
     }
 
-    /// The settings of every app of a device, without counting its events.
-    ///
-    /// - Complexity: O(apps).
-    public func appSettings(device: String) throws -> [AppSettings] {
-        try read { db in try Self.appSettings(db, device: device, ownOnly: false) }
-    }
-
-    /// The settings of a device's apps; with `ownOnly`, only apps with a setting of their own.
-    static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
-        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { $0.settings(device: device) }
-    }
-
     /// The number of launches, fetches and device events stored, for checks and summaries.
     public func eventCounts() throws -> (launches: Int, fetches: Int, deviceEvents: Int) {
         try read { db in
@@ -77,32 +134,7 @@ extension EventStore {
             )
         }
     }
-}
 
-extension EventStore {
-    /// The import log, oldest first, with how many of each import's events the store still holds.
-    ///
-    /// - Complexity: O(n) in the stored events, counted by import.
-    public func imports() throws -> [ImportSummary] {
-        try read { db in
-            var kept: [Int64: Int] = [:]
-            for table in ["launch", "fetch", "notification", "deviceEvent"] {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
-                for row in rows { kept[row[0], default: 0] += row[1] as Int }
-            }
-            return try ImportLogRecord.fetchAll(db, sql: "SELECT * FROM importLog ORDER BY id").map { log in
-                ImportSummary(
-                    id: log.id!, file: log.path, sha256: log.sha256, format: log.format, device: log.device,
-                    timeZone: log.timeZone, dateOrder: log.dateOrder, rowsRead: log.rowsRead, stored: log.stored,
-                    duplicates: log.duplicates, rejected: log.rejected, eventsKept: kept[log.id!] ?? 0,
-                    importedAt: Date(milliseconds: log.importedAt))
-            }
-        }
-    }
-}
-
-extension EventStore {
     /// Calls `body` with the stored events of one device (or of all), each naming its device,
     /// ordered by device, time, kind and app: what `fetchpredict export` writes.
     ///
@@ -150,4 +182,65 @@ extension EventStore {
             }
         }
     }
+}
+
+extension EventStore {
+    /// Whether a device has a launch, fetch or event of its state after `time`, up to `end`
+    /// (included).
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM app JOIN launch ON launch.appId = app.id
+                            AND launch.time > ?2 AND launch.time <= ?3
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
+                    OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
+                            AND fetch.time > ?2 AND fetch.time <= ?3
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
+                    OR EXISTS (SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                            AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3)
+                    """, arguments: [device, time, end]) ?? false
+        }
+    }
+
+    /// Calls `body` with every launch, fetch and event of the device's state after `time`, up to
+    /// `end` (included), in time order, then by kind (`EventKind.storeCode`: a launch before a
+    /// fetch before the state), then by app: the order ``FetchScheduler`` learns a batch in.
+    ///
+    /// - Complexity: O(k log k) in the events after `time`, through the (app, time) keys.
+    public func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
+    ) throws {
+        try read { db in
+            let cursor = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT 0 AS kind, app.name AS app, launch.time AS time, launch.utcOffset AS utcOffset,
+                        NULL AS result, launch.duration AS duration, NULL AS value
+                    FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2 AND launch.time <= ?3
+                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                    UNION ALL
+                    SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration, NULL
+                    FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
+                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                    UNION ALL
+                    SELECT \(HeldEvent.tables[3].codeSQL), '', time, utcOffset, NULL, NULL, value
+                    FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                        AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
+                    ORDER BY 3, 1, 2
+                    """, arguments: [device, time, end])
+            while let row = try cursor.next() {
+                guard let kind = EventKind(storeCode: row[0]) else { continue }
+                try body(
+                    Event(
+                        kind: kind, app: row[1], time: row[2], utcOffset: row[3],
+                        result: try row.decode(atIndex: 4), duration: row[5], value: row[6]))
+            }
+        }
+    }
+
+    /// The device's state kinds as an SQL list of their names: `('powerConnected', ...)`.
+    static let stateKindsSQL =
+        "(" + EventKind.deviceKinds.filter(\.isDeviceState).map { "'\($0.rawValue)'" }.joined(separator: ", ") + ")"
 }

@@ -75,3 +75,52 @@ extension EventStore {
         return report
     }
 }
+
+extension EventStore {
+    /// The import log, oldest first, with how many of each import's events the store still holds.
+    ///
+    /// - Complexity: O(n) in the stored events, counted by import.
+    public func imports() throws -> [ImportSummary] {
+        try read { db in
+            var kept: [Int64: Int] = [:]
+            for table in ["launch", "fetch", "notification", "deviceEvent"] {
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
+                for row in rows { kept[row[0], default: 0] += row[1] as Int }
+            }
+            return try ImportLogRecord.fetchAll(db, sql: "SELECT * FROM importLog ORDER BY id").map { log in
+                ImportSummary(
+                    id: log.id!, file: log.path, sha256: log.sha256, format: log.format, device: log.device,
+                    timeZone: log.timeZone, dateOrder: log.dateOrder, rowsRead: log.rowsRead, stored: log.stored,
+                    duplicates: log.duplicates, rejected: log.rejected, eventsKept: kept[log.id!] ?? 0,
+                    importedAt: Date(milliseconds: log.importedAt))
+            }
+        }
+    }
+}
+
+extension EventStore {
+    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
+        let reports = try write { db -> [ImportReport] in
+            guard let record = try DeviceRecord.named(device, db), let id = record.id else {
+                throw StoreError.unknownDevice(device)
+            }
+            let logs = try ImportLogRecord.fetchAll(
+                db, sql: "SELECT * FROM importLog WHERE device = ? AND timeZone IS NOT NULL ORDER BY id",
+                arguments: [device])
+            for log in logs { _ = try prune(importID: log.id!, db) }
+            try Self.move(deviceID: id, to: zone, db)
+            return try logs.map { log in
+                let report = try importFile(
+                    log.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
+                    progress: nil, onReject: nil, db)
+                guard report.sha256 == log.sha256 else {
+                    throw StoreError.importedFileChanged(path: log.path, importID: log.id!)
+                }
+                return report
+            }
+        }
+        try compact()
+        return reports
+    }
+}

@@ -122,39 +122,6 @@ extension PostgresEventStore {
         }
     }
 
-    public func forEachStoredEvent(
-        device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
-        _ body: (Event) throws -> Void
-    ) throws {
-        // A cursor, read a few thousand rows at a time: memory stays flat for any number.
-        try transaction(snapshot: true) { db in
-            try db.changes(
-                """
-                DECLARE stored_events NO SCROLL CURSOR FOR
-                SELECT device.name, kind.name, coalesce(app.name, ''), event.time, event.utc_offset, event.result,
-                    event.duration, event.bytes, event.value
-                FROM event JOIN device ON device.id = event.device_id LEFT JOIN app ON app.id = event.app_id
-                JOIN (VALUES \(unescaped: PostgresEventStore.kindNamesSQL)) AS kind (code, name) ON kind.code = event.kind
-                WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
-                    AND event.time >= \(start ?? .min) AND event.time < \(end ?? .max)
-                ORDER BY device.name COLLATE "C", event.time, kind.name COLLATE "C", coalesce(app.name, '') COLLATE "C"
-                """)
-            while true {
-                let rows = try db.rows("FETCH 5000 FROM stored_events")
-                for row in rows {
-                    let c = try row.decode(
-                        (String, String, String, Int64, Int32?, Int16?, Double?, Int64?, String?).self)
-                    guard let kind = EventKind(rawValue: c.1) else { continue }
-                    try body(
-                        Event(
-                            kind: kind, app: c.2, time: c.3, utcOffset: c.4.map(Int.init),
-                            result: try c.5.map(Self.result(code:)), duration: c.6, bytes: c.7, device: c.0, value: c.8)
-                    )
-                }
-                if rows.count < 5000 { break }
-            }
-        }
-    }
 }
 
 /// Sends the events of one import to the server in chunks: each chunk is copied into a
@@ -412,5 +379,30 @@ extension ByteBuffer {
     /// Writes an integer, or COPY's `\N` for NULL.
     fileprivate mutating func writeOptional(_ value: Int64?) {
         if let value { writeDecimal(value) } else { writeStaticString("\\N") }
+    }
+}
+
+extension PostgresEventStore {
+    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
+        try transaction { db in
+            guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
+            let logs = try db.rows(
+                """
+                SELECT \(unescaped: Self.readingColumns) FROM import_log
+                WHERE device = \(device) AND time_zone IS NOT NULL ORDER BY id
+                """
+            ).map(Self.reading)
+            for log in logs { _ = try prune(importID: log.reading.id, db) }
+            try Self.move(deviceID: id, to: zone, db)
+            return try logs.map { log in
+                let report = try importFile(
+                    log.reading.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
+                    progress: nil, onReject: nil, db)
+                guard report.sha256 == log.sha256 else {
+                    throw StoreError.importedFileChanged(path: log.reading.path, importID: log.reading.id)
+                }
+                return report
+            }
+        }
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+extension EventStore {
+    /// The learned model of a device cached in the store, with all its apps or only those named,
+    /// and the time of the last event it learned from; `nil` when there is none for this
+    /// configuration.
+    public func cachedModel(
+        device: String, configuration key: String, apps only: [String]?
+    ) throws -> CachedModel? {
+        try read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT modelCache.deviceId, modelCache.asOf, modelCache.model, device.timeZone FROM modelCache
+                        JOIN device ON device.id = modelCache.deviceId
+                        WHERE device.name = ? AND modelCache.configuration = ?
+                        """, arguments: [device, key])
+            else { return nil }
+            // The model was learned in the device's zone: a change of zone drops the cache.
+            guard let zoneName: String = row[3], let zone = TimeZone(identifier: zoneName) else { return nil }
+            let deviceID: Int64 = row[0]
+            var apps: [String: AppModel] = [:]
+            let rows: [Row]
+            if let only {
+                rows = try only.compactMap {
+                    try Row.fetchOne(
+                        db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ? AND app = ?",
+                        arguments: [deviceID, $0])
+                }
+            } else {
+                rows = try Row.fetchAll(
+                    db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ?", arguments: [deviceID])
+            }
+            for appRow in rows {
+                guard let model = AppModel(encoded: [UInt8](appRow[1] as Data)) else { return nil }
+                apps[appRow[0]] = model
+            }
+            guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps, timeZone: zone) else {
+                return nil
+            }
+            return CachedModel(asOf: row[1], model: model)
+        }
+    }
+
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) throws {
+        try write { db in
+            guard let record = try DeviceRecord.named(device, db), let id = record.id, record.version == version,
+                record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
+            else { return }
+            try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",
+                arguments: [id, asOf, key, Data(model.encodedHeader())])
+            let insert = try db.makeStatement(sql: "INSERT INTO appModelCache (deviceId, app, model) VALUES (?, ?, ?)")
+            for (app, appModel) in model.apps {
+                try insert.execute(arguments: [id, app, Data(appModel.encoded())])
+            }
+        }
+    }
+
+}
+
+extension EventStore {
+    /// Forgets every cached learned model: the next scheduler learns from all events again.
+    public func dropLearnedModels() throws {
+        try write { db in try db.execute(sql: "DELETE FROM modelCache") }
+    }
+}

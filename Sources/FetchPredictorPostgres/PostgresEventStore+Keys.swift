@@ -1,0 +1,62 @@
+import FetchPredictor
+import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+        if let problem = StoreRules.problem(withTenantName: tenant) {
+            throw InvalidFieldError.invalid(field: "tenant", reason: problem)
+        }
+        let key = APIKeyText.generate()
+        let created = now.milliseconds
+        let id = try transaction { db in
+            try db.value(
+                """
+                INSERT INTO api_key (tenant, sha256, created_at) VALUES (\(tenant), \(APIKeyText.digest(key)), \(created))
+                RETURNING id
+                """, as: Int64.self) ?? 0
+        }
+        return (key, APIKeyInfo(id: id, tenant: tenant, createdAt: Date(milliseconds: created), revokedAt: nil))
+    }
+
+    public func keys() throws -> [APIKeyInfo] {
+        try read { db in
+            try db.rows("SELECT id, tenant, created_at, revoked_at FROM api_key ORDER BY id").map { row in
+                let (id, tenant, created, revoked) = try row.decode((Int64, String, Int64, Int64?).self)
+                return APIKeyInfo(
+                    id: id, tenant: tenant, createdAt: Date(milliseconds: created),
+                    revokedAt: revoked.map { Date(milliseconds: $0) })
+            }
+        }
+    }
+
+    @discardableResult
+    public func revokeKey(id: Int64, now: Date) throws -> Bool {
+        try transaction { db in
+            guard try db.value("SELECT EXISTS (SELECT 1 FROM api_key WHERE id = \(id))", as: Bool.self) == true else {
+                throw StoreError.unknownKey(id)
+            }
+            return try db.changes(
+                "UPDATE api_key SET revoked_at = \(now.milliseconds) WHERE id = \(id) AND revoked_at IS NULL") > 0
+        }
+    }
+
+    public func tenant(forKey key: String) throws -> String? {
+        try read { db in try db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
+    }
+}
+
+/// A key's tenant, unless revoked: asked by every request of the service.
+private struct TenantStatement: PostgresPreparedStatement {
+    static let sql = "SELECT tenant FROM api_key WHERE sha256 = $1 AND revoked_at IS NULL"
+    typealias Row = String
+    var digest: String
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings()
+        bindings.append(digest)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}

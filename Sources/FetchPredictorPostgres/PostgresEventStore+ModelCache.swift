@@ -1,0 +1,73 @@
+import FetchPredictor
+import Foundation
+import PostgresNIO
+
+extension PostgresEventStore {
+    public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
+        // The device's row and its apps' rows of one snapshot: a cache written meanwhile is read
+        // whole or not at all, never a header of one model with the apps of another.
+        try transaction(snapshot: true) { db in
+            guard
+                let row = try db.rows(
+                    """
+                    SELECT model_cache.device_id, model_cache.as_of, model_cache.model, device.time_zone
+                    FROM model_cache JOIN device ON device.id = model_cache.device_id
+                    WHERE device.name = \(device) AND model_cache.configuration = \(key)
+                    """
+                ).first
+            else { return nil }
+            let (deviceID, asOf, header, zoneName) = try row.decode((Int64, Int64, ByteBuffer, String?).self)
+            // The model was learned in the device's zone: a change of zone drops the cache.
+            guard let zoneName, let zone = TimeZone(identifier: zoneName) else { return nil }
+            let rows: [PostgresRow]
+            if let only {
+                rows = try db.rows(
+                    "SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID) AND app = ANY(\(only)::TEXT[])"
+                )
+            } else {
+                rows = try db.rows("SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID)")
+            }
+            var apps: [String: AppModel] = [:]
+            for appRow in rows {
+                let (app, bytes) = try appRow.decode((String, ByteBuffer).self)
+                guard let model = AppModel(encoded: Array(bytes.readableBytesView)) else { return nil }
+                apps[app] = model
+            }
+            guard let model = DeviceModel(encodedHeader: Array(header.readableBytesView), apps: apps, timeZone: zone)
+            else { return nil }
+            return CachedModel(asOf: asOf, model: model)
+        }
+    }
+
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) throws {
+        try transaction { db in
+            guard
+                let row = try db.rows("SELECT id, time_zone, version FROM device WHERE name = \(device) FOR UPDATE")
+                    .first
+            else { return }
+            let (id, zone, stored) = try row.decode((Int64, String?, Int64).self)
+            guard stored == version, zone.flatMap(TimeZone.init(identifier:)) == model.timeZone else { return }
+            try db.changes("DELETE FROM app_model_cache WHERE device_id = \(id)")
+            try db.changes(
+                """
+                INSERT INTO model_cache (device_id, as_of, configuration, model)
+                VALUES (\(id), \(asOf), \(key), \(ByteBuffer(bytes: model.encodedHeader())))
+                ON CONFLICT (device_id) DO UPDATE
+                SET as_of = excluded.as_of, configuration = excluded.configuration, model = excluded.model
+                """)
+            let names = Array(model.apps.keys)
+            let blobs = names.map { ByteBuffer(bytes: model.apps[$0]!.encoded()) }
+            try db.changes(
+                """
+                INSERT INTO app_model_cache (device_id, app, model)
+                SELECT \(id), a, m FROM unnest(\(names)::TEXT[], \(blobs)::BYTEA[]) AS x(a, m)
+                """)
+        }
+    }
+
+    public func dropLearnedModels() throws {
+        try transaction { db in try db.changes("DELETE FROM model_cache") }
+    }
+}
