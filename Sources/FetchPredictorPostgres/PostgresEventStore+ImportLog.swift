@@ -21,70 +21,9 @@ extension PostgresEventStore {
         _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
         onReject: ((Rejection) -> Void)?, _ db: Transaction
     ) throws -> ImportReport {
-        let deviceZone = try Self.zone(
-            db.value("SELECT time_zone FROM device WHERE name = \(options.device) FOR UPDATE", as: String?.self)
-                ?? nil, location: location)
-        try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
-        // A device with no zone takes the one the import names, as a new one does.
-        if let given = options.timeZone, deviceZone == nil {
-            try db.changes(
-                "UPDATE device SET time_zone = \(given.identifier) WHERE name = \(options.device) AND time_zone IS NULL"
-            )
-        }
-        let importID =
-            try db.value(
-                """
-                INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
-                    imported_at, options)
-                VALUES (\(path), '', '', \(options.device), 0, 0, 0, 0, \(now.milliseconds), \(options.readingKey))
-                RETURNING id
-                """, as: Int64.self) ?? 0
-        let loader = try BulkLoader(
-            db, importID: importID, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
-        // Local times are read in the device's zone when the import names none.
-        var reading = options
-        reading.timeZone = options.timeZone ?? deviceZone
-        var report: ImportReport
-        do {
-            report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-                try loader.add(event, device: options.device)
-                return true
-            }
-            try loader.finish()
-        } catch {
-            loader.abandon()
-            throw error
-        }
-        report.stored = loader.stored
-        report.duplicates = report.events - loader.stored
-        try ImportReading.refuseOtherReadings(
-            of: report, options: options, earlier: try Self.importsHoldingEvents(of: report, before: importID, db))
-        try db.changes(
-            """
-            UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
-                rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
-                rejected = \(report.rejected), time_zone = \(report.timeZone),
-                date_order = \(report.dateOrder?.rawValue)
-            WHERE id = \(importID)
-            """)
-        report.timeZone =
-            try db.value("SELECT time_zone FROM device WHERE name = \(options.device)", as: String?.self) ?? nil
-        return report
-    }
-
-    /// The earlier imports of the report's file (by SHA-256) whose events the store still holds,
-    /// oldest first.
-    private static func importsHoldingEvents(
-        of report: ImportReport, before id: Int64, _ db: Transaction
-    ) throws -> [ImportReading] {
-        try db.rows(
-            """
-            SELECT \(unescaped: readingColumns) FROM import_log
-            WHERE sha256 = \(report.sha256) AND id < \(id)
-                AND EXISTS (SELECT 1 FROM event WHERE event.import_id = import_log.id)
-            ORDER BY id
-            """
-        ).map { try reading($0).reading }
+        try ImportSteps.run(
+            path, options: options, now: now, progress: progress, onReject: onReject,
+            in: PostgresImport(db: db, location: location))
     }
 
     /// The columns of `import_log` that ``reading(_:)`` reads, in its order.
@@ -124,6 +63,61 @@ extension PostgresEventStore {
 
 }
 
+/// An import's steps on PostgreSQL (``ImportSteps``), in the caller's transaction: the device's
+/// row is locked (`FOR UPDATE`) while the import runs, so that two imports of one device keep
+/// to one zone.
+private struct PostgresImport: ImportTransaction {
+    let db: Transaction
+    /// The server, for the store's errors.
+    let location: String
+
+    func zone(ofDevice device: String) throws -> TimeZone? {
+        try PostgresEventStore.zone(
+            db.value("SELECT time_zone FROM device WHERE name = \(device) FOR UPDATE", as: String?.self) ?? nil,
+            location: location)
+    }
+
+    func adoptZone(_ zone: TimeZone, device: String) throws {
+        try db.changes("UPDATE device SET time_zone = \(zone.identifier) WHERE name = \(device) AND time_zone IS NULL")
+    }
+
+    func beginImport(path: String, device: String, readingKey: String?, at time: Date) throws -> Int64 {
+        try db.value(
+            """
+            INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
+                imported_at, options)
+            VALUES (\(path), '', '', \(device), 0, 0, 0, 0, \(time.milliseconds), \(readingKey))
+            RETURNING id
+            """, as: Int64.self) ?? 0
+    }
+
+    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws -> BulkLoader {
+        try BulkLoader(db, importID: id, newDeviceTimeZone: newDeviceTimeZone)
+    }
+
+    func importsHoldingEvents(sha256: String, before id: Int64) throws -> [ImportReading] {
+        try db.rows(
+            """
+            SELECT \(unescaped: PostgresEventStore.readingColumns) FROM import_log
+            WHERE sha256 = \(sha256) AND id < \(id)
+                AND EXISTS (SELECT 1 FROM event WHERE event.import_id = import_log.id)
+            ORDER BY id
+            """
+        ).map { try PostgresEventStore.reading($0).reading }
+    }
+
+    func finishImport(id: Int64, report: ImportReport) throws {
+        try db.changes(
+            """
+            UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
+                rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
+                rejected = \(report.rejected), time_zone = \(report.timeZone),
+                date_order = \(report.dateOrder?.rawValue)
+            WHERE id = \(id)
+            """)
+    }
+}
+
 /// Sends the events of one import to the server in chunks: each chunk is copied into a
 /// temporary table by `COPY`, then moved into `event` by one `INSERT ... ON CONFLICT DO NOTHING`,
 /// which counts what was new; an event that another import stored is noted in `also_imported`.
@@ -132,7 +126,7 @@ extension PostgresEventStore {
 /// a task of their own, and the loader waits for them only when the next chunk is ready (or at
 /// ``finish()``). Only one chunk is ever in flight, and the loader touches the connection only
 /// when none is, so the statements of the transaction stay in order.
-final class BulkLoader {
+final class BulkLoader: ImportLoader {
     private let db: Transaction
     private let importID: Int64
     /// A device and its zone, given to it if this import creates it; other devices named by the
@@ -191,8 +185,9 @@ final class BulkLoader {
     }
 
     /// Sends what is pending and waits until the server has stored it all, then drops the
-    /// learned models that missed an event stored and bumps the version of every device written.
-    func finish() throws {
+    /// learned models that missed an event stored and bumps the version of every device written;
+    /// returns how many events were new.
+    func finish() throws -> Int {
         try flush()
         try collect()
         for (device, time) in earliestStored {
@@ -201,6 +196,7 @@ final class BulkLoader {
         if !devicesWritten.isEmpty {
             try db.changes("UPDATE device SET version = version + 1 WHERE id = ANY(\(Array(devicesWritten).sorted()))")
         }
+        return stored
     }
 
     /// Waits for the chunk in flight, if any, without its result: before the transaction is

@@ -44,35 +44,9 @@ extension EventStore {
         _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
         onReject: ((Rejection) -> Void)?, _ db: Database
     ) throws -> ImportReport {
-        let deviceZone = try Self.timeZone(db, device: options.device, path: path)
-        try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
-        // A device with no zone takes the one the import names, as a new one does.
-        if let given = options.timeZone, deviceZone == nil {
-            try db.execute(
-                sql: "UPDATE device SET timeZone = ? WHERE name = ? AND timeZone IS NULL",
-                arguments: [given.identifier, options.device])
-        }
-        var log = ImportLogRecord(starting: path, device: options.device, importedAt: now)
-        log.options = options.readingKey
-        log.id = try StoreSettingRecord.nextImportID(db)
-        try log.insert(db)
-        let writer = try EventWriter(
-            db, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) }, importID: log.id)
-        // Local times are read in the device's zone when the import names none.
-        var reading = options
-        reading.timeZone = options.timeZone ?? deviceZone
-        var report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-            try writer.insert(event, device: options.device)
-        }
-        try ImportReading.refuseOtherReadings(
-            of: report, options: options,
-            earlier: try ImportLogRecord.importsHoldingEvents(ofSHA256: report.sha256, before: log.id!, db).map(
-                \.reading))
-        try writer.invalidateLearnedModels()
-        log.finish(report)
-        try log.update(db)
-        report.timeZone = try Self.timeZone(db, device: options.device, path: path)?.identifier
-        return report
+        try ImportSteps.run(
+            path, options: options, now: now, progress: progress, onReject: onReject,
+            in: SQLiteImport(db: db, path: path))
     }
 }
 
@@ -122,5 +96,73 @@ extension EventStore {
         }
         try compact()
         return reports
+    }
+}
+
+/// An import's steps on SQLite (``ImportSteps``), in the caller's write transaction, which
+/// SQLite holds alone: nothing else writes until it ends.
+private final class SQLiteImport: ImportTransaction {
+    let db: Database
+    /// The file, for the store's errors.
+    let path: String
+    /// The import's entry in the log, from ``beginImport(path:device:readingKey:at:)``.
+    var log: ImportLogRecord?
+
+    init(db: Database, path: String) {
+        self.db = db
+        self.path = path
+    }
+
+    func zone(ofDevice device: String) throws -> TimeZone? {
+        try EventStore.timeZone(db, device: device, path: path)
+    }
+
+    func adoptZone(_ zone: TimeZone, device: String) throws {
+        try db.execute(
+            sql: "UPDATE device SET timeZone = ? WHERE name = ? AND timeZone IS NULL",
+            arguments: [zone.identifier, device])
+    }
+
+    func beginImport(path: String, device: String, readingKey: String?, at time: Date) throws -> Int64 {
+        var log = ImportLogRecord(starting: path, device: device, importedAt: time)
+        log.options = readingKey
+        let id = try StoreSettingRecord.nextImportID(db)
+        log.id = id
+        try log.insert(db)
+        self.log = log
+        return id
+    }
+
+    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws -> Loader {
+        Loader(writer: try EventWriter(db, newDeviceTimeZone: newDeviceTimeZone, importID: id))
+    }
+
+    func importsHoldingEvents(sha256: String, before id: Int64) throws -> [ImportReading] {
+        try ImportLogRecord.importsHoldingEvents(ofSHA256: sha256, before: id, db).map(\.reading)
+    }
+
+    func finishImport(id: Int64, report: ImportReport) throws {
+        guard var log, log.id == id else { preconditionFailure("an import finished that did not begin") }
+        log.finish(report)
+        try log.update(db)
+    }
+
+    /// Inserts each event as it is read, counting those that were new.
+    final class Loader: ImportLoader {
+        let writer: EventWriter
+        var stored = 0
+
+        init(writer: EventWriter) { self.writer = writer }
+
+        func add(_ event: Event, device: String) throws {
+            if try writer.insert(event, device: device) { stored += 1 }
+        }
+
+        func finish() throws -> Int {
+            try writer.invalidateLearnedModels()
+            return stored
+        }
+
+        func abandon() {}
     }
 }

@@ -1,0 +1,85 @@
+import FetchPredictorImport
+import Foundation
+
+/// What a store does at each step of an import, within the import's one transaction: the
+/// small part of an import that differs between SQLite and PostgreSQL. The steps themselves,
+/// their order and their rules are ``ImportSteps``'s, the same for every store.
+package protocol ImportTransaction {
+    associatedtype Loader: ImportLoader
+
+    /// The device's zone, held by the transaction so that no other import changes it meanwhile;
+    /// `nil` when the device is new or has none.
+    func zone(ofDevice device: String) throws -> TimeZone?
+
+    /// Gives a device that has no zone the zone an import names.
+    func adoptZone(_ zone: TimeZone, device: String) throws
+
+    /// Writes the import's entry in the log, before any of its events, and returns its id.
+    func beginImport(path: String, device: String, readingKey: String?, at time: Date) throws -> Int64
+
+    /// What stores the events of import `id`; a device it creates named in `newDeviceTimeZone`
+    /// gets that zone.
+    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws -> Loader
+
+    /// The earlier imports of a file (by SHA-256) whose events the store still holds, oldest first.
+    func importsHoldingEvents(sha256: String, before id: Int64) throws -> [ImportReading]
+
+    /// Completes the import's entry in the log with what it read and stored.
+    func finishImport(id: Int64, report: ImportReport) throws
+}
+
+/// What stores the events of one import.
+package protocol ImportLoader {
+    /// Takes one event of the file, for its own device or else `device`.
+    func add(_ event: Event, device: String) throws
+
+    /// Stores what is left, drops the learned models that missed an event stored, bumps the
+    /// version of every device written, and returns how many events were new.
+    func finish() throws -> Int
+
+    /// Called when the import fails before ``finish()``, before its transaction is rolled back.
+    func abandon()
+}
+
+/// The steps of an import, written once for every store: the zone checked and adopted, the log's
+/// entry begun, the file read into the store, a reading that contradicts an earlier one of the
+/// same file refused, and the entry completed. The caller runs them in one transaction.
+package enum ImportSteps {
+    /// Imports one file through `transaction`; see ``ImportLogKeeping/importFile(_:options:now:progress:onReject:)``.
+    package static func run<Transaction: ImportTransaction>(
+        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
+        onReject: ((Rejection) -> Void)?, in transaction: Transaction
+    ) throws -> ImportReport {
+        let deviceZone = try transaction.zone(ofDevice: options.device)
+        try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
+        // A device with no zone takes the one the import names, as a new one does.
+        if let given = options.timeZone, deviceZone == nil {
+            try transaction.adoptZone(given, device: options.device)
+        }
+        let id = try transaction.beginImport(
+            path: path, device: options.device, readingKey: options.readingKey, at: now)
+        let loader = try transaction.loader(
+            importID: id, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
+        // Local times are read in the device's zone when the import names none.
+        var reading = options
+        reading.timeZone = options.timeZone ?? deviceZone
+        var report: ImportReport
+        do {
+            report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
+                try loader.add(event, device: options.device)
+                return true
+            }
+            report.stored = try loader.finish()
+        } catch {
+            loader.abandon()
+            throw error
+        }
+        report.duplicates = report.events - report.stored
+        try ImportReading.refuseOtherReadings(
+            of: report, options: options,
+            earlier: try transaction.importsHoldingEvents(sha256: report.sha256, before: id))
+        try transaction.finishImport(id: id, report: report)
+        report.timeZone = try transaction.zone(ofDevice: options.device)?.identifier
+        return report
+    }
+}
