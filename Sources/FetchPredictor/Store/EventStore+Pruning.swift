@@ -10,22 +10,9 @@ extension EventStore {
     ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) throws -> PruneReport {
-        let scope =
-            "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
-        let devices = "(SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)"
-        return try prune(
-            where: "time < ?1 AND appId IN \(scope)", deviceEventsWhere: "time < ?1 AND deviceId IN \(devices)",
-            arguments: { _ in [time, device] }, dryRun: dryRun,
-            first: { db, _ in
-                // What other imports also held goes with the events.
-                try db.execute(
-                    sql: """
-                        DELETE FROM alsoImported WHERE time < ?1 AND (event >= \(HeldEvent.firstDeviceEvent)
-                            AND ownerId IN \(devices) OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(scope))
-                        """, arguments: [time, device])
-                return 0
-            }
-        ) { _, _ in }
+        try pruning(dryRun: dryRun) { db in
+            try PruneSteps.prune(before: time, device: device, in: SQLitePrune(db: db))
+        }
     }
 
     /// Deletes for good exactly the events one import stored (not those it found already
@@ -41,45 +28,12 @@ extension EventStore {
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
-        let report = try write(commit: !dryRun) { db in try prune(importID: importID, db) }
-        if !dryRun { try compact() }
-        return report
+        try pruning(dryRun: dryRun) { db in try prune(importID: importID, db) }
     }
 
     /// ``prune(importID:dryRun:)`` in a transaction of the caller's, without compacting the file.
     func prune(importID: Int64, _ db: Database) throws -> PruneReport {
-        try pruneRows(
-            where: "importId = ?1", deviceEventsWhere: "importId = ?1", arguments: [importID],
-            first: { db, _ in try passOn(importID: importID, db) }, db
-        ) { db, _ in
-            try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [importID])
-            if db.changesCount == 0 { throw StoreError.unknownImport(importID) }
-        }
-    }
-
-    /// Gives each event an import stored, and another import also holds, to the earliest such
-    /// other import (to none, as recorded events have, when it was also recorded), then forgets
-    /// what the import also held; returns how many events passed on. An event keeps the utcOffset,
-    /// duration, result and bytes the pruned import read: an event is one row, whoever holds it.
-    private func passOn(importID: Int64, _ db: Database) throws -> Int {
-        var passed = 0
-        for held in HeldEvent.tables {
-            let heldElsewhere = """
-                FROM alsoImported AS other WHERE other.event = \(held.codeSQL)
-                AND other.ownerId = \(held.table).\(held.owner) AND other.time = \(held.table).time
-                AND other.importId != ?1
-                """
-            try db.execute(
-                sql: """
-                    UPDATE \(held.table) SET importId = NULLIF((SELECT min(other.importId) \(heldElsewhere)), 0)
-                    WHERE importId = ?1 AND EXISTS (SELECT 1 \(heldElsewhere))
-                    """, arguments: [importID])
-            passed += db.changesCount
-        }
-        // Rows left saying that an import also holds an event it now stored are harmless: each
-        // goes when its import does.
-        try db.execute(sql: "DELETE FROM alsoImported WHERE importId = ?", arguments: [importID])
-        return passed
+        try PruneSteps.prune(importID: importID, in: SQLitePrune(db: db))
     }
 
     /// Erases a device for good, in one transaction: every event of it, its apps and their
@@ -92,46 +46,13 @@ extension EventStore {
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
     public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
-        let apps = "(SELECT id FROM app WHERE deviceId = ?1)"
-        return try prune(
-            where: "appId IN \(apps)", deviceEventsWhere: "deviceId = ?1",
-            arguments: { db in
-                guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
-                else { throw StoreError.unknownDevice(device) }
-                return [id]
-            }, dryRun: dryRun,
-            first: { db, arguments in
-                try db.execute(
-                    sql: """
-                        DELETE FROM alsoImported WHERE event >= \(HeldEvent.firstDeviceEvent) AND ownerId = ?1
-                            OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(apps)
-                        """, arguments: arguments)
-                return 0
-            }
-        ) { db, arguments in
-            try db.execute(sql: "DELETE FROM importLog WHERE device = ?", arguments: [device])
-            let version =
-                try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE id = ?1", arguments: arguments) ?? 0
-            try StoreSettingRecord.erased(version: version, db)
-            // Its apps, their settings and its models go with it.
-            try db.execute(sql: "DELETE FROM device WHERE id = ?1", arguments: arguments)
-        }
+        try pruning(dryRun: dryRun) { db in try PruneSteps.eraseDevice(device, in: SQLitePrune(db: db)) }
     }
 
-    /// Runs `first` (which returns how many events it kept), deletes the launches and fetches
-    /// that `condition` selects and the device events that `deviceEventsCondition` selects, then
-    /// the apps left empty, then runs `more` in the same transaction; compacts the file unless it
-    /// is a dry run. The conditions' arguments are read in the transaction, first of all.
-    private func prune(
-        where condition: String, deviceEventsWhere deviceEventsCondition: String,
-        arguments: (Database) throws -> StatementArguments, dryRun: Bool,
-        first: (Database, StatementArguments) throws -> Int, more: (Database, StatementArguments) throws -> Void
-    ) throws -> PruneReport {
-        let report = try write(commit: !dryRun) { db -> PruneReport in
-            try pruneRows(
-                where: condition, deviceEventsWhere: deviceEventsCondition, arguments: try arguments(db), first: first,
-                db, more: more)
-        }
+    /// Runs `body` in a write transaction, rolled back for a dry run, and compacts the file
+    /// unless it is one.
+    private func pruning(dryRun: Bool, _ body: (Database) throws -> PruneReport) throws -> PruneReport {
+        let report = try write(commit: !dryRun, body)
         if !dryRun { try compact() }
         return report
     }
@@ -143,32 +64,101 @@ extension EventStore {
             try db.execute(sql: "VACUUM")
         }
     }
+}
 
-    /// The rows of a prune, in a transaction of the caller's: see ``prune(where:deviceEventsWhere:arguments:dryRun:first:more:)``.
-    private func pruneRows(
-        where condition: String, deviceEventsWhere deviceEventsCondition: String, arguments: StatementArguments,
-        first: (Database, StatementArguments) throws -> Int, _ db: Database,
-        more: (Database, StatementArguments) throws -> Void
-    ) throws -> PruneReport {
-        let kept = try first(db, arguments)
-        // Models of every device whose events go are dropped: they remember them.
+/// The steps of a prune on SQLite (``PruneSteps``), in the caller's write transaction. App
+/// events are in the tables `launch`, `fetch` and `notification`, the device's in `deviceEvent`.
+private struct SQLitePrune: PruneTransaction {
+    let db: Database
+
+    /// The events that go: a condition over the app events' tables, one over `deviceEvent`, and
+    /// one over `alsoImported` for what other imports held of them, all of the same arguments.
+    struct Events {
+        var appEvents: String
+        var deviceEvents: String
+        var alsoImported: String
+        var arguments: StatementArguments
+    }
+
+    func events(before time: Milliseconds, device: String?) throws -> Events {
+        let apps =
+            "(SELECT app.id FROM app JOIN device ON device.id = app.deviceId WHERE ?2 IS NULL OR device.name = ?2)"
+        let devices = "(SELECT id FROM device WHERE ?2 IS NULL OR name = ?2)"
+        return Events(
+            appEvents: "time < ?1 AND appId IN \(apps)", deviceEvents: "time < ?1 AND deviceId IN \(devices)",
+            alsoImported: """
+                time < ?1 AND (event >= \(HeldEvent.firstDeviceEvent) AND ownerId IN \(devices)
+                    OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(apps))
+                """, arguments: [time, device])
+    }
+
+    func events(ofImport id: Int64) throws -> Events {
+        Events(
+            appEvents: "importId = ?1", deviceEvents: "importId = ?1", alsoImported: "importId = ?1", arguments: [id])
+    }
+
+    func events(ofDevice device: String) throws -> Events? {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [device])
+        else { return nil }
+        let apps = "(SELECT id FROM app WHERE deviceId = ?1)"
+        return Events(
+            appEvents: "appId IN \(apps)", deviceEvents: "deviceId = ?1",
+            alsoImported: """
+                event >= \(HeldEvent.firstDeviceEvent) AND ownerId = ?1
+                    OR event < \(HeldEvent.firstDeviceEvent) AND ownerId IN \(apps)
+                """, arguments: [id])
+    }
+
+    func forgetAlsoImported(_ events: Events) throws {
+        try db.execute(sql: "DELETE FROM alsoImported WHERE \(events.alsoImported)", arguments: events.arguments)
+    }
+
+    func passOn(importID id: Int64) throws -> Int {
+        var passed = 0
+        for held in HeldEvent.tables {
+            let heldElsewhere = """
+                FROM alsoImported AS other WHERE other.event = \(held.codeSQL)
+                AND other.ownerId = \(held.table).\(held.owner) AND other.time = \(held.table).time
+                AND other.importId != ?1
+                """
+            try db.execute(
+                sql: """
+                    UPDATE \(held.table) SET importId = NULLIF((SELECT min(other.importId) \(heldElsewhere)), 0)
+                    WHERE importId = ?1 AND EXISTS (SELECT 1 \(heldElsewhere))
+                    """, arguments: [id])
+            passed += db.changesCount
+        }
+        // Rows left saying that an import also holds an event it now stored are harmless: each
+        // goes when its import does.
+        try db.execute(sql: "DELETE FROM alsoImported WHERE importId = ?", arguments: [id])
+        return passed
+    }
+
+    func dropModels(learnedFrom events: Events) throws {
         try db.execute(
             sql: """
                 DELETE FROM modelCache WHERE deviceId IN (
-                    SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(condition))
-                    OR app.id IN (SELECT appId FROM fetch WHERE \(condition)))
+                    SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(events.appEvents))
+                    OR app.id IN (SELECT appId FROM fetch WHERE \(events.appEvents)))
                 OR deviceId IN (
-                    SELECT deviceId FROM deviceEvent WHERE kind IN \(Self.stateKindsSQL) AND \(deviceEventsCondition))
-                """, arguments: arguments)
-        try db.execute(sql: "DELETE FROM launch WHERE \(condition)", arguments: arguments)
-        let launches = db.changesCount
-        try db.execute(sql: "DELETE FROM fetch WHERE \(condition)", arguments: arguments)
-        let fetches = db.changesCount
-        try db.execute(sql: "DELETE FROM deviceEvent WHERE \(deviceEventsCondition)", arguments: arguments)
-        let deviceEvents = db.changesCount
-        try db.execute(sql: "DELETE FROM notification WHERE \(condition)", arguments: arguments)
-        let notifications = db.changesCount
-        // Apps left with no event and no setting of their own go too: their names are data.
+                    SELECT deviceId FROM deviceEvent
+                    WHERE kind IN \(EventStore.stateKindsSQL) AND \(events.deviceEvents))
+                """, arguments: events.arguments)
+    }
+
+    func delete(_ events: Events) throws -> PruneReport {
+        func deleted(from table: String, where condition: String) throws -> Int {
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(condition)", arguments: events.arguments)
+            return db.changesCount
+        }
+        return PruneReport(
+            launches: try deleted(from: "launch", where: events.appEvents),
+            fetches: try deleted(from: "fetch", where: events.appEvents),
+            deviceEvents: try deleted(from: "deviceEvent", where: events.deviceEvents),
+            notifications: try deleted(from: "notification", where: events.appEvents))
+    }
+
+    func deleteAppsLeftEmpty() throws {
         try db.execute(
             sql: """
                 DELETE FROM app WHERE NOT (\(AppRecord.ownSettingSQL))
@@ -176,12 +166,23 @@ extension EventStore {
                 AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
                 AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)
                 """)
-        try more(db, arguments)
-        // Models kept in memory by other processes are learned again.
+    }
+
+    func deleteImport(_ id: Int64) throws -> Bool {
+        try db.execute(sql: "DELETE FROM importLog WHERE id = ?", arguments: [id])
+        return db.changesCount > 0
+    }
+
+    func eraseDeviceRecords(_ device: String) throws {
+        try db.execute(sql: "DELETE FROM importLog WHERE device = ?", arguments: [device])
+        let version = try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device]) ?? 0
+        try StoreSettingRecord.erased(version: version, db)
+        // Its apps, their settings and its models go with it.
+        try db.execute(sql: "DELETE FROM device WHERE name = ?", arguments: [device])
+    }
+
+    func bumpEveryVersion() throws {
         try db.execute(sql: "UPDATE device SET version = version + 1")
-        return PruneReport(
-            launches: launches, fetches: fetches, deviceEvents: deviceEvents, notifications: notifications,
-            kept: kept)
     }
 }
 

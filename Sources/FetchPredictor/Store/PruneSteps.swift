@@ -1,0 +1,99 @@
+import FetchPredictorCore
+import Foundation
+
+/// What a store does at each step of a prune, an import's removal or a device's erasure, within
+/// one transaction: the part that differs between SQLite and PostgreSQL. The steps, their order
+/// and their rules are ``PruneSteps``'s, the same for every store.
+package protocol PruneTransaction {
+    /// How the store selects the events that go.
+    associatedtype Events
+
+    /// The events before `time`, of `device` or of every device (`nil`).
+    func events(before time: Milliseconds, device: String?) throws -> Events
+
+    /// The events import `id` stored.
+    func events(ofImport id: Int64) throws -> Events
+
+    /// Every event of a device, or `nil` when the store has no such device.
+    func events(ofDevice device: String) throws -> Events?
+
+    /// Forgets that other imports also held `events`.
+    func forgetAlsoImported(_ events: Events) throws
+
+    /// Gives each event import `id` stored, and another import also holds, to the earliest such
+    /// other import (to none, as recorded events have, when it was also recorded), then forgets
+    /// what import `id` also held; returns how many events passed on.
+    func passOn(importID id: Int64) throws -> Int
+
+    /// Drops the learned models of every device some of `events` were learned from.
+    func dropModels(learnedFrom events: Events) throws
+
+    /// Deletes `events`, and returns how many of each kind.
+    func delete(_ events: Events) throws -> PruneReport
+
+    /// Deletes the apps left with no event and no setting of their own.
+    func deleteAppsLeftEmpty() throws
+
+    /// Takes import `id` out of the log; `false` when the log has no such import.
+    func deleteImport(_ id: Int64) throws -> Bool
+
+    /// Erases what is left of a device whose events went: its imports in the log, its apps and
+    /// settings, the device itself; and makes a device created under its name later start past
+    /// its version, so that a process that held its model learns it again.
+    func eraseDeviceRecords(_ device: String) throws
+
+    /// Moves every device's version on, so that models kept in memory by other processes are
+    /// learned again.
+    func bumpEveryVersion() throws
+}
+
+/// The steps of removing events for good, written once for every store: what other imports held
+/// is settled first, then the learned models that remember the events, the events, the apps
+/// left empty, what else goes with them, and every device's version. The caller runs them in one
+/// transaction and rolls it back for a dry run.
+package enum PruneSteps {
+    /// See ``EventKeeping/prune(before:device:dryRun:)``.
+    package static func prune<Transaction: PruneTransaction>(
+        before time: Milliseconds, device: String?, in transaction: Transaction
+    ) throws -> PruneReport {
+        let events = try transaction.events(before: time, device: device)
+        // What other imports also held goes with the events.
+        try transaction.forgetAlsoImported(events)
+        return try remove(events, kept: 0, in: transaction)
+    }
+
+    /// See ``ImportLogKeeping/prune(importID:dryRun:)``.
+    package static func prune<Transaction: PruneTransaction>(
+        importID id: Int64, in transaction: Transaction
+    ) throws -> PruneReport {
+        let events = try transaction.events(ofImport: id)
+        // Each event another import (or `record`) also holds passes to the earliest of them and stays.
+        let kept = try transaction.passOn(importID: id)
+        return try remove(events, kept: kept, in: transaction) {
+            guard try transaction.deleteImport(id) else { throw StoreError.unknownImport(id) }
+        }
+    }
+
+    /// See ``DeviceSettingsKeeping/eraseDevice(_:dryRun:)``.
+    package static func eraseDevice<Transaction: PruneTransaction>(
+        _ device: String, in transaction: Transaction
+    ) throws -> PruneReport {
+        guard let events = try transaction.events(ofDevice: device) else { throw StoreError.unknownDevice(device) }
+        try transaction.forgetAlsoImported(events)
+        return try remove(events, kept: 0, in: transaction) { try transaction.eraseDeviceRecords(device) }
+    }
+
+    private static func remove<Transaction: PruneTransaction>(
+        _ events: Transaction.Events, kept: Int, in transaction: Transaction, then: () throws -> Void = {}
+    ) throws -> PruneReport {
+        // Models of every device whose events go are dropped: they remember them.
+        try transaction.dropModels(learnedFrom: events)
+        var report = try transaction.delete(events)
+        report.kept = kept
+        // Apps left with no event and no setting of their own go too: their names are data.
+        try transaction.deleteAppsLeftEmpty()
+        try then()
+        try transaction.bumpEveryVersion()
+        return report
+    }
+}
