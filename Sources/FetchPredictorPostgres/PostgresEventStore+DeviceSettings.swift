@@ -93,35 +93,7 @@ extension PostgresEventStore {
 
     public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
         try transaction { db in
-            // The zone first: when it is refused, nothing else changes either.
-            let id: Int64
-            if let zone = change.timeZone {
-                // A new device is made in its zone, at version 0, as the SQLite store makes it.
-                id = try Self.deviceID(device, timeZone: zone.identifier, db)
-                let stored =
-                    try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
-                if let stored, stored != zone.identifier {
-                    let imports = try db.rows(
-                        """
-                        SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
-                            AND time_zone != \(zone.identifier) ORDER BY id
-                        """
-                    ).map { try $0.decode(Int64.self) }
-                    if !imports.isEmpty {
-                        throw StoreError.localTimesReadInZone(
-                            device: device, stored: stored, given: zone.identifier, imports: imports)
-                    }
-                }
-                try Self.move(deviceID: id, to: zone, db)
-            } else {
-                id = try Self.deviceID(device, db)
-            }
-            if let interval = change.defaultInterval {
-                try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(id)")
-            }
-            if let budget = change.wakesPerHour {
-                try db.changes("UPDATE device SET wakes_per_hour = \(budget.map(Int32.init)) WHERE id = \(id)")
-            }
+            try SettingsSteps.changeDevice(change, device: device, in: PostgresSettings(db: db, location: location))
         }
     }
 
@@ -162,30 +134,15 @@ extension PostgresEventStore {
     }
 
     public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
-        try checkAppName(app)
+        try StoreRules.checkAppName(app)
         return try transaction { db in
-            let id = try Self.appIDs([app], device: Self.deviceID(device, db), db)[app]!
-            guard
-                let row = try db.rows(
-                    "SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE"
-                )
-                .first
-            else { throw StoreError.damaged(path: location, detail: "the app \(app) made is not there") }
-            let settings = change.applied(to: try appSettings(row, device: device))
-            if !change.isEmpty {
-                try db.changes(
-                    """
-                    UPDATE app SET interval = \(settings.interval?.text), enabled = \(settings.enabled),
-                        constraints = \(settings.constraints.storeBits)
-                    WHERE id = \(id)
-                    """)
-            }
-            return settings
+            try SettingsSteps.changeApp(
+                change, app: app, device: device, in: PostgresSettings(db: db, location: location))
         }
     }
 
     /// The settings of a row of (name, interval, enabled, constraints).
-    private func appSettings(_ row: PostgresRow, device: String) throws -> AppSettings {
+    static func appSettings(_ row: PostgresRow, device: String, location: String) throws -> AppSettings {
         let (name, interval, enabled, bits) = try row.decode((String, String?, Bool, Int16).self)
         return AppSettings(
             device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
@@ -196,12 +153,6 @@ extension PostgresEventStore {
     /// constraint (as the SQLite store's `AppRecord.ownSettingSQL`).
     static let ownSettingSQL = "app.interval IS NOT NULL OR NOT app.enabled OR app.constraints <> 0"
 
-    private func checkAppName(_ app: String) throws {
-        if let problem = EventLimits.problem(withAppName: app) {
-            throw InvalidFieldError.invalid(field: "app", reason: problem)
-        }
-    }
-
     public func settings(app: String, device: String) throws -> AppSettings {
         try read { db in
             let row = try db.rows(
@@ -211,7 +162,7 @@ extension PostgresEventStore {
                 WHERE device.name = \(device) AND app.name = \(app)
                 """
             ).first
-            return try row.map { try appSettings($0, device: device) }
+            return try row.map { try Self.appSettings($0, device: device, location: location) }
                 ?? AppSettings(device: device, app: app, interval: nil, enabled: true)
         }
     }
@@ -225,7 +176,7 @@ extension PostgresEventStore {
                 WHERE device.name = \(device)
                 ORDER BY app.name COLLATE "C"
                 """
-            ).map { try appSettings($0, device: device) }
+            ).map { try Self.appSettings($0, device: device, location: location) }
         }
     }
 
@@ -280,4 +231,58 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
+
+/// The steps of a settings change on PostgreSQL (``SettingsSteps``), in the caller's
+/// transaction: the device's and the app's rows locked (`FOR UPDATE`) as they are read.
+private struct PostgresSettings: SettingsTransaction {
+    let db: Transaction
+    /// The server, for the store's errors.
+    let location: String
+
+    func device(_ name: String, creatingIn zone: TimeZone?) throws -> (id: Int64, zone: String?) {
+        // A new device is made in its zone, at version 0, as the SQLite store makes it.
+        let id = try PostgresEventStore.deviceID(name, timeZone: zone?.identifier, db)
+        let stored = try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
+        return (id, stored)
+    }
+
+    func importsReadingLocalTimes(device: String, otherThan zone: String) throws -> [Int64] {
+        try db.rows(
+            """
+            SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
+                AND time_zone != \(zone) ORDER BY id
+            """
+        ).map { try $0.decode(Int64.self) }
+    }
+
+    func move(deviceID: Int64, to zone: TimeZone) throws {
+        try PostgresEventStore.move(deviceID: deviceID, to: zone, db)
+    }
+
+    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) throws {
+        try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(deviceID)")
+    }
+
+    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) throws {
+        try db.changes("UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(deviceID)")
+    }
+
+    func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings) {
+        let id = try PostgresEventStore.appIDs([app], device: deviceID, db)[app]!
+        guard
+            let row = try db.rows("SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE")
+                .first
+        else { throw StoreError.damaged(path: location, detail: "the app \(app) made is not there") }
+        return (id, try PostgresEventStore.appSettings(row, device: device, location: location))
+    }
+
+    func setAppSettings(_ settings: AppSettings, appID: Int64) throws {
+        try db.changes(
+            """
+            UPDATE app SET interval = \(settings.interval?.text), enabled = \(settings.enabled),
+                constraints = \(settings.constraints.storeBits)
+            WHERE id = \(appID)
+            """)
+    }
 }

@@ -3,23 +3,9 @@ import GRDB
 
 extension EventStore {
     public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
-        if let problem = EventLimits.problem(withAppName: app) {
-            throw InvalidFieldError.invalid(field: "app", reason: problem)
-        }
+        try StoreRules.checkAppName(app)
         return try write { db in
-            let deviceID = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
-            let id = try AppRecord.findOrCreate(app, device: deviceID, db)
-            guard var record = try AppRecord.fetchOne(db, key: id) else {
-                throw StoreError.damaged(path: path, detail: "the app \(app) made is not there")
-            }
-            let settings = change.applied(to: record.settings(device: device))
-            if !change.isEmpty {
-                record.interval = settings.interval
-                record.enabled = settings.enabled
-                record.constraints = settings.constraints.storeBits
-                try record.update(db)
-            }
-            return settings
+            try SettingsSteps.changeApp(change, app: app, device: device, in: SQLiteSettings(db: db, path: path))
         }
     }
 
@@ -107,35 +93,7 @@ extension EventStore {
     }
 
     public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
-        try write { db in
-            // The zone first: when it is refused, nothing else changes either.
-            let id: Int64
-            if let zone = change.timeZone {
-                if let stored = try DeviceRecord.named(device, db)?.timeZone, stored != zone.identifier {
-                    let imports = try Int64.fetchAll(
-                        db,
-                        sql: """
-                            SELECT id FROM importLog WHERE device = ? AND timeZone IS NOT NULL AND timeZone != ?
-                            ORDER BY id
-                            """, arguments: [device, zone.identifier])
-                    if !imports.isEmpty {
-                        // Moved, each of those events would mean another instant.
-                        throw StoreError.localTimesReadInZone(
-                            device: device, stored: stored, given: zone.identifier, imports: imports)
-                    }
-                }
-                id = try DeviceRecord.findOrCreate(device, timeZone: zone.identifier, db)
-                try Self.move(deviceID: id, to: zone, db)
-            } else {
-                id = try DeviceRecord.findOrCreate(device, timeZone: nil, db)
-            }
-            if let interval = change.defaultInterval {
-                try db.execute(
-                    sql: "UPDATE device SET defaultInterval = ? WHERE id = ?", arguments: [interval?.text, id])
-            }
-            if let budget = change.wakesPerHour {
-                try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [budget, id])
-            }
+        try write { db in try SettingsSteps.changeDevice(change, device: device, in: SQLiteSettings(db: db, path: path))
         }
     }
 
@@ -241,5 +199,55 @@ extension EventStore {
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
                 policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour)
         }
+    }
+}
+
+/// The steps of a settings change on SQLite (``SettingsSteps``), in the caller's write
+/// transaction, which SQLite holds alone.
+private struct SQLiteSettings: SettingsTransaction {
+    let db: Database
+    /// The store's file, for its errors.
+    let path: String
+
+    func device(_ name: String, creatingIn zone: TimeZone?) throws -> (id: Int64, zone: String?) {
+        let stored = try DeviceRecord.named(name, db)
+        let id = try stored?.id ?? DeviceRecord.findOrCreate(name, timeZone: zone?.identifier, db)
+        return (id, stored == nil ? zone?.identifier : stored?.timeZone)
+    }
+
+    func importsReadingLocalTimes(device: String, otherThan zone: String) throws -> [Int64] {
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM importLog WHERE device = ? AND timeZone IS NOT NULL AND timeZone != ?
+                ORDER BY id
+                """, arguments: [device, zone])
+    }
+
+    func move(deviceID: Int64, to zone: TimeZone) throws {
+        try EventStore.move(deviceID: deviceID, to: zone, db)
+    }
+
+    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) throws {
+        try db.execute(
+            sql: "UPDATE device SET defaultInterval = ? WHERE id = ?", arguments: [interval?.text, deviceID])
+    }
+
+    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) throws {
+        try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [wakesPerHour, deviceID])
+    }
+
+    func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings) {
+        let id = try AppRecord.findOrCreate(app, device: deviceID, db)
+        guard let record = try AppRecord.fetchOne(db, key: id) else {
+            throw StoreError.damaged(path: path, detail: "the app \(app) made is not there")
+        }
+        return (id, record.settings(device: device))
+    }
+
+    func setAppSettings(_ settings: AppSettings, appID: Int64) throws {
+        try db.execute(
+            sql: "UPDATE app SET interval = ?, enabled = ?, constraints = ? WHERE id = ?",
+            arguments: [settings.interval?.text, settings.enabled, settings.constraints.storeBits, appID])
     }
 }

@@ -47,4 +47,12 @@ public enum StoreRules {
         guard let given, let stored, given.identifier != stored.identifier else { return }
         throw StoreError.timeZoneConflict(device: device, stored: stored.identifier, given: given.identifier)
     }
+
+    /// Refuses an app name that breaks `EventLimits`, naming the field `app`.
+    /// - Throws: ``InvalidFieldError/invalid(field:reason:)``.
+    package static func checkAppName(_ app: String) throws {
+        if let problem = EventLimits.problem(withAppName: app) {
+            throw InvalidFieldError.invalid(field: "app", reason: problem)
+        }
+    }
 }
