@@ -350,7 +350,7 @@ struct Routes: Sendable {
     @Sendable func putApp(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let app = try context.app()
-        let flags = ["enabled", "requiresPower", "requiresUnmetered", "requiresBatteryNotLow"]
+        let flags = ["enabled"] + AppConstraints.names
         let object = try await jsonObject(request, allowed: Set(["interval"] + flags))
         var change = AppSettingsChange()
         if let value = object["interval"] {
@@ -361,12 +361,7 @@ struct Routes: Sendable {
             guard case .bool(let flag) = value else {
                 throw APIError(.badRequest, "'\(field)' must be true or false", field: field)
             }
-            switch field {
-            case "enabled": change.enabled = flag
-            case "requiresPower": change.requiresPower = flag
-            case "requiresUnmetered": change.requiresUnmetered = flag
-            default: change.requiresBatteryNotLow = flag
-            }
+            if field == "enabled" { change.enabled = flag } else { change.setConstraint(field, to: flag) }
         }
         let store = self.store
         let answer = try await workers.run { [change] () throws -> AppSettingsAnswer in

@@ -180,3 +180,27 @@ struct ConstraintPlanningTests {
         #expect(try JSONDecoder().decode(AppPolicy.self, from: old) == policy)
     }
 }
+
+/// The constraints' names are one list, read by the service's app route and `evaluate`'s
+/// settings file, and equal to the keys of their JSON.
+struct ConstraintNamesTests {
+    @Test func theNamesAreTheJSONKeysAndSetTheirField() throws {
+        let all = AppConstraints(requiresPower: true, requiresUnmetered: true, requiresBatteryNotLow: true)
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(all)) as? [String: Bool])
+        #expect(Set(json.keys) == Set(AppConstraints.names))
+        #expect(AppConstraints.names.count == json.count)
+        for name in AppConstraints.names {
+            var one = AppConstraints()
+            let known = one.set(name, to: true)
+            #expect(known)
+            // Exactly the field of that name is set.
+            let encoded = try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(one)) as? [String: Bool])
+            #expect(encoded.filter(\.value).map(\.key) == [name])
+        }
+        var none = AppConstraints()
+        let known = none.set("requiresWiFi", to: true)
+        #expect(!known)
+        #expect(none.isEmpty)
+    }
+}

@@ -105,6 +105,19 @@ public struct AppSettingsChange: Sendable, Hashable {
     /// Whether the change sets nothing.
     public var isEmpty: Bool { self == AppSettingsChange() }
 
+    /// Sets the constraint named `name` (one of `AppConstraints.names`); `false`, and nothing
+    /// set, for a name that is none.
+    @discardableResult
+    public mutating func setConstraint(_ name: String, to value: Bool) -> Bool {
+        switch name {
+        case "requiresPower": requiresPower = value
+        case "requiresUnmetered": requiresUnmetered = value
+        case "requiresBatteryNotLow": requiresBatteryNotLow = value
+        default: return false
+        }
+        return true
+    }
+
     /// `settings` with the change made.
     public func applied(to settings: AppSettings) -> AppSettings {
         var settings = settings

@@ -280,7 +280,7 @@ struct EvaluateCommand: ParsableCommand {
             }
             var interval: Any = value
             if let object = value as? [String: Any] {
-                let flags = ["requiresPower", "requiresUnmetered", "requiresBatteryNotLow"]
+                let flags = AppConstraints.names
                 if let unknown = object.keys.sorted().first(where: { $0 != "interval" && !flags.contains($0) }) {
                     throw refuse(
                         "settings", value,
@@ -295,11 +295,7 @@ struct EvaluateCommand: ParsableCommand {
                     guard let flagValue = try? JSONDecoder().decode(Bool.self, from: text) else {
                         throw refuse(flag, given, "it is true or false.")
                     }
-                    switch flag {
-                    case "requiresPower": made.requiresPower = flagValue
-                    case "requiresUnmetered": made.requiresUnmetered = flagValue
-                    default: made.requiresBatteryNotLow = flagValue
-                    }
+                    made.set(flag, to: flagValue)
                 }
                 if !made.isEmpty { constraints[app] = made }
                 interval = object["interval"] ?? "minimum"

@@ -22,6 +22,23 @@ public struct AppConstraints: Sendable, Hashable, Codable {
     /// Whether the app asks for nothing.
     public var isEmpty: Bool { !requiresPower && !requiresUnmetered && !requiresBatteryNotLow }
 
+    /// The constraints' names, as the service's app route, the settings file of `evaluate` and
+    /// the JSON of `apps` give them: the names of the fields.
+    public static let names = ["requiresPower", "requiresUnmetered", "requiresBatteryNotLow"]
+
+    /// Sets the constraint named `name` (one of ``names``); `false`, and nothing set, for a name
+    /// that is none.
+    @discardableResult
+    public mutating func set(_ name: String, to value: Bool) -> Bool {
+        switch name {
+        case "requiresPower": requiresPower = value
+        case "requiresUnmetered": requiresUnmetered = value
+        case "requiresBatteryNotLow": requiresBatteryNotLow = value
+        default: return false
+        }
+        return true
+    }
+
     /// The battery level, in percent, under which a battery not charging is low.
     public static let lowBattery = 20
 
