@@ -109,12 +109,12 @@ public struct AppSettingsChange: Sendable, Hashable {
     /// set, for a name that is none.
     @discardableResult
     public mutating func setConstraint(_ name: String, to value: Bool) -> Bool {
-        switch name {
-        case "requiresPower": requiresPower = value
-        case "requiresUnmetered": requiresUnmetered = value
-        case "requiresBatteryNotLow": requiresBatteryNotLow = value
-        default: return false
-        }
+        // The field of that name, as AppConstraints reads names.
+        var named = AppConstraints()
+        guard named.set(name, to: true) else { return false }
+        if named.requiresPower { requiresPower = value }
+        if named.requiresUnmetered { requiresUnmetered = value }
+        if named.requiresBatteryNotLow { requiresBatteryNotLow = value }
         return true
     }
 
