@@ -101,17 +101,10 @@ extension EventStore {
 
 /// An import's steps on SQLite (``ImportSteps``), in the caller's write transaction, which
 /// SQLite holds alone: nothing else writes until it ends.
-private final class SQLiteImport: ImportTransaction {
+private struct SQLiteImport: ImportTransaction {
     let db: Database
     /// The file, for the store's errors.
     let path: String
-    /// The import's entry in the log, from ``beginImport(path:device:readingKey:at:)``.
-    var log: ImportLogRecord?
-
-    init(db: Database, path: String) {
-        self.db = db
-        self.path = path
-    }
 
     func zone(ofDevice device: String) throws -> TimeZone? {
         try EventStore.timeZone(db, device: device, path: path)
@@ -129,7 +122,6 @@ private final class SQLiteImport: ImportTransaction {
         let id = try StoreSettingRecord.nextImportID(db)
         log.id = id
         try log.insert(db)
-        self.log = log
         return id
     }
 
@@ -142,7 +134,9 @@ private final class SQLiteImport: ImportTransaction {
     }
 
     func finishImport(id: Int64, report: ImportReport) throws {
-        guard var log, log.id == id else { preconditionFailure("an import finished that did not begin") }
+        guard var log = try ImportLogRecord.fetchOne(db, key: id) else {
+            throw StoreError.damaged(path: path, detail: "the import \(id) begun is not in the log")
+        }
         log.finish(report)
         try log.update(db)
     }
