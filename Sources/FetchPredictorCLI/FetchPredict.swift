@@ -45,14 +45,10 @@ public struct FetchPredict: ParsableCommand {
             exit(withError: error)
         }
         do {
-            errno = 0
-            try command.run()
-            // What `print` wrote is flushed here: a reader that went away is said as OutputFile
-            // says it, by the status, not by a success that lost the output (`keys create | ...`).
-            // The command runs on this thread, and errno is this thread's: EPIPE is a write of its
-            // own to a pipe, and the only pipe it writes is standard output.
-            _ = fflush(nil)
-            if errno == EPIPE { Foundation.exit(128 + SIGPIPE) }
+            // What `print` wrote is flushed where the command ran: a reader that went away is
+            // said as OutputFile says it, by the status, not by a success that lost the output
+            // (`keys create | ...`).
+            if try CommandEdge.run(command) == .readerGone { Foundation.exit(128 + SIGPIPE) }
             exit()
         } catch let error as ValidationError {
             let subcommand = type(of: command)

@@ -272,7 +272,7 @@ final class BulkLoader: ImportLoader {
                         "device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes", "value",
                     ], text)
                 // What was new, by device: how many, and the earliest event a model learns from.
-                let rows = try await db.rowsAsync(
+                let rows = try await db.rows(
                     """
                     WITH stored AS (
                         INSERT INTO event (
@@ -293,7 +293,7 @@ final class BulkLoader: ImportLoader {
                 if result.storedByDevice.reduce(0, { $0 + $1.count }) < events {
                     // An event another import stored is noted as this import's too: pruning that
                     // one passes the event to this one.
-                    _ = try await db.rowsAsync(
+                    _ = try await db.rows(
                         """
                         INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
                         SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
@@ -304,7 +304,7 @@ final class BulkLoader: ImportLoader {
                         ON CONFLICT DO NOTHING
                         """)
                 }
-                _ = try await db.rowsAsync("TRUNCATE import_stage")
+                _ = try await db.rows("TRUNCATE import_stage")
                 promise.succeed(result)
             } catch {
                 promise.fail(error)

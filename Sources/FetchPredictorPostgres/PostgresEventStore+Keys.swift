@@ -3,14 +3,14 @@ import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+    public func createKey(tenant: String, now: Date) async throws -> (key: String, info: APIKeyInfo) {
         if let problem = StoreRules.problem(withTenantName: tenant) {
             throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
         let key = APIKeyText.generate()
         let created = now.milliseconds
-        let id = try transaction { db in
-            try db.value(
+        let id = try await transaction { db in
+            try await db.value(
                 """
                 INSERT INTO api_key (tenant, sha256, created_at) VALUES (\(tenant), \(APIKeyText.digest(key)), \(created))
                 RETURNING id
@@ -19,9 +19,9 @@ extension PostgresEventStore {
         return (key, APIKeyInfo(id: id, tenant: tenant, createdAt: Date(milliseconds: created), revokedAt: nil))
     }
 
-    public func keys() throws -> [APIKeyInfo] {
-        try read { db in
-            try db.rows("SELECT id, tenant, created_at, revoked_at FROM api_key ORDER BY id").map { row in
+    public func keys() async throws -> [APIKeyInfo] {
+        try await read { db in
+            try await db.rows("SELECT id, tenant, created_at, revoked_at FROM api_key ORDER BY id").map { row in
                 let (id, tenant, created, revoked) = try row.decode((Int64, String, Int64, Int64?).self)
                 return APIKeyInfo(
                     id: id, tenant: tenant, createdAt: Date(milliseconds: created),
@@ -31,18 +31,19 @@ extension PostgresEventStore {
     }
 
     @discardableResult
-    public func revokeKey(id: Int64, now: Date) throws -> Bool {
-        try transaction { db in
-            guard try db.value("SELECT EXISTS (SELECT 1 FROM api_key WHERE id = \(id))", as: Bool.self) == true else {
+    public func revokeKey(id: Int64, now: Date) async throws -> Bool {
+        try await transaction { db in
+            guard try await db.value("SELECT EXISTS (SELECT 1 FROM api_key WHERE id = \(id))", as: Bool.self) == true
+            else {
                 throw StoreError.unknownKey(id)
             }
-            return try db.changes(
+            return try await db.changes(
                 "UPDATE api_key SET revoked_at = \(now.milliseconds) WHERE id = \(id) AND revoked_at IS NULL") > 0
         }
     }
 
-    public func tenant(forKey key: String) throws -> String? {
-        try read { db in try db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
+    public func tenant(forKey key: String) async throws -> String? {
+        try await read { db in try await db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
     }
 }
 

@@ -19,8 +19,9 @@ import PostgresNIO
 /// let scheduler = FetchScheduler(store: store)
 /// ```
 ///
-/// Calls wait on the calling thread for the server; run them off Swift's cooperative pool (the
-/// service runs them on NIO's thread pool). When the server does not answer, a call throws
+/// The async roles' calls wait suspended; the synchronous roles' calls wait on the calling
+/// thread for the server, so run those off Swift's cooperative pool (the service runs them on
+/// NIO's thread pool). When the server does not answer, a call throws
 /// ``StoreError/unavailable(location:detail:)`` and the next one connects anew.
 public final class PostgresEventStore: EventStoring {
     /// The server and database, without the password.
@@ -69,23 +70,56 @@ public final class PostgresEventStore: EventStoring {
         try migrate()
     }
 
-    deinit {
-        pool.close()
-    }
-
     /// Runs `body` in one transaction, committed when it returns (unless `commit` is false: a
     /// dry run) and rolled back when it throws; a serialization failure or deadlock runs it
     /// again, up to 3 times.
+    @discardableResult
+    func transaction<T>(
+        snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) async throws -> T
+    ) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await pool.withConnection { connection in
+                    let transaction = Transaction(connection: connection, logger: logger, location: location)
+                    // A snapshot reads every statement as of one moment, as an SQLite read does.
+                    try await transaction.execute(Self.begin(snapshot: snapshot))
+                    do {
+                        let result = try await body(transaction)
+                        try await transaction.execute(commit ? "COMMIT" : "ROLLBACK")
+                        return result
+                    } catch {
+                        if !connection.isClosed {
+                            do {
+                                try await transaction.execute("ROLLBACK")
+                            } catch {
+                                // A connection that cannot roll back is not given to anyone else.
+                                try? await connection.close()
+                            }
+                        }
+                        throw error
+                    }
+                }
+            } catch let error as PSQLError where attempt < 3 && Self.isRetryable(error) {
+                continue
+            } catch let error as PSQLError {
+                throw Self.storeError(error, location: location)
+            }
+        }
+    }
+
+    /// ``transaction(snapshot:commit:_:)`` for the roles that are not async yet: the caller's
+    /// thread waits for the server.
     @discardableResult
     func transaction<T>(snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) throws -> T) throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try pool.withConnection { connection in
+                return try pool.withConnectionWaiting { connection in
                     let transaction = Transaction(connection: connection, logger: logger, location: location)
-                    // A snapshot reads every statement as of one moment, as an SQLite read does.
-                    try transaction.execute(snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
+                    try transaction.execute(Self.begin(snapshot: snapshot))
                     do {
                         let result = try body(transaction)
                         try transaction.execute(commit ? "COMMIT" : "ROLLBACK")
@@ -95,7 +129,6 @@ public final class PostgresEventStore: EventStoring {
                             do {
                                 try transaction.execute("ROLLBACK")
                             } catch {
-                                // A connection that cannot roll back is not given to anyone else.
                                 try? connection.close().wait()
                             }
                         }
@@ -110,10 +143,25 @@ public final class PostgresEventStore: EventStoring {
         }
     }
 
+    private static func begin(snapshot: Bool) -> String {
+        snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
+    }
+
     /// Runs `body` with one statement or a few that need no transaction of their own.
+    func read<T>(_ body: (Transaction) async throws -> T) async throws -> T {
+        do {
+            return try await pool.withConnection { connection in
+                try await body(Transaction(connection: connection, logger: logger, location: location))
+            }
+        } catch let error as PSQLError {
+            throw Self.storeError(error, location: location)
+        }
+    }
+
+    /// ``read(_:)`` for the roles that are not async yet.
     func read<T>(_ body: (Transaction) throws -> T) throws -> T {
         do {
-            return try pool.withConnection { connection in
+            return try pool.withConnectionWaiting { connection in
                 try body(Transaction(connection: connection, logger: logger, location: location))
             }
         } catch let error as PSQLError {
@@ -166,6 +214,38 @@ struct Transaction: Sendable {
     let location: String
 
     /// Runs one statement with no binds.
+    func execute(_ sql: String) async throws {
+        _ = try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).get()
+    }
+
+    /// Runs a query and returns its rows.
+    func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.query(query, logger: logger).get().rows
+    }
+
+    /// Runs a statement and returns how many rows it changed.
+    @discardableResult
+    func changes(_ query: PostgresQuery) async throws -> Int {
+        try await connection.query(query, logger: logger).get().metadata.rows ?? 0
+    }
+
+    /// The first column of the first row, or `nil` when there is no row.
+    func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) async throws -> T? {
+        guard let row = try await rows(query).first else { return nil }
+        return try row.decode(T.self)
+    }
+
+    /// Runs a statement prepared once per connection (the two that every request of the service
+    /// runs: its key, then its device's settings), sparing the server the parse and plan of each.
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+
+    // The synchronous forms, which wait on the calling thread: for the roles not async yet.
+
+    /// Runs one statement with no binds.
     func execute(_ sql: String) throws {
         // One statement, through the query that reports PSQLError, which `storeError` maps.
         _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
@@ -213,11 +293,6 @@ struct Transaction: Sendable {
             }
         }
         return try promise.futureResult.wait()
-    }
-
-    /// ``rows(_:)`` for a caller in a task that may wait.
-    func rowsAsync(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await connection.query(query, logger: logger).get().rows
     }
 
     /// The first column of the first row, or `nil` when there is no row.

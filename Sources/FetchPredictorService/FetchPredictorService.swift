@@ -121,7 +121,7 @@ public enum FetchPredictorService {
         router.get("/openapi.yaml") { _, _ in
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
-        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store, workers: workers))
+        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
         Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
         let sweep = WakeSweep(
             scheduler: scheduler, workers: workers, clock: clock, perTick: settings.sweepPerSecond,

@@ -11,7 +11,6 @@ import NIOPosix
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any APIKeyKeeping
-    let workers: StoreWorkers
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -23,8 +22,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
             throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
         }
         let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        let store = self.store
-        guard let tenant = try await workers.run({ try store.tenant(forKey: key) }) else {
+        guard let tenant = try await store.tenant(forKey: key) else {
             throw Self.refusal("the API key is not valid, or was revoked")
         }
         var context = context

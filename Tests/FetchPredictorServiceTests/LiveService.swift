@@ -43,8 +43,8 @@ final class LiveService: @unchecked Sendable {
     ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
-        acme = try store.createKey(tenant: "acme", now: Date()).key
-        other = try store.createKey(tenant: "other", now: Date()).key
+        acme = try await store.createKey(tenant: "acme", now: Date()).key
+        other = try await store.createKey(tenant: "other", now: Date()).key
         served = serving(store)
         var settings = settings
         settings.port = 0

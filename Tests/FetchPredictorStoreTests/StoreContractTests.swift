@@ -130,18 +130,18 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func keysSpeakForTheirTenantUntilRevoked(backend: Backend) throws {
+    func keysSpeakForTheirTenantUntilRevoked(backend: Backend) async throws {
         let store = try backend.makeStore()
         let now = Date(milliseconds: base)
-        let (key, info) = try store.createKey(tenant: "acme", now: now)
-        #expect(try store.tenant(forKey: key) == "acme")
-        #expect(try store.tenant(forKey: key + "0") == nil)
-        #expect(try store.keys() == [info])
-        #expect(try store.revokeKey(id: info.id, now: now))
-        #expect(try !store.revokeKey(id: info.id, now: now))
-        #expect(try store.tenant(forKey: key) == nil)
-        #expect(throws: StoreError.self) { try store.revokeKey(id: info.id + 100, now: now) }
-        #expect(throws: InvalidFieldError.self) { try store.createKey(tenant: "a/b", now: now) }
+        let (key, info) = try await store.createKey(tenant: "acme", now: now)
+        #expect(try await store.tenant(forKey: key) == "acme")
+        #expect(try await store.tenant(forKey: key + "0") == nil)
+        #expect(try await store.keys() == [info])
+        #expect(try await store.revokeKey(id: info.id, now: now))
+        #expect(try await !store.revokeKey(id: info.id, now: now))
+        #expect(try await store.tenant(forKey: key) == nil)
+        await #expect(throws: StoreError.self) { try await store.revokeKey(id: info.id + 100, now: now) }
+        await #expect(throws: InvalidFieldError.self) { try await store.createKey(tenant: "a/b", now: now) }
     }
 
     /// A model is cached only when no write came after the version it was learned at, and an

@@ -134,12 +134,12 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try base.cacheModel(model, asOf: asOf, device: device, configuration: key, version: version)
     }
     public func dropLearnedModels() throws { try base.dropLearnedModels() }
-    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
-        try base.createKey(tenant: tenant, now: now)
+    public func createKey(tenant: String, now: Date) async throws -> (key: String, info: APIKeyInfo) {
+        try await base.createKey(tenant: tenant, now: now)
     }
-    public func keys() throws -> [APIKeyInfo] { try base.keys() }
-    public func revokeKey(id: Int64, now: Date) throws -> Bool { try base.revokeKey(id: id, now: now) }
-    public func tenant(forKey key: String) throws -> String? { try base.tenant(forKey: key) }
+    public func keys() async throws -> [APIKeyInfo] { try await base.keys() }
+    public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
+    public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
     public func check() throws { try base.check() }
     public func keptWake(device: String) throws -> KeptWake? { try base.keptWake(device: device) }
     public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {

@@ -33,13 +33,13 @@ extension EventStore {
     /// the store keeps only its SHA-256.
     ///
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
-    public func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo) {
+    public func createKey(tenant: String, now: Date) async throws -> (key: String, info: APIKeyInfo) {
         if let problem = StoreRules.problem(withTenantName: tenant) {
             throw InvalidFieldError.invalid(field: "tenant", reason: problem)
         }
         let key = APIKeyText.generate()
         let created = now.milliseconds
-        let id = try write { db -> Int64 in
+        let id = try await write { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO apiKey (tenant, sha256, createdAt) VALUES (?, ?, ?)",
                 arguments: [tenant, APIKeyText.digest(key), created])
@@ -49,8 +49,8 @@ extension EventStore {
     }
 
     /// Every key made, valid or revoked, in the order made.
-    public func keys() throws -> [APIKeyInfo] {
-        try read { db in
+    public func keys() async throws -> [APIKeyInfo] {
+        try await read { db in
             try Row.fetchAll(db, sql: "SELECT id, tenant, createdAt, revokedAt FROM apiKey ORDER BY id").map { row in
                 APIKeyInfo(
                     id: row[0], tenant: row[1], createdAt: Date(milliseconds: row[2]),
@@ -64,8 +64,8 @@ extension EventStore {
     /// - Returns: `false` when it was revoked already.
     /// - Throws: ``StoreError/unknownKey(_:)`` when there is no key of that number.
     @discardableResult
-    public func revokeKey(id: Int64, now: Date) throws -> Bool {
-        try write { db in
+    public func revokeKey(id: Int64, now: Date) async throws -> Bool {
+        try await write { db in
             guard
                 try Bool.fetchOne(db, sql: "SELECT revokedAt IS NULL FROM apiKey WHERE id = ?", arguments: [id])
                     != nil
@@ -78,8 +78,8 @@ extension EventStore {
     }
 
     /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
-    public func tenant(forKey key: String) throws -> String? {
-        try read { db in
+    public func tenant(forKey key: String) async throws -> String? {
+        try await read { db in
             try String.fetchOne(
                 db, sql: "SELECT tenant FROM apiKey WHERE sha256 = ? AND revokedAt IS NULL",
                 arguments: [APIKeyText.digest(key)])

@@ -199,4 +199,24 @@ public final class EventStore: EventStoring {
             throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
+
+    /// Runs `body` in one write transaction on GRDB's writer, the caller suspended meanwhile:
+    /// for the store's async roles.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        }
+    }
+
+    /// Runs `body` in a read of one snapshot, the caller suspended meanwhile: for the store's
+    /// async roles.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        }
+    }
 }

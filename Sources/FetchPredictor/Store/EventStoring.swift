@@ -10,9 +10,11 @@ import Foundation
 /// ``ModelCaching`` (learned models), ``ImportLogKeeping`` (imports of files), ``APIKeyKeeping``
 /// (the service's keys) and ``WakeKeeping`` (the planned wakes of a fleet).
 ///
-/// The calls are synchronous, as SQLite's are: a store that talks to a server over the network
-/// waits for it on the calling thread, so an async caller runs them off the cooperative pool
-/// (the service runs them on NIO's thread pool).
+/// The roles become async one at a time (issue 38). ``APIKeyKeeping`` is async: its caller
+/// waits suspended, holding no thread (SQLite's work runs on GRDB's own queues, PostgreSQL's on
+/// the driver's event loops). The other roles' calls are still synchronous: a store that talks
+/// to a server waits for it on the calling thread, so an async caller runs them off the
+/// cooperative pool (the service runs them on NIO's thread pool).
 ///
 /// ## Topics
 /// - ``EventKeeping/record(_:device:)``

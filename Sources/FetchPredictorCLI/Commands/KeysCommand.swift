@@ -17,7 +17,7 @@ struct KeysCommand: ParsableCommand {
             """,
         subcommands: [Create.self, List.self, Revoke.self])
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Make a key for a tenant and print it, as the last word of the output.",
@@ -41,14 +41,14 @@ struct KeysCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let eventStore = try store.openStore()
-            let (key, info) = try eventStore.createKey(tenant: tenant, now: try clock.currentDate())
+            let (key, info) = try await eventStore.createKey(tenant: tenant, now: try clock.currentDate())
             print("Key \(info.id) of tenant \(tenant), shown only now: \(key)")
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the keys: number, tenant, when made and revoked; never the keys.",
             discussion: """
@@ -59,8 +59,8 @@ struct KeysCommand: ParsableCommand {
         @OptionGroup var store: DatabaseOptions
         @OptionGroup var output: OutputOptions
 
-        func run() throws {
-            let keys = try store.openStore(creating: false).keys()
+        func run() async throws {
+            let keys = try await store.openStore(creating: false).keys()
             try output.print(keys) { keys in
                 if keys.isEmpty { return "No API keys yet: make one with fetchpredict keys create --tenant NAME." }
                 return Output.table(
@@ -75,7 +75,7 @@ struct KeysCommand: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "revoke", abstract: "Revoke a key: the service refuses it from its next request.",
             discussion: """
@@ -88,8 +88,8 @@ struct KeysCommand: ParsableCommand {
         var id: Int64
         @OptionGroup var clock: ClockOptions
 
-        func run() throws {
-            let revoked = try store.openStore(creating: false).revokeKey(id: id, now: try clock.currentDate())
+        func run() async throws {
+            let revoked = try await store.openStore(creating: false).revokeKey(id: id, now: try clock.currentDate())
             print(revoked ? "Key \(id) revoked." : "Key \(id) was revoked already.")
         }
     }

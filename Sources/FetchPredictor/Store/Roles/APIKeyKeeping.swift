@@ -1,26 +1,27 @@
 import Foundation
 
 /// The HTTP service's API keys: made, listed, revoked, and the tenant a key speaks for. One role
-/// of ``EventStoring``.
+/// of ``EventStoring``, and the first of them that is async: a caller waits for the store
+/// suspended, holding no thread.
 public protocol APIKeyKeeping: AnyObject, Sendable {
     /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
     /// the store keeps only its SHA-256.
     ///
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the tenant name is not usable.
-    func createKey(tenant: String, now: Date) throws -> (key: String, info: APIKeyInfo)
+    func createKey(tenant: String, now: Date) async throws -> (key: String, info: APIKeyInfo)
 
     /// Every key made, valid or revoked, in the order made.
-    func keys() throws -> [APIKeyInfo]
+    func keys() async throws -> [APIKeyInfo]
 
     /// Revokes a key: from now on it is refused.
     ///
     /// - Returns: `false` when it was revoked already.
     /// - Throws: ``StoreError/unknownKey(_:)`` when there is no key of that number.
     @discardableResult
-    func revokeKey(id: Int64, now: Date) throws -> Bool
+    func revokeKey(id: Int64, now: Date) async throws -> Bool
 
     /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
-    func tenant(forKey key: String) throws -> String?
+    func tenant(forKey key: String) async throws -> String?
 }
 
 /// The API keys of the HTTP service: what every store makes and checks the same way.
