@@ -86,19 +86,16 @@ extension PostgresEventStore {
                     ON CONFLICT DO NOTHING
                     """)
             }
+            var written = StoredEvents()
+            for (time, code) in stored {
+                if let kind = EventKind(storeCode: code) { written.stored(kind, at: time, device: deviceID) }
+            }
+            let versions = try StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
             let version: Int64
-            if stored.isEmpty {
-                version = try db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0
+            if let bumped = versions[deviceID] {
+                version = bumped
             } else {
-                version =
-                    try db.value("UPDATE device SET version = version + 1 WHERE id = \(deviceID) RETURNING version")
-                    ?? 0
-                // A cached model that did not see a stored launch, fetch or state is dropped.
-                if let earliest = stored.filter({ EventKind(storeCode: $0.1)?.isLearnedFromStore == true }).map(\.0)
-                    .min()
-                {
-                    try db.changes("DELETE FROM model_cache WHERE device_id = \(deviceID) AND as_of >= \(earliest)")
-                }
+                version = try db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0
             }
             return RecordedBatch(stored: stored.count, duplicates: events.count - stored.count, version: version)
         }
@@ -294,5 +291,25 @@ extension PostgresEventStore {
                 if rows.count < 5000 { break }
             }
         }
+    }
+}
+
+/// What follows a write of events, in PostgreSQL's SQL (``StoreRules/afterStoring(_:in:)``).
+struct PostgresStoredEvents: StoredEventsFollowing {
+    let db: Transaction
+
+    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) throws {
+        try db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
+    }
+
+    func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64] {
+        let rows = try db.rows(
+            "UPDATE device SET version = version + 1 WHERE id = ANY(\(devices)) RETURNING id, version")
+        var versions: [Int64: Int64] = [:]
+        for row in rows {
+            let (device, version) = try row.decode((Int64, Int64).self)
+            versions[device] = version
+        }
+        return versions
     }
 }

@@ -142,10 +142,8 @@ final class BulkLoader: ImportLoader {
     private var inFlight: EventLoopFuture<ChunkResult>?
     /// Events stored so far.
     private(set) var stored = 0
-    /// The earliest launch or fetch stored per device, to drop learned models that missed it.
-    private var earliestStored: [Int64: Int64] = [:]
-    /// The devices that got a new event, whose version the import bumps.
-    private var devicesWritten: Set<Int64> = []
+    /// What the import stored, for what follows a write of events.
+    private var written = StoredEvents()
 
     /// Events sent in one `COPY`: about 2 MB of text.
     static let chunk = 50_000
@@ -185,17 +183,13 @@ final class BulkLoader: ImportLoader {
     }
 
     /// Sends what is pending and waits until the server has stored it all, then drops the
-    /// learned models that missed an event stored and bumps the version of every device written;
+    /// learned models that missed an event stored and bumps the version of every device written
+    /// (``StoreRules/afterStoring(_:in:)``);
     /// returns how many events were new.
     func finish() throws -> Int {
         try flush()
         try collect()
-        for (device, time) in earliestStored {
-            try db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
-        }
-        if !devicesWritten.isEmpty {
-            try db.changes("UPDATE device SET version = version + 1 WHERE id = ANY(\(Array(devicesWritten).sorted()))")
-        }
+        try StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
         return stored
     }
 
@@ -212,8 +206,7 @@ final class BulkLoader: ImportLoader {
         inFlight = nil
         for (device, count, earliest) in try chunk.wait().storedByDevice {
             stored += count
-            devicesWritten.insert(device)
-            if let earliest, earliest < earliestStored[device] ?? .max { earliestStored[device] = earliest }
+            written.stored(device: device, earliestLearned: earliest)
         }
     }
 

@@ -165,6 +165,25 @@ import Testing
         #expect(try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
         try store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
         #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        // A new event after the model's last one leaves it (it is learned on from the cache),
+        // and moves the version.
+        var current = try store.planningSettings(device: "phone").version
+        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: current)
+        try store.record([.launch("news", at: asOf + 60_000)], device: "phone")
+        #expect(try store.cachedModel(device: "phone", configuration: "k")?.asOf == asOf)
+        #expect(try store.planningSettings(device: "phone").version == current + 1)
+        // An import of an event older than the model drops it too, and moves the version.
+        current = try store.planningSettings(device: "phone").version
+        try store.cacheModel(model, asOf: asOf + 60_000, device: "phone", configuration: "k", version: current)
+        let file = TestFiles.write("timestamp,app,event\n\(Self.iso(base + 3 * 86_400_000 + 60_000)),news,launch\n")
+        _ = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
+        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        #expect(try store.planningSettings(device: "phone").version == current + 1)
+    }
+
+    /// A time as the csv format reads it.
+    static func iso(_ time: Milliseconds) -> String {
+        ISO8601DateFormatter().string(from: Date(milliseconds: time))
     }
 
     /// Erasing a device takes every trace of it, and of nothing else: events of every kind,

@@ -22,10 +22,8 @@ final class EventWriter {
     private let noteAlsoImported: [Statement]
     private var deviceIDs: [String: Int64] = [:]
     private var appIDs: [AppKey: Int64] = [:]
-    /// The earliest event stored per device, to drop learned models that missed it.
-    private(set) var earliestStored: [Int64: Milliseconds] = [:]
-    /// The devices that got a new event of any kind, whose version the write bumps.
-    private(set) var devicesWritten: Set<Int64> = []
+    /// What this writer stored, for what follows a write of events.
+    private(set) var stored = StoredEvents()
     /// The time zone given to one device, when this writer creates it; other devices it
     /// creates (named by a file's rows) get none: no zone is assumed for them.
     private let newDeviceTimeZone: (device: String, zone: String)?
@@ -154,10 +152,7 @@ final class EventWriter {
             try step(note)
             return false
         }
-        devicesWritten.insert(device)
-        if event.kind.isLearnedFromStore, event.time < earliestStored[device] ?? .max {
-            earliestStored[device] = event.time
-        }
+        stored.stored(event.kind, at: event.time, device: device)
         return true
     }
 
@@ -181,14 +176,24 @@ final class EventWriter {
     }
 
     /// Drops the learned models that did not see the events this writer stored, and bumps the
-    /// version of every device written, so that models kept in memory elsewhere are learned again.
+    /// version of every device written (``StoreRules/afterStoring(_:in:)``).
     func invalidateLearnedModels() throws {
-        for (device, time) in earliestStored {
-            try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?", arguments: [device, time])
+        try StoreRules.afterStoring(stored, in: self)
+    }
+}
+
+extension EventWriter: StoredEventsFollowing {
+    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) throws {
+        try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?", arguments: [device, time])
+    }
+
+    func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64] {
+        var versions: [Int64: Int64] = [:]
+        for device in devices {
+            versions[device] = try Int64.fetchOne(
+                db, sql: "UPDATE device SET version = version + 1 WHERE id = ? RETURNING version", arguments: [device])
         }
-        for device in devicesWritten {
-            try DeviceRecord.bumpVersion(device, db)
-        }
+        return versions
     }
 }
 

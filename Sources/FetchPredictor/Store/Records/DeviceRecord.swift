@@ -43,11 +43,6 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
         return record.id!
     }
 
-    /// Marks that the device's events changed.
-    static func bumpVersion(_ id: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE device SET version = version + 1 WHERE id = ?", arguments: [id])
-    }
-
     /// The device's zone.
     ///
     /// - Throws: ``StoreError/damaged(path:detail:)`` when the stored name is no known zone.
