@@ -26,7 +26,7 @@ extension PostgresEventStore {
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
-            if let (field, reason) = StoreRules.problem(with: event) {
+            if let (field, reason) = EventLimits.problem(with: event) {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }

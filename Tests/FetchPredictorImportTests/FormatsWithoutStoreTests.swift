@@ -36,6 +36,32 @@ struct FormatsWithoutStoreTests {
         #expect(small == whole)
     }
 
+    /// An importer's events are checked by the same rule as a recorded event's
+    /// (`EventLimits.problem(with:)`): whatever a format's reader lets through, a row whose event
+    /// breaks a limit is refused by its line and the field the rule names, and none is stored.
+    @Test func theSinkRefusesWhatAStoreRefuses() throws {
+        let broken = [
+            Event(kind: .fetch, app: "news", time: 1_000),  // no result
+            Event(kind: .fetch, app: "news", time: 2_000, result: .newData, bytes: -1),
+            Event(kind: .launch, app: "news", time: 3_000, utcOffset: 19 * 3600),
+            Event(kind: .battery, app: "", time: 4_000, value: "140"),
+            Event(kind: .launch, app: "news", time: 5_000, value: "on"),
+        ]
+        var stored: [Event] = []
+        let sink = ImportSink(file: "memory", skipInvalid: true, rejectionsKept: 10, onReject: nil) {
+            stored.append($0)
+            return true
+        }
+        for (index, event) in broken.enumerated() { try sink.emit(event, line: index + 2, appField: "package") }
+        #expect(stored.isEmpty)
+        #expect(sink.firstRejections.map(\.line) == [2, 3, 4, 5, 6])
+        #expect(sink.firstRejections.map(\.field) == ["result", "bytes", "timestamp", "value", "value"])
+        #expect(sink.firstRejections.map(\.field) == broken.map { EventLimits.problem(with: $0)!.field })
+        // The app's field is the format's name for it.
+        try sink.emit(Event(kind: .launch, app: " ", time: 6_000), line: 7, appField: "package")
+        #expect(sink.firstRejections.last?.field == "package")
+    }
+
     /// Names with commas, quotes, spaces inside and any Unicode survive the writers and the readers.
     @Test(arguments: [ImportFormat.csv, .jsonl])
     func writtenLogsReadBackAsTheSameEvents(format: ImportFormat) throws {

@@ -200,7 +200,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Stores an event, and learns from it when the device's model is loaded and the event is
     /// its newest; otherwise the next query learns it. Recording needs no time zone.
     private func record(_ event: Event, device: String) throws {
-        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
+        if let (field, reason) = EventLimits.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         try record([event], device: device)

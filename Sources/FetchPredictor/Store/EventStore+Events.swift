@@ -12,7 +12,7 @@ extension EventStore {
     /// - Throws: ``InvalidFieldError`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String, newDeviceTimeZone: TimeZone? = nil) throws -> Bool {
-        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
+        if let (field, reason) = EventLimits.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         return try write { db in
@@ -34,7 +34,7 @@ extension EventStore {
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
-            if let (field, reason) = StoreRules.problem(with: event) {
+            if let (field, reason) = EventLimits.problem(with: event) {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }

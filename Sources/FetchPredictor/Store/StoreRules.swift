@@ -1,33 +1,10 @@
 import FetchPredictorCore
 import Foundation
 
-/// The rules every store applies before it writes, the same for SQLite and PostgreSQL: what an
-/// event may hold, what a tenant may be named, and when a zone given for a device is refused.
+/// The rules every store applies before it writes, the same for SQLite and PostgreSQL: what a
+/// tenant may be named, and when a zone given for a device is refused (what an event may hold is
+/// `EventLimits.problem(with:timeField:appField:)`, which the importers apply too).
 public enum StoreRules {
-    /// The field of an event that cannot be stored and why, or `nil` when it can; the time is
-    /// named `timeField`.
-    package static func problem(with event: Event, timeField: String = "timestamp") -> (field: String, reason: String)?
-    {
-        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
-            return ("app", problem)
-        }
-        if let problem = EventLimits.problem(withTime: event.time) { return (timeField, problem) }
-        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
-            return ("duration", problem)
-        }
-        if let offset = event.utcOffset, let problem = EventLimits.problem(withUTCOffset: offset) {
-            return (timeField, problem)  // the offset is read from the time's text
-        }
-        if let bytes = event.bytes, let problem = EventLimits.problem(withBytes: bytes) { return ("bytes", problem) }
-        if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
-        switch EventLimits.value(event.value, for: event.kind) {
-        case .failure(let problem): return ("value", problem.reason)
-        case .success(let value) where value != event.value:
-            return ("value", "the value is not written as the store keeps it: '\(value ?? "")'")
-        case .success: return nil
-        }
-    }
-
     /// The characters a tenant name may use: letters, digits, `.`, `_` and `-`, up to 64.
     public static func problem(withTenantName name: String) -> String? {
         if name.isEmpty { return "the tenant name is empty" }

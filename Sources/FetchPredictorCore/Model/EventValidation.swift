@@ -13,6 +13,29 @@ public enum EventLimits {
     /// The longest duration accepted, in seconds: one day.
     public static let maximumDuration: Double = 86_400
 
+    /// The field of an event that cannot be stored and why, or `nil` when it can: every limit
+    /// below, checked in one order by the importers (per row) and by every store (per event
+    /// recorded). The time's field is named `timeField` (a UTC offset out of range is the
+    /// time's, since it is read from the time's text), the app's `appField`.
+    public static func problem(with event: Event, timeField: String = "timestamp", appField: String = "app")
+        -> (field: String, reason: String)?
+    {
+        if !event.kind.isDeviceEvent, let problem = problem(withAppName: event.app) { return (appField, problem) }
+        if let problem = problem(withTime: event.time) { return (timeField, problem) }
+        if let duration = event.duration, let problem = problem(withDuration: duration) {
+            return ("duration", problem)
+        }
+        if let offset = event.utcOffset, let problem = problem(withUTCOffset: offset) { return (timeField, problem) }
+        if let bytes = event.bytes, let problem = problem(withBytes: bytes) { return ("bytes", problem) }
+        if event.kind == .fetch, event.result == nil { return ("result", "a fetch needs a result") }
+        switch value(event.value, for: event.kind) {
+        case .failure(let problem): return ("value", problem.reason)
+        case .success(let value) where value != event.value:
+            return ("value", "the value is not written as the store keeps it: '\(value ?? "")'")
+        case .success: return nil
+        }
+    }
+
     /// Why an app name cannot be stored, or `nil` when it can.
     public static func problem(withAppName name: String) -> String? {
         if name.isEmpty { return "the app name is empty" }

@@ -51,14 +51,8 @@ public final class ImportSink {
 
     /// Checks an event against ``EventLimits`` and passes it on, or refuses its row.
     public func emit(_ event: Event, line: Int, timeField: String = "timestamp", appField: String = "app") throws {
-        if !event.kind.isDeviceEvent, let problem = EventLimits.problem(withAppName: event.app) {
-            return reject(line: line, field: appField, reason: problem)
-        }
-        if let problem = EventLimits.problem(withTime: event.time) {
-            return reject(line: line, field: timeField, reason: problem)
-        }
-        if let duration = event.duration, let problem = EventLimits.problem(withDuration: duration) {
-            return reject(line: line, field: "duration", reason: problem)
+        if let (field, reason) = EventLimits.problem(with: event, timeField: timeField, appField: appField) {
+            return reject(line: line, field: field, reason: reason)
         }
         events += 1
         guard rejected == 0 || skipInvalid else { return }

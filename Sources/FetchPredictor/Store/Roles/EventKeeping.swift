@@ -90,7 +90,7 @@ extension EventKeeping {
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks `EventLimits`.
     @discardableResult
     public func record(_ event: Event, device: String) throws -> Bool {
-        if let (field, reason) = StoreRules.problem(with: event, timeField: "time") {
+        if let (field, reason) = EventLimits.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
         return try record([event], device: device).stored == 1
