@@ -1,4 +1,5 @@
 import ArgumentParser
+import FetchPredictor
 import Foundation
 
 /// Where the command line waits for the library: a command whose work is async
@@ -6,7 +7,7 @@ import Foundation
 /// one place where the command line blocks; any other command runs on that thread.
 enum CommandEdge {
     /// How the command's output ended.
-    enum Output: Equatable {
+    enum Output: Equatable, Sendable {
         case written
         /// Standard output is a pipe whose reader went away (`export | head`).
         case readerGone
@@ -23,8 +24,7 @@ enum CommandEdge {
             return flushed()
         }
         let running = Running(asyncCommand)
-        Task.detached { await running.start() }
-        return try running.wait().get()
+        return try Blocking.wait { try await running.run() }
     }
 
     private static func flushed() -> Output {
@@ -32,36 +32,18 @@ enum CommandEdge {
         return errno == EPIPE ? .readerGone : .written
     }
 
-    /// An async command, run once in a task while a thread waits for its outcome.
+    /// An async command, run once by the task that ``run(_:)`` waits for.
     private final class Running: @unchecked Sendable {
         private var command: any AsyncParsableCommand
-        private let condition = NSCondition()
-        private var outcome: Result<Output, any Error>?
 
         init(_ command: any AsyncParsableCommand) {
             self.command = command
         }
 
-        func start() async {
-            let result: Result<Output, any Error>
-            do {
-                errno = 0
-                try await command.run()
-                result = .success(CommandEdge.flushed())
-            } catch {
-                result = .failure(error)
-            }
-            condition.withLock {
-                outcome = result
-                condition.signal()
-            }
-        }
-
-        func wait() -> Result<Output, any Error> {
-            condition.withLock {
-                while outcome == nil { condition.wait() }
-                return outcome!
-            }
+        func run() async throws -> Output {
+            errno = 0
+            try await command.run()
+            return CommandEdge.flushed()
         }
     }
 }

@@ -62,7 +62,7 @@ final class ConnectionPool: @unchecked Sendable {
     /// ``withConnection(_:)`` for a synchronous caller, which waits on its thread for a
     /// connection: for the roles of the store that are not async yet.
     func withConnectionWaiting<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try Blocking.wait { try await self.take() }
+        let connection = try Blocking.wait(preferring: DriverExecutor.shared) { try await self.take() }
         defer { giveBack(connection) }
         return try body(connection)
     }
@@ -207,50 +207,6 @@ final class ConnectionPool: @unchecked Sendable {
         case (let waiter?, let slot?): waiter.resume(returning: slot)
         case (nil, .idle(let connection)?): Self.close(connection)
         default: break
-        }
-    }
-}
-
-/// Waits on the calling thread for async work of the driver: for the store's synchronous
-/// roles, until they are async. The work runs on ``DriverExecutor``, never on Swift's
-/// cooperative pool, whose threads the caller may be holding.
-enum Blocking {
-    static func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-        let outcome = OutcomeBox<T>()
-        Task(executorPreference: DriverExecutor.shared) {
-            outcome.set(await Result { try await work() })
-        }
-        return try outcome.wait().get()
-    }
-}
-
-/// One result, set once by a task and waited for by a thread.
-private final class OutcomeBox<T: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Result<T, any Error>?
-
-    func set(_ value: Result<T, any Error>) {
-        condition.withLock {
-            result = value
-            condition.signal()
-        }
-    }
-
-    func wait() -> Result<T, any Error> {
-        condition.withLock {
-            while result == nil { condition.wait() }
-            return result!
-        }
-    }
-}
-
-extension Result where Failure == any Error {
-    /// The result of async work.
-    init(catching work: () async throws -> Success) async {
-        do {
-            self = .success(try await work())
-        } catch {
-            self = .failure(error)
         }
     }
 }

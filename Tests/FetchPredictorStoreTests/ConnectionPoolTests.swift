@@ -21,70 +21,39 @@ struct ConnectionPoolTests {
 
     @Test func aCallerWaitsForTheFirstConnectionGivenBack() async throws {
         let pool = try pool(connections: 1, wait: 60)
-        let (held, holding) = AsyncStream.makeStream(of: Int.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let first = Task {
-            try await pool.withConnection { connection in
-                holding.yield(connection.id)
-                for await _ in release { break }
-                return connection.id
-            }
-        }
-        var heldIterator = held.makeAsyncIterator()
-        let firstID = await heldIterator.next()
+        let first = await Held(from: pool)
         // The only connection is taken: the second caller waits until it is given back.
         let second = Task { try await pool.withConnection { $0.id } }
         await Self.untilOneWaits(in: pool)
-        releasing.yield()
-        #expect(try await first.value == firstID)
+        try await first.giveBack()
         // The same connection, given back, not a new one.
-        #expect(try await second.value == firstID)
+        #expect(try await second.value == first.id)
     }
 
     @Test func aWaitEndsAfterTheLimitWithAMessage() async throws {
         let pool = try pool(connections: 1, wait: 1)
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let first = Task {
-            try await pool.withConnection { _ in
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        var heldIterator = held.makeAsyncIterator()
-        await heldIterator.next()
+        let first = await Held(from: pool)
         await #expect {
             try await pool.withConnection { _ in }
         } throws: { error in
             guard case StoreError.unavailable(_, let detail) = error else { return false }
             return detail == "all 1 connections stayed busy for 1 seconds"
         }
-        releasing.yield()
-        try await first.value
+        try await first.giveBack()
         // The caller that gave up is not handed the connection: the next one gets it at once.
-        try await pool.withConnection { connection in #expect(!connection.isClosed) }
+        try await pool.withConnection { connection in #expect(connection.id == first.id) }
     }
 
     @Test func aCancelledWaitLeavesTheQueue() async throws {
         let pool = try pool(connections: 1, wait: 60)
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let first = Task {
-            try await pool.withConnection { _ in
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        var heldIterator = held.makeAsyncIterator()
-        await heldIterator.next()
+        let first = await Held(from: pool)
         let cancelled = Task { try await pool.withConnection { _ in } }
         await Self.untilOneWaits(in: pool)
         cancelled.cancel()
         await #expect(throws: CancellationError.self) { try await cancelled.value }
         #expect(pool.callersWaiting == 0)
-        releasing.yield()
-        try await first.value
-        try await pool.withConnection { connection in #expect(!connection.isClosed) }
+        try await first.giveBack()
+        try await pool.withConnection { connection in #expect(connection.id == first.id) }
     }
 
     @Test func aSynchronousCallerWaitsOnItsThread() throws {
@@ -92,6 +61,34 @@ struct ConnectionPoolTests {
         let ids = try (0..<4).map { _ in try pool.withConnectionWaiting { $0.id } }
         // One connection, taken and given back four times.
         #expect(Set(ids).count == 1)
+    }
+
+    /// A connection of the pool, taken by a task and held until given back.
+    struct Held {
+        let id: Int
+        private let task: Task<Void, any Error>
+        private let release: AsyncStream<Void>.Continuation
+
+        /// Returns once the connection is taken.
+        init(from pool: ConnectionPool) async {
+            let (taken, taking) = AsyncStream.makeStream(of: Int.self)
+            let (released, release) = AsyncStream.makeStream(of: Void.self)
+            task = Task {
+                try await pool.withConnection { connection in
+                    taking.yield(connection.id)
+                    for await _ in released { break }
+                }
+            }
+            var iterator = taken.makeAsyncIterator()
+            id = await iterator.next() ?? -1
+            self.release = release
+        }
+
+        /// Gives the connection back, and returns once it is.
+        func giveBack() async throws {
+            release.yield()
+            try await task.value
+        }
     }
 
     /// Returns once a caller is queued for a connection.
