@@ -39,7 +39,8 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     case budget(wakesPerHour: Int, heldBack: Int)
     /// The app asks for a state of the device (``AppConstraints``): the chance (0 to 1) that each
     /// it asks for holds at the wake, from the state the last events left or what the time of
-    /// day usually brings; `nil` for one it does not ask for, or that the device never told.
+    /// day usually brings; `nil` for one it does not ask for, or that nothing the device told says for
+    /// the wake's time (it never told it, or told it only since less than a span of that time of day).
     case requiredState(onPower: Double?, unmetered: Double?, batteryNotLow: Double?)
     /// The battery was at this percent, under ``AppConstraints/lowBattery``, and not charging
     /// when the plan was made: the wake, within ``Planner/currentStateMinutes`` of it, counted
@@ -87,7 +88,7 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
                 ("having a battery not low", batteryNotLow),
             ].compactMap { name, chance in chance.map { String(format: "%@ (%.0f%% likely then)", name, $0 * 100) } }
             return parts.isEmpty
-                ? "asks for a state of the device, which the device never told: woken as if it did not ask"
+                ? "asks for a state of the device that nothing the device told says for this time: woken as if it did not ask"
                 : "counts on the device " + parts.joined(separator: " and ")
         case .lowBattery(let percent):
             return "the battery was at \(percent)% and not charging: the wake counted at half its worth"
