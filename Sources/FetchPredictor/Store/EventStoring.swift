@@ -11,8 +11,9 @@ import Foundation
 /// (the service's keys) and ``WakeKeeping`` (the planned wakes of a fleet).
 ///
 /// The roles become async one at a time (issue 38). ``APIKeyKeeping`` is async: its caller
-/// waits suspended, holding no thread (SQLite's work runs on GRDB's own queues, PostgreSQL's on
-/// the driver's event loops). The other roles' calls are still synchronous: a store that talks
+/// waits suspended while PostgreSQL answers, and SQLite's writes run on GRDB's own queue (its
+/// lookup of a key, one read by an index, runs on the caller's thread, which costs less than a
+/// hop to a queue and back). The other roles' calls are still synchronous: a store that talks
 /// to a server waits for it on the calling thread, so an async caller runs them off the
 /// cooperative pool (the service runs them on NIO's thread pool).
 ///

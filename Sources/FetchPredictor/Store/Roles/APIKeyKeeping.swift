@@ -2,7 +2,7 @@ import Foundation
 
 /// The HTTP service's API keys: made, listed, revoked, and the tenant a key speaks for. One role
 /// of ``EventStoring``, and the first of them that is async: a caller waits for the store
-/// suspended, holding no thread.
+/// suspended, holding no thread while a server answers.
 public protocol APIKeyKeeping: AnyObject, Sendable {
     /// Makes a new API key for a tenant and returns it: the only time the key is seen, since
     /// the store keeps only its SHA-256.
