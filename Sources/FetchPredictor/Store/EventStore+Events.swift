@@ -45,8 +45,12 @@ extension EventStore {
                 event.device = nil
                 if try writer.insert(event, device: device) { stored += 1 }
             }
-            try writer.invalidateLearnedModels()
-            let version = try Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
+            let versions = try writer.invalidateLearnedModels()
+            // The version the write moved the device to; when nothing was new, the one stored.
+            let version =
+                try stored > 0
+                ? versions[writer.deviceID(device)]
+                : Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
             return RecordedBatch(stored: stored, duplicates: events.count - stored, version: version ?? 0)
         }
     }

@@ -176,8 +176,10 @@ final class EventWriter {
     }
 
     /// Drops the learned models that did not see the events this writer stored, and bumps the
-    /// version of every device written (``StoreRules/afterStoring(_:in:)``).
-    func invalidateLearnedModels() throws {
+    /// version of every device written (``StoreRules/afterStoring(_:in:)``); returns the new
+    /// versions by device id.
+    @discardableResult
+    func invalidateLearnedModels() throws -> [Int64: Int64] {
         try StoreRules.afterStoring(stored, in: self)
     }
 }
