@@ -206,4 +206,56 @@ struct BusyStoreTests {
         #expect(error.map { "\($0)".contains("held by another writer") } == true)
         #expect(error.map { "\($0)".contains("locked") } == false)
     }
+
+    /// SQLite answers busy at once where waiting could deadlock it (seen in CI: two of eight
+    /// processes creating one store failed with the message of a 300-second wait): before the
+    /// access has begun, it is tried again until the busy timeout is spent.
+    @Test func aBusyAnswerBeforeTheAccessBeganIsTriedAgain() throws {
+        let store = try EventStore(
+            path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path, busyTimeout: 5)
+        var tries = 0
+        let answer = try store.retryingBusy { began in
+            tries += 1
+            if tries < 3 { throw DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked") }
+            began()
+            return 7
+        }
+        #expect(answer == 7 && tries == 3)
+    }
+
+    /// After the access began, a busy answer is not hidden by trying again (the access may have
+    /// read its input), and it is said as SQLite said it, not as a wait that did not happen.
+    @Test func aBusyAnswerAfterTheAccessBeganIsSaidAsItIs() throws {
+        let store = try EventStore(
+            path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path, busyTimeout: 5)
+        var tries = 0
+        let error = #expect(throws: StoreError.self) {
+            try store.retryingBusy { began in
+                tries += 1
+                began()
+                throw DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked")
+            }
+        }
+        #expect(tries == 1)
+        let said = error.map { "\($0)" } ?? ""
+        #expect(said.contains("database is locked (SQLite code 5, after 0.0 s)"), "\(said)")
+        #expect(!said.contains("held by another writer"), "\(said)")
+    }
+
+    /// Busy answers until the timeout is spent are the store held by another writer.
+    @Test func busyAnswersUntilTheTimeoutAreAHeldStore() throws {
+        let store = try EventStore(
+            path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path, busyTimeout: 0.2)
+        var tries = 0
+        let started = ContinuousClock.now
+        let error = #expect(throws: StoreError.self) {
+            try store.retryingBusy { _ -> Int in
+                tries += 1
+                throw DatabaseError(resultCode: .SQLITE_BUSY, message: "database is locked")
+            }
+        }
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
+        #expect(tries > 1)
+        #expect(error.map { "\($0)".contains("held by another writer") } == true)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite event store: app launches, background-fetch results, device events, settings and
 /// the import log of one database file.
@@ -65,20 +66,24 @@ public final class EventStore: EventStoring {
             // Sorts and VACUUM keep their scratch data in memory: nothing is written outside the store's path.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        do {
-            if concurrentReads {
-                writer = try DatabasePool(path: path, configuration: configuration)
-            } else {
-                // WAL mode is stored in the file: set it once, when the file is new.
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                if isNew { try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") } }
-                writer = queue
+        // Opened again while SQLite declines at once to wait for another process (which a new
+        // store's first moments, its journal mode changing, may make it do).
+        writer = try Self.retryingBusy(path: path, busyTimeout: busyTimeout) { _ in
+            let writer: any DatabaseWriter =
+                concurrentReads
+                ? try DatabasePool(path: path, configuration: configuration)
+                : try DatabaseQueue(path: path, configuration: configuration)
+            // One process at a time sets the journal mode and checks and migrates the schema: two
+            // that create the same new store at once would both run the first migration.
+            try Self.holdingFolderLock(of: path) {
+                // WAL mode is stored in the file: set it once, when the file is new (a pool sets it
+                // on opening).
+                if isNew, !concurrentReads {
+                    try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+                }
+                try Self.migrate(writer, path: path)
             }
-            // One process at a time checks and migrates the schema: two that create the same
-            // new store at once would both run the first migration.
-            try Self.holdingFolderLock(of: path) { try Self.migrate(writer, path: path) }
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+            return writer
         }
     }
 
@@ -155,21 +160,83 @@ public final class EventStore: EventStoring {
         return false
     }
 
-    static func storeError(_ error: DatabaseError, path: String, busyTimeout: TimeInterval) -> StoreError {
+    static func storeError(
+        _ error: DatabaseError, path: String, busyTimeout: TimeInterval, waited: TimeInterval? = nil
+    ) -> StoreError {
         switch error.resultCode {
-        case .SQLITE_BUSY, .SQLITE_LOCKED: .busy(path: path, seconds: Int(busyTimeout))
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            // Busy before the timeout is SQLite declining to wait (where waiting could deadlock):
+            // said as it is, not as a wait that did not happen.
+            if let waited, waited < busyTimeout {
+                .sqlite(
+                    path: path,
+                    detail:
+                        "\(error.message ?? "database is locked") (SQLite code \(error.extendedResultCode.rawValue), "
+                        + "after \(String(format: "%.1f", waited)) s)")
+            } else {
+                .busy(path: path, seconds: Int(busyTimeout))
+            }
         case .SQLITE_NOTADB: .notADatabase(path: path)
         case .SQLITE_CORRUPT: .damaged(path: path, detail: error.message ?? "corrupt")
         default: .sqlite(path: path, detail: error.message ?? "\(error.resultCode)")
         }
     }
 
+    /// Whether an access that failed may be made again: SQLite answered busy before the access
+    /// began (where waiting might deadlock it declines at once, as when another process moves the
+    /// file's journal mode or reads a snapshot a commit just passed), and the busy timeout is not
+    /// spent. Nothing was changed by the access, so doing it again is what the timeout promises.
+    private static func mayRetry(
+        _ error: DatabaseError, began: Bool, since start: ContinuousClock.Instant, busyTimeout: TimeInterval
+    ) -> Bool {
+        guard !began, error.resultCode == .SQLITE_BUSY else { return false }
+        return ContinuousClock.now - start < .seconds(busyTimeout)
+    }
+
+    /// The pause, in seconds, between two tries of a busy access: 4 ms, doubling with each try
+    /// to at most 0.1 s.
+    private static func pause(afterTry tries: Int) -> TimeInterval { min(0.1, 0.002 * Double(1 << min(tries, 6))) }
+
+    private static func waited(since start: ContinuousClock.Instant) -> TimeInterval {
+        let elapsed = (ContinuousClock.now - start).components
+        return TimeInterval(elapsed.seconds) + TimeInterval(elapsed.attoseconds) / 1e18
+    }
+
+    /// Runs `access` on the database at `path`, again while SQLite answers busy before it began
+    /// and `busyTimeout` is not spent (``mayRetry(_:began:since:busyTimeout:)``), and turns
+    /// SQLite's errors into ``StoreError``. `access` is given a function to call once it has the
+    /// database, after which it is never run again.
+    static func retryingBusy<T>(
+        path: String, busyTimeout: TimeInterval, _ access: (_ began: () -> Void) throws -> T
+    ) throws -> T {
+        let start = ContinuousClock.now
+        var tries = 0
+        while true {
+            var began = false
+            do {
+                return try access { began = true }
+            } catch let error as DatabaseError {
+                guard mayRetry(error, began: began, since: start, busyTimeout: busyTimeout) else {
+                    throw storeError(error, path: path, busyTimeout: busyTimeout, waited: waited(since: start))
+                }
+                tries += 1
+                Thread.sleep(forTimeInterval: pause(afterTry: tries))
+            }
+        }
+    }
+
+    /// ``retryingBusy(path:busyTimeout:_:)`` on this store.
+    func retryingBusy<T>(_ access: (_ began: () -> Void) throws -> T) throws -> T {
+        try Self.retryingBusy(path: path, busyTimeout: busyTimeout, access)
+    }
+
     /// Runs `body` in one write transaction, turning SQLite errors into ``StoreError``.
     func write<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.write(body)
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        try retryingBusy { began in
+            try writer.write { db in
+                began()
+                return try body(db)
+            }
         }
     }
 
@@ -177,46 +244,74 @@ public final class EventStore: EventStoring {
     /// change would do, measured on the store, with nothing changed.
     func write<T>(commit: Bool, _ body: (Database) throws -> T) throws -> T {
         if commit { return try write(body) }
-        do {
-            return try writer.writeWithoutTransaction { db in
+        return try retryingBusy { began in
+            try writer.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction {
+                    began()
                     result = try body(db)
                     return .rollback
                 }
                 return result!
             }
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
         }
     }
 
     /// Runs `body` in one read transaction, turning SQLite errors into ``StoreError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        do {
-            return try writer.read(body)
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        try retryingBusy { began in
+            try writer.read { db in
+                began()
+                return try body(db)
+            }
+        }
+    }
+
+    /// ``retryingBusy(path:busyTimeout:_:)`` for the async accesses.
+    private func retryingBusy<T: Sendable>(_ access: (_ began: Began) async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        var tries = 0
+        while true {
+            let began = Began()
+            do {
+                return try await access(began)
+            } catch let error as DatabaseError {
+                guard Self.mayRetry(error, began: began.value, since: start, busyTimeout: busyTimeout) else {
+                    throw Self.storeError(
+                        error, path: path, busyTimeout: busyTimeout, waited: Self.waited(since: start))
+                }
+                tries += 1
+                try await Task.sleep(for: .seconds(Self.pause(afterTry: tries)))
+            }
         }
     }
 
     /// Runs `body` in one write transaction on GRDB's writer, the caller suspended meanwhile:
     /// for the store's async roles.
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await writer.write(body)
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        try await retryingBusy { began in
+            try await writer.write { db in
+                began.set()
+                return try body(db)
+            }
         }
     }
 
     /// Runs `body` in a read of one snapshot, the caller suspended meanwhile: for the store's
     /// async roles.
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do {
-            return try await writer.read(body)
-        } catch let error as DatabaseError {
-            throw Self.storeError(error, path: path, busyTimeout: busyTimeout)
+        try await retryingBusy { began in
+            try await writer.read { db in
+                began.set()
+                return try body(db)
+            }
         }
     }
+}
+
+/// Whether an access of the database has begun: set from GRDB's queue, read by the caller.
+private final class Began: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var value: Bool { flag.withLock { $0 } }
 }
