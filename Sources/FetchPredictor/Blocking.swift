@@ -22,6 +22,15 @@ package enum Blocking {
         return try outcome.wait().get()
     }
 
+    /// Runs synchronous work that may wait (on a server, a file's lock) on a thread of
+    /// Dispatch's, the calling task suspended meanwhile: for a store's step whose rule is not
+    /// async yet, called from async code, which must not hold a thread of Swift's cooperative pool.
+    package static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     /// One result, set once by a task and waited for by a thread.
     private final class Outcome<T: Sendable>: @unchecked Sendable {
         private let condition = NSCondition()

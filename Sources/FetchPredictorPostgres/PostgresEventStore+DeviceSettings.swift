@@ -180,9 +180,9 @@ extension PostgresEventStore {
         }
     }
 
-    public func planningSettings(device: String) throws -> PlanningSettings {
+    public func planningSettings(device: String) async throws -> PlanningSettings {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
-        let row = try read { db in try db.rows(PlanningSettingsStatement(device: device)).first }
+        let row = try await read { db in try await db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
         let (zone, ownDefault, version, wakesPerHour, storeDefault, scopeBudget, names, intervals, enabled, bits) = row
         let defaultInterval =

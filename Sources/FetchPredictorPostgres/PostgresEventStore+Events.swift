@@ -23,6 +23,13 @@ extension PostgresEventStore {
         static let result: Int16 = -1
     }
 
+    /// ``record(_:device:)-([Event],_)`` from async code: a batch's steps (`StoreRules.afterStoring`)
+    /// are synchronous yet, so they run on a thread of Dispatch's, not the caller's.
+    @discardableResult
+    public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
+        try await Blocking.offPool { try self.record(events, device: device) }
+    }
+
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         for (index, event) in events.enumerated() {
@@ -123,6 +130,11 @@ extension PostgresEventStore {
 
     /// A device's id, `nil` when there is no such device. A statement on the device's events that
     /// names its id, not its name, is planned over its one partition instead of all of them.
+    static func existingDeviceID(_ name: String, _ db: Transaction) async throws -> Int64? {
+        try await db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self)
+    }
+
+    /// ``existingDeviceID(_:_:)`` for the steps not async yet (an import's, a prune's).
     static func existingDeviceID(_ name: String, _ db: Transaction) throws -> Int64? {
         try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self)
     }
@@ -166,10 +178,10 @@ extension PostgresEventStore {
         return ids
     }
 
-    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
-        try read { db in
-            guard let id = try Self.existingDeviceID(device, db) else { return false }
-            return try db.value(
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
+        try await read { db in
+            guard let id = try await Self.existingDeviceID(device, db) else { return false }
+            return try await db.value(
                 """
                 SELECT EXISTS (SELECT 1 FROM event
                     WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
@@ -179,14 +191,15 @@ extension PostgresEventStore {
     }
 
     public func forEachEvent(
-        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
-    ) throws {
+        device: String, after time: Milliseconds, through end: Milliseconds,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
         // The rows of one device after a cached model are few: read them, then call `body`.
         // By the device's id, not its name: planned over its one partition, and over its own apps
         // (named in the join, else the planner may hash every device's apps).
-        let rows = try read { db -> [PostgresRow] in
-            guard let id = try Self.existingDeviceID(device, db) else { return [] }
-            return try db.rows(
+        let rows = try await read { db -> [PostgresRow] in
+            guard let id = try await Self.existingDeviceID(device, db) else { return [] }
+            return try await db.rows(
                 """
                 SELECT event.kind, coalesce(app.name, ''), event.time, event.utc_offset, event.result, event.duration,
                     event.value
@@ -196,14 +209,17 @@ extension PostgresEventStore {
                 ORDER BY event.time, event.kind, coalesce(app.name, '') COLLATE "C"
                 """)
         }
-        for row in rows {
-            let (code, app, time, offset, result, duration, value) = try row.decode(
-                (Int16, String, Int64, Int32?, Int16?, Double?, String?).self)
-            guard let kind = EventKind(storeCode: code) else { continue }
-            try body(
-                Event(
-                    kind: kind, app: app, time: time, utcOffset: offset.map(Int.init),
-                    result: try result.map(Self.result(code:)), duration: duration, value: value))
+        // Learning from many rows is work of seconds: on a thread of Dispatch's, not the caller's.
+        try await Blocking.offPool {
+            for row in rows {
+                let (code, app, time, offset, result, duration, value) = try row.decode(
+                    (Int16, String, Int64, Int32?, Int16?, Double?, String?).self)
+                guard let kind = EventKind(storeCode: code) else { continue }
+                try body(
+                    Event(
+                        kind: kind, app: app, time: time, utcOffset: offset.map(Int.init),
+                        result: try result.map(Self.result(code:)), duration: duration, value: value))
+            }
         }
     }
 

@@ -24,31 +24,35 @@ extension PostgresEventStore {
         scope.map { "scope = \(literal($0))" } ?? "TRUE"
     }
 
-    public func keptWake(device: String) throws -> KeptWake? {
-        try read { db in
-            try db.rows("SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE device = \(device)").first.map(
-                Self.keptWake)
+    public func keptWake(device: String) async throws -> KeptWake? {
+        try await read { db in
+            try await db.rows("SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE device = \(device)").first
+                .map(
+                    Self.keptWake)
         }
     }
 
-    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
-        try read { db in try Self.keep(planned, device: device, generation: generation, db) }
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool {
+        try await read { db in try await Self.keep(planned, device: device, generation: generation, db) }
     }
 
-    public func keepWakes(_ plans: [KeptWake]) throws -> Int {
-        try transaction { db in
-            try plans.reduce(0) {
-                $0 + (try Self.keep($1.planned, device: $1.device, generation: $1.generation, db) ? 1 : 0)
+    public func keepWakes(_ plans: [KeptWake]) async throws -> Int {
+        try await transaction { db in
+            var kept = 0
+            for plan in plans
+            where try await Self.keep(plan.planned, device: plan.device, generation: plan.generation, db) {
+                kept += 1
             }
+            return kept
         }
     }
 
     /// ``keepWake(_:device:generation:)`` on a connection of the caller's.
-    private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Transaction) throws
+    private static func keep(_ planned: PlannedWake, device: String, generation: Int64, _ db: Transaction) async throws
         -> Bool
     {
         let apps = planned.wake.map { KeptWake.encodeApps($0.apps) }
-        return try db.changes(
+        return try await db.changes(
             """
             UPDATE kept_wake SET planned_at = \(planned.plannedAt.milliseconds),
                 valid_until = \(planned.validUntil.milliseconds), time = \(planned.wake?.time.milliseconds),
@@ -57,13 +61,15 @@ extension PostgresEventStore {
             """) > 0
     }
 
-    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
+    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) async throws
+        -> [String]
+    {
         let scoped = Self.scopeCondition(scope) + " AND device > \(Self.literal(after ?? ""))"
         // The two kinds of plans that hold no more, each found by its own index, then ordered: a
         // walk of the names' index filtering every plan, which the planner chose for the LIMIT when
         // it thought many matched, read all 100,000 plans (44 ms) to find none.
-        return try read { db in
-            try db.rows(
+        return try await read { db in
+            try await db.rows(
                 """
                 SELECT device FROM (
                     SELECT device FROM kept_wake WHERE \(unescaped: scoped) AND valid_until <= \(time)
@@ -75,10 +81,10 @@ extension PostgresEventStore {
         }
     }
 
-    public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
-        try read { db in
+    public func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?) {
+        try await read { db in
             guard
-                let row = try db.rows(
+                let row = try await db.rows(
                     "SELECT count(*), min(CASE WHEN valid_until > 0 THEN valid_until END) FROM kept_wake WHERE valid_until <= \(time)"
                 ).first
             else { return (0, nil) }
@@ -102,11 +108,11 @@ extension PostgresEventStore {
     public func dueWakes(
         scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
     )
-        throws -> [KeptWake]
+        async throws -> [KeptWake]
     {
         let condition = Self.dueCondition(scope, at: time, before: before, after: cursor)
-        return try read { db in
-            try db.rows(
+        return try await read { db in
+            try await db.rows(
                 """
                 SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE \(unescaped: condition)
                 ORDER BY time, device LIMIT \(limit)
@@ -118,13 +124,15 @@ extension PostgresEventStore {
     public func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
         clock: Milliseconds, leaseUntil: Milliseconds
-    ) throws -> [KeptWake] {
+    ) async throws -> [KeptWake] {
         let condition = Self.dueCondition(scope, at: time, before: before, after: nil)
         // In one transaction: the plans, then the claim. Rows another claim holds locked are
         // skipped, not waited for: two claims at once take different wakes, and neither blocks.
-        return try transaction { db in
-            for plan in plans { _ = try Self.keep(plan.planned, device: plan.device, generation: plan.generation, db) }
-            return try db.rows(
+        return try await transaction { db in
+            for plan in plans {
+                _ = try await Self.keep(plan.planned, device: plan.device, generation: plan.generation, db)
+            }
+            return try await db.rows(
                 """
                 UPDATE kept_wake SET leased_time = time, lease_until = \(leaseUntil)
                 WHERE device_id IN (
@@ -144,6 +152,13 @@ extension PostgresEventStore {
     /// (or of a scope's) changed.
     static func planEveryWakeAgain(_ db: Transaction) throws {
         try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+    }
+
+    /// ``planWakesWith(settings:)-(_)`` from async code: its step of every plan again is shared
+    /// with the settings' changes, synchronous yet, so it runs on a thread of Dispatch's.
+    @discardableResult
+    public func planWakesWith(settings: String) async throws -> Bool {
+        try await Blocking.offPool { try self.planWakesWith(settings: settings) }
     }
 
     @discardableResult

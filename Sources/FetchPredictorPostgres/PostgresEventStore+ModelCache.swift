@@ -3,12 +3,14 @@ import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
+    public func cachedModel(
+        device: String, configuration key: String, apps only: [String]?
+    ) async throws -> CachedModel? {
         // The device's row and its apps' rows of one snapshot: a cache written meanwhile is read
         // whole or not at all, never a header of one model with the apps of another.
-        try transaction(snapshot: true) { db in
+        try await transaction(snapshot: true) { db in
             guard
-                let row = try db.rows(
+                let row = try await db.rows(
                     """
                     SELECT model_cache.device_id, model_cache.as_of, model_cache.model, device.time_zone
                     FROM model_cache JOIN device ON device.id = model_cache.device_id
@@ -21,11 +23,11 @@ extension PostgresEventStore {
             guard let zoneName, let zone = TimeZone(identifier: zoneName) else { return nil }
             let rows: [PostgresRow]
             if let only {
-                rows = try db.rows(
+                rows = try await db.rows(
                     "SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID) AND app = ANY(\(only)::TEXT[])"
                 )
             } else {
-                rows = try db.rows("SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID)")
+                rows = try await db.rows("SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID)")
             }
             var apps: [String: AppModel] = [:]
             for appRow in rows {
@@ -41,16 +43,18 @@ extension PostgresEventStore {
 
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
-    ) throws {
-        try transaction { db in
+    ) async throws {
+        try await transaction { db in
             guard
-                let row = try db.rows("SELECT id, time_zone, version FROM device WHERE name = \(device) FOR UPDATE")
-                    .first
+                let row = try await db.rows(
+                    "SELECT id, time_zone, version FROM device WHERE name = \(device) FOR UPDATE"
+                )
+                .first
             else { return }
             let (id, zone, stored) = try row.decode((Int64, String?, Int64).self)
             guard stored == version, zone.flatMap(TimeZone.init(identifier:)) == model.timeZone else { return }
-            try db.changes("DELETE FROM app_model_cache WHERE device_id = \(id)")
-            try db.changes(
+            try await db.changes("DELETE FROM app_model_cache WHERE device_id = \(id)")
+            try await db.changes(
                 """
                 INSERT INTO model_cache (device_id, as_of, configuration, model)
                 VALUES (\(id), \(asOf), \(key), \(ByteBuffer(bytes: model.encodedHeader())))
@@ -59,7 +63,7 @@ extension PostgresEventStore {
                 """)
             let names = Array(model.apps.keys)
             let blobs = names.map { ByteBuffer(bytes: model.apps[$0]!.encoded()) }
-            try db.changes(
+            try await db.changes(
                 """
                 INSERT INTO app_model_cache (device_id, app, model)
                 SELECT \(id), a, m FROM unnest(\(names)::TEXT[], \(blobs)::BYTEA[]) AS x(a, m)
@@ -67,7 +71,7 @@ extension PostgresEventStore {
         }
     }
 
-    public func dropLearnedModels() throws {
-        try transaction { db in try db.changes("DELETE FROM model_cache") }
+    public func dropLearnedModels() async throws {
+        try await transaction { db in try await db.changes("DELETE FROM model_cache") }
     }
 }

@@ -19,9 +19,10 @@ import PostgresNIO
 /// let scheduler = FetchScheduler(store: store)
 /// ```
 ///
-/// The async roles' calls wait suspended; the synchronous roles' calls wait on the calling
-/// thread for the server, so run those off Swift's cooperative pool (the service runs them on
-/// NIO's thread pool). When the server does not answer, a call throws
+/// The async calls wait suspended (a step whose rule is still synchronous, such as a batch of
+/// events or an erasure, runs on a thread of Dispatch's meanwhile); the synchronous roles' calls
+/// wait on the calling thread for the server, so run those off Swift's cooperative pool (the
+/// service runs them on NIO's thread pool). When the server does not answer, a call throws
 /// ``StoreError/unavailable(location:detail:)`` and the next one connects anew.
 public final class PostgresEventStore: EventStoring {
     /// The server and database, without the password.

@@ -86,7 +86,7 @@ struct APIError: HTTPResponseError {
                 return nil
             }
         case let error as SchedulerBusy:
-            // A route that did not wait for learning (they all should, through StoreWorkers.schedule).
+            // A route that did not wait for learning (they all should, through TenantLearning.query).
             return busy(error, waited: .zero)
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "the body is larger than the service accepts")

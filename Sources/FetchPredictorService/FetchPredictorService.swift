@@ -124,7 +124,7 @@ public enum FetchPredictorService {
         let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
         Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
         let sweep = WakeSweep(
-            scheduler: scheduler, workers: workers, clock: clock, perTick: settings.sweepPerSecond,
+            scheduler: scheduler, clock: clock, perTick: settings.sweepPerSecond,
             interval: .seconds(1),
             logger: logger)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)

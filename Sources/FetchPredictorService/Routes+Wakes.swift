@@ -29,8 +29,8 @@ extension Routes {
         // Plans are kept for the present only: the sweep keeps them for its clock.
         let keeping = abs(now.timeIntervalSince(clock())) <= 60
         // One more than the page: whether another page follows.
-        let wakes = try await workers.schedule(waitingAtMost: settings.learnWait) { [after] in
-            try scheduler.dueWakes(
+        let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) { [after] in
+            try await scheduler.dueWakes(
                 scope: scope, before: before, asOf: now, after: after, limit: limit + 1, keeping: keeping)
         }
         let page = Array(wakes.prefix(limit))
@@ -55,8 +55,8 @@ extension Routes {
         let lease = try Self.whole(object["leaseSeconds"], field: "leaseSeconds", in: 1...3600) ?? 60
         let scheduler = self.scheduler
         let scope = tenant + "/"
-        let wakes = try await workers.schedule(waitingAtMost: settings.learnWait) {
-            try scheduler.claimWakes(
+        let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
+            try await scheduler.claimWakes(
                 scope: scope, before: before, asOf: now, limit: limit, lease: TimeInterval(lease), clock: clock)
         }
         Counter(label: "fetchpredict_wakes_claimed_total").increment(by: wakes.count)

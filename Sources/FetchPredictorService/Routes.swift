@@ -5,14 +5,15 @@ import Metrics
 import NIOCore
 import NIOHTTP1
 
-/// The handlers of the `/v1` routes: each parses, calls the library on the thread pool, and
-/// encodes, as a command's `run()` does. A query that must learn waits for its tenant's turn off
-/// the pool (``StoreWorkers/schedule(waitingAtMost:_:)``).
+/// The handlers of the `/v1` routes: each parses, calls the library, and encodes, as a command's
+/// `run()` does. The scheduler's queries and the store's async roles are awaited; the store's
+/// synchronous roles run on the thread pool. A query that must learn waits for its tenant's turn,
+/// holding no thread (``TenantLearning/query(waitingAtMost:_:)``).
 struct Routes: Sendable {
     let store: any EventStoring
     let scheduler: FetchScheduler
     let settings: ServiceSettings
-    /// Where the store's calls run.
+    /// Where the store's synchronous calls run.
     let workers: StoreWorkers
     /// The clock of requests that give no time: the service reads the wall clock, the library never.
     let clock: @Sendable () -> Date
@@ -100,7 +101,7 @@ struct Routes: Sendable {
         let bytes = Array(buffer: try await body(of: request))
         let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
         let scheduler = self.scheduler
-        let batch = try await workers.run { try scheduler.record(events, device: device.stored) }
+        let batch = try await scheduler.record(events, device: device.stored)
         Counter(label: "fetchpredict_events_stored_total").increment(by: batch.stored)
         Counter(label: "fetchpredict_events_duplicate_total").increment(by: batch.duplicates)
         return try Self.json(
@@ -126,9 +127,9 @@ struct Routes: Sendable {
         }
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
-        let (wake, noWake) = try await workers.schedule(waitingAtMost: settings.learnWait) {
-            let wake = try scheduler.nextWake(after: now, before: before, device: device.stored)
-            return (wake, wake == nil ? try scheduler.whyNoWake(device: device.stored, asOf: now) : nil)
+        let (wake, noWake) = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
+            let wake = try await scheduler.nextWake(after: now, before: before, device: device.stored)
+            return (wake, wake == nil ? try await scheduler.whyNoWake(device: device.stored, asOf: now) : nil)
         }
         guard var wake else { return Self.noWake(noWake) }
         wake.device = device.name
@@ -173,8 +174,8 @@ struct Routes: Sendable {
             hours = value
         }
         let scheduler = self.scheduler
-        var schedule = try await workers.schedule(waitingAtMost: settings.learnWait) { [hours] in
-            try scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
+        var schedule = try await TenantLearning.query(waitingAtMost: settings.learnWait) { [hours] in
+            try await scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
         }
         schedule.device = device.name
         for index in schedule.wakes.indices { schedule.wakes[index].device = device.name }
@@ -207,7 +208,7 @@ struct Routes: Sendable {
         let app = try context.app()
         let now = try instant(request, "now") ?? clock()
         let (store, scheduler) = (self.store, self.scheduler)
-        let habits = try await workers.schedule(waitingAtMost: settings.learnWait) { () throws -> AppHabits in
+        let zone = try await workers.run { () throws -> TimeZone in
             guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
             guard try store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
                 throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")
@@ -215,7 +216,10 @@ struct Routes: Sendable {
             guard let zone = try store.timeZone(device: device.stored) else {
                 throw StoreError.noTimeZone(device: device.stored)
             }
-            return try AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
+            return zone
+        }
+        let habits = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
+            try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
         }
         return try Self.json(habits)
     }
@@ -261,8 +265,8 @@ struct Routes: Sendable {
     @Sendable func deleteDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let scheduler = self.scheduler
-        let report = try await workers.schedule(waitingAtMost: settings.learnWait) {
-            try scheduler.eraseDevice(device.stored)
+        let report = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
+            try await scheduler.eraseDevice(device.stored)
         }
         return try Self.json(ErasedAnswer(device: device.name, erased: report))
     }

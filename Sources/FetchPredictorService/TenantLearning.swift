@@ -2,12 +2,12 @@ import FetchPredictor
 import Foundation
 
 /// The bound on what one tenant's requests may cost the others: at most ``limit`` of its
-/// devices' models are learned at once, each on a thread of the store's pool.
+/// devices' models are learned at once.
 ///
 /// Learning a device's model from the store (a cold device, one asked as of an earlier time, one
 /// whose cached model was dropped) is the one costly step of a query: a second for a million
-/// events. A tenant's further learns wait, off the pool, until one of its own ends, and so never
-/// take the threads and cores that other tenants' requests are answered on. A stored device name
+/// events. A tenant's further learns wait, holding no thread, until one of its own ends, and so
+/// never take the threads and cores that other tenants' requests are answered on. A stored device name
 /// is `TENANT/NAME`: the tenant is the part before the first slash.
 final class TenantLearning: LearningAdmission, @unchecked Sendable {
     /// The most learns one tenant runs at once.
@@ -45,20 +45,20 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     }
 }
 
-extension StoreWorkers {
-    /// Runs a query of the scheduler on a thread of the pool; while the scheduler says the query
-    /// must wait for learning (``SchedulerBusy``), waits off the pool, holding no thread, and asks
-    /// again, until `wait` has passed: then 429 when the tenant's own learns are at their limit,
-    /// 503 when the device is still being learned, both with `Retry-After`.
-    func schedule<T: Sendable>(
-        waitingAtMost wait: Duration, _ body: @escaping @Sendable () throws -> T
+extension TenantLearning {
+    /// Runs a query of the scheduler; while the scheduler says it must wait for learning
+    /// (``SchedulerBusy``), waits, holding no thread, and asks again, until `wait` has passed:
+    /// then 429 when the tenant's own learns are at their limit, 503 when the device is still
+    /// being learned, both with `Retry-After`.
+    static func query<T: Sendable>(
+        waitingAtMost wait: Duration, _ body: () async throws -> T
     ) async throws -> T {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: wait)
         var pause = Duration.milliseconds(2)
         while true {
             do {
-                return try await run(body)
+                return try await body()
             } catch let busy as SchedulerBusy {
                 let now = clock.now
                 guard now < deadline else { throw APIError.busy(busy, waited: wait) }

@@ -12,13 +12,12 @@ import ServiceLifecycle
 /// oldest plan that passed has waited).
 struct WakeSweep: Service {
     let scheduler: FetchScheduler
-    let workers: StoreWorkers
     let clock: @Sendable () -> Date
     /// The most devices planned a tick.
     let perTick: Int
     let interval: Duration
     let logger: Logger
-    /// How many threads plan at once.
+    /// How many tasks plan at once.
     let lanes = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     func run() async throws {
@@ -28,11 +27,9 @@ struct WakeSweep: Service {
                 let now = clock()
                 do {
                     let (scheduler, perTick, lanes) = (self.scheduler, self.perTick, self.lanes)
-                    let planned = try await workers.run { [after] in
-                        try scheduler.store.devicesToPlan(
-                            scope: nil, at: now.milliseconds, after: after, limit: perTick)
-                    }
-                    // On as many threads as there are cores, a share of the devices each.
+                    let planned = try await scheduler.store.devicesToPlan(
+                        scope: nil, at: now.milliseconds, after: after, limit: perTick)
+                    // In as many tasks as there are cores, a share of the devices each.
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for lane in 0..<lanes {
                             let share = Array(stride(from: lane, to: planned.count, by: lanes).map { planned[$0] })
@@ -42,7 +39,7 @@ struct WakeSweep: Service {
                                 // for a whole tick's.
                                 for start in stride(from: 0, to: share.count, by: 32) where !Task.isCancelled {
                                     let part = Array(share[start..<min(start + 32, share.count)])
-                                    try await workers.run { try scheduler.planKeptWakes(of: part, asOf: now) }
+                                    try await scheduler.planKeptWakes(of: part, asOf: now)
                                 }
                             }
                         }
@@ -50,7 +47,7 @@ struct WakeSweep: Service {
                     }
                     // Round again from the first device once the last was reached.
                     after = planned.count < perTick ? nil : planned.last
-                    let behind = try await workers.run { try scheduler.store.plansBehind(at: now.milliseconds) }
+                    let behind = try await scheduler.store.plansBehind(at: now.milliseconds)
                     Gauge(label: "fetchpredict_plans_behind").record(behind.count)
                     let seconds = behind.since.map { max(0, now.milliseconds - $0) / 1000 } ?? 0
                     Gauge(label: "fetchpredict_plans_behind_seconds").record(Int(seconds))

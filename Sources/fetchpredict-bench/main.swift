@@ -35,17 +35,18 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--devices", le
     // The first minute of the present, after every event the service's benchmark stored (FP_MINUTE).
     let first = ProcessInfo.processInfo.environment["FP_MINUTE"].flatMap { Int($0) } ?? 360
     var asked = 0
-    func ask() throws -> Duration {
+    func ask() async throws -> Duration {
         let device = String(format: "\(tenant)/d%04d", Int.random(in: 0..<count, using: &generator))
         asked += 1
         let minute = random ? Int.random(in: 0..<1440, using: &generator) : first + asked / 400
         let now = day.addingTimeInterval(Double(minute * 60))
         let begin = ContinuousClock.now
-        _ = try scheduler.nextWake(after: now, device: device)
+        _ = try await scheduler.nextWake(after: now, device: device)
         return ContinuousClock.now - begin
     }
-    for _ in 0..<(count * 3) { _ = try ask() }
-    let latencies = try (0..<20_000).map { _ in try ask() }
+    for _ in 0..<(count * 3) { _ = try await ask() }
+    var latencies: [Duration] = []
+    for _ in 0..<20_000 { latencies.append(try await ask()) }
     print(
         String(
             format: "library nextWake(after:), %d devices loaded, %@ clock: p50 %.3f ms, p99 %.3f ms", count,
@@ -81,11 +82,11 @@ print("store: \(counts.launches) launches, \(apps.count) apps")
 try store.dropLearnedModels()
 var scheduler = FetchScheduler(store: store)
 var start = clock.now
-_ = try scheduler.nextWake(after: last, device: "default")
+_ = try await scheduler.nextWake(after: last, device: "default")
 print(String(format: "learn from all events and plan: %.0f ms", milliseconds(clock.now - start)))
 scheduler = FetchScheduler(store: store)
 start = clock.now
-_ = try scheduler.nextWake(after: last, device: "default")
+_ = try await scheduler.nextWake(after: last, device: "default")
 print(String(format: "load the cached model and plan (a new process): %.1f ms", milliseconds(clock.now - start)))
 
 // nextWake once learned, nothing new: the plans are cached.
@@ -94,7 +95,7 @@ var now = last
 for _ in 0..<2000 {
     now = now.addingTimeInterval(7)
     let begin = clock.now
-    _ = try scheduler.nextWake(after: now, device: "default")
+    _ = try await scheduler.nextWake(after: now, device: "default")
     latencies.append(clock.now - begin)
 }
 print(
@@ -107,9 +108,9 @@ latencies = []
 var random = SeededGenerator(seed: 1)
 for _ in 0..<500 {
     now = now.addingTimeInterval(60 + random.unit() * 120)
-    try scheduler.recordLaunch(apps[Int(random.next() % UInt64(apps.count))], at: now, device: "default")
+    try await scheduler.recordLaunch(apps[Int(random.next() % UInt64(apps.count))], at: now, device: "default")
     let begin = clock.now
-    _ = try scheduler.nextWake(after: now, device: "default")
+    _ = try await scheduler.nextWake(after: now, device: "default")
     latencies.append(clock.now - begin)
 }
 print(
@@ -122,7 +123,7 @@ latencies = []
 for run in 0..<20 {
     let from = now.addingTimeInterval(Double(run) * 3600)
     let begin = clock.now
-    let schedule = try scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "default")
+    let schedule = try await scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "default")
     latencies.append(clock.now - begin)
     if run == 0 {
         print("24-hour schedule: \(schedule.wakes.count) device wakes, \(schedule.appWakeCount) app fetches")
@@ -138,7 +139,7 @@ latencies = []
 for _ in 0..<10 {
     let begin = clock.now
     let fresh = FetchScheduler(store: try EventStore(path: CommandLine.arguments[1]))
-    _ = try fresh.nextWake(after: now, device: "default", app: apps[7])
+    _ = try await fresh.nextWake(after: now, device: "default", app: apps[7])
     latencies.append(clock.now - begin)
 }
 print(String(format: "open, load the cached model, plan one app: p50 %.1f ms", percentile(latencies, 0.5)))

@@ -29,13 +29,13 @@ var lastFetch: [String: Date] = [:]
 var lastLaunch: [String: Date] = [:]
 while next < user.count {
     let launch = user[next]
-    let wake = try scheduler.nextWake(after: clock.now, device: "phone")
+    let wake = try await scheduler.nextWake(after: clock.now, device: "phone")
     if let wake, wake.time.milliseconds < launch.time {
         clock.sleep(until: wake.time)
         for app in wake.apps {
             // Here a real scheduler would wake the app and give it 30 seconds to fetch.
             let result: FetchResult = random.unit() < 0.05 ? .failed : .newData
-            try scheduler.recordFetch(app.app, at: clock.now, result: result, duration: 3, device: "phone")
+            try await scheduler.recordFetch(app.app, at: clock.now, result: result, duration: 3, device: "phone")
             if result != .failed { lastFetch[app.app] = clock.now }
             fetches += 1
         }
@@ -49,7 +49,7 @@ while next < user.count {
         }
     }
     lastLaunch[launch.app] = clock.now
-    try scheduler.recordLaunch(launch.app, at: clock.now, device: "phone")
+    try await scheduler.recordLaunch(launch.app, at: clock.now, device: "phone")
     next += 1
 }
 print("simulated \(days) days of a commuter: \(coldLaunches) cold launches, \(fetches) background fetches")
@@ -57,7 +57,7 @@ print(
     String(
         format: "%.0f%% of cold launches found content fetched in the 30 minutes before",
         100 * Double(freshLaunches) / Double(max(1, coldLaunches))))
-if let wake = try scheduler.nextWake(after: clock.now, device: "phone") {
+if let wake = try await scheduler.nextWake(after: clock.now, device: "phone") {
     print(
         "next wake: \(TimestampFormatter.iso(wake.time.milliseconds)) for \(wake.apps.map(\.app).joined(separator: ", "))"
     )

@@ -198,8 +198,7 @@ struct ServeProcessTests {
             #expect(try file.integrityCheck() == ["ok"])
             reopened = file
         }
-        var times: [Int64] = []
-        try reopened.forEachEvent(device: "load/phone", after: .min) { times.append($0.time) }
+        let times = try reopened.events(device: "load/phone").map(\.time)
         let stored = Set(times)
         let missing = acknowledged.joined().filter { !stored.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) acknowledged events are missing")

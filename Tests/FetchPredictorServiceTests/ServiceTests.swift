@@ -48,7 +48,7 @@ struct ServiceTests {
             #expect(answer.status == 200)
             // The same store asked through the library by a scheduler of its own, as `next` does.
             let date = ISO8601DateFormatter().date(from: now)!
-            var expected = try #require(
+            var expected = try await #require(
                 try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
             expected.device = "phone"
             let wake = try JSONSerialization.data(
@@ -257,17 +257,18 @@ struct ServiceTests {
             "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
         #expect(before.text != after.text)
         let date = ISO8601DateFormatter().date(from: "2024-01-22T00:00:00Z")!
-        let fresh = try #require(try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
+        let fresh = try await #require(
+            try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
         let wake = after.json["wake"] as? [String: Any]
         #expect(wake?["time"] as? String == TimestampFormatter.iso(fresh.time.milliseconds))
         // And a write by another process (the command line, say) is seen too.
         let elsewhere = try EventStore(path: service.store.path)
-        try elsewhere.record(.launch("com.example.late", at: 1_705_800_000_000), device: "acme/phone")
+        try await elsewhere.record(.launch("com.example.late", at: 1_705_800_000_000), device: "acme/phone")
         let apps = try await service.request("GET", path, key: service.acme)
         #expect(apps.text.contains("com.example.late"))
         let seen = try await service.request(
             "GET", "/v1/devices/phone/next-wake?now=2024-01-22T00:00:00Z", key: service.acme)
-        let relearned = try #require(
+        let relearned = try await #require(
             try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/phone"))
         #expect(
             (seen.json["wake"] as? [String: Any])?["time"] as? String
@@ -466,7 +467,7 @@ struct ServiceTests {
         let json = try await service.request("GET", path, key: service.acme)
         let wakes = try #require(json.json["wakes"] as? [[String: Any]])
         let date = ISO8601DateFormatter().date(from: "2024-01-22T00:00:00Z")!
-        let library = try FetchScheduler(store: service.store).schedule(
+        let library = try await FetchScheduler(store: service.store).schedule(
             from: date, to: date.addingTimeInterval(86_400), device: "acme/phone")
         #expect(wakes.count == library.wakes.count)
         #expect(
@@ -496,7 +497,7 @@ struct ServiceTests {
             for device in devices {
                 let answer = try await service.request(
                     "GET", "/v1/devices/\(device)/next-wake?now=2024-01-15T00:00:00Z", key: service.acme)
-                let fresh = try #require(
+                let fresh = try await #require(
                     try FetchScheduler(store: service.store).nextWake(after: date, device: "acme/\(device)"))
                 #expect(
                     (answer.json["wake"] as? [String: Any])?["time"] as? String

@@ -11,42 +11,50 @@ import Testing
 
     /// Three weeks of a synthetic person, fetch results and device events included, recorded in
     /// batches into a new store of the backend.
-    func store(_ backend: Backend, persona: Persona) throws -> any EventStoring {
+    func store(_ backend: Backend, persona: Persona) async throws -> any EventStoring {
         let store = try backend.makeStore()
         try store.setTimeZone(zone, device: "phone")
         try store.setDefaultInterval(.minimum)
         try store.setInterval(.seconds(3 * 3600), app: persona.apps[0].name, device: "phone")
         let events = SyntheticLog(persona: persona, days: 21, timeZone: zone, seed: 11).events()
         for start in stride(from: 0, to: events.count, by: 500) {
-            try store.record(Array(events[start..<min(start + 500, events.count)]), device: "phone")
+            try await store.record(Array(events[start..<min(start + 500, events.count)]), device: "phone")
         }
         return store
     }
 
     @Test(.enabled(if: Backend.available.contains(.postgres)), arguments: ["commuter", "night-owl"])
-    func bothBackendsGiveTheSameAnswers(personaName: String) throws {
+    func bothBackendsGiveTheSameAnswers(personaName: String) async throws {
         let persona = try #require(Persona.named(personaName))
-        let stores = try [Backend.sqlite, .postgres].map { try store($0, persona: persona) }
+        let stores = [try await store(.sqlite, persona: persona), try await store(.postgres, persona: persona)]
         #expect(try stores[0].apps() == stores[1].apps())
         #expect(try stores[0].appSettings(device: "phone") == stores[1].appSettings(device: "phone"))
-        #expect(
+        await #expect(
             try stores[0].planningSettings(device: "phone").policies
                 == stores[1].planningSettings(device: "phone").policies)
         let schedulers = stores.map { FetchScheduler(store: $0) }
         let start = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0)
         for hours in stride(from: 0.0, to: 48, by: 7.5) {
             let now = start.addingTimeInterval(hours * 3600)
-            let wakes = try schedulers.map { try $0.nextWake(after: now, device: "phone") }
+            let wakes = [
+                try await schedulers[0].nextWake(after: now, device: "phone"),
+                try await schedulers[1].nextWake(after: now, device: "phone"),
+            ]
             #expect(wakes[0] == wakes[1], "at \(now)")
             #expect(wakes[0] != nil)
         }
-        let schedules = try schedulers.map {
-            try $0.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone")
+        var schedules: [Schedule] = []
+        for scheduler in schedulers {
+            schedules.append(
+                try await scheduler.schedule(from: start, to: start.addingTimeInterval(86_400), device: "phone"))
         }
         #expect(schedules[0] == schedules[1])
         #expect(schedules[0].wakes.count >= 3)
-        for app in try schedulers[0].apps(device: "phone") {
-            let profiles = try schedulers.map { try $0.profile(app: app, device: "phone") }
+        for app in try await schedulers[0].apps(device: "phone") {
+            let profiles = [
+                try await schedulers[0].profile(app: app, device: "phone"),
+                try await schedulers[1].profile(app: app, device: "phone"),
+            ]
             #expect(profiles[0] == profiles[1], "\(app)")
         }
     }
@@ -134,6 +142,6 @@ struct PostgresStoreTests {
         let apps = try stores[0].apps(device: "phone")
         #expect(apps.count == 5)
         #expect(apps.allSatisfy { $0.launches == 25 * 10 })
-        #expect(try stores[0].planningSettings(device: "phone").version == Int64(batches))
+        await #expect(try stores[0].planningSettings(device: "phone").version == Int64(batches))
     }
 }

@@ -10,19 +10,19 @@ import Testing
 
     /// Three weeks of the commuter recorded into a new store of the backend, every app on
     /// `minimum`, and the instant of the last event.
-    func store(_ backend: Backend) throws -> (any EventStoring, Date) {
+    func store(_ backend: Backend) async throws -> (any EventStoring, Date) {
         let store = try backend.makeStore()
         try store.setTimeZone(zone, device: "phone")
         try store.setDefaultInterval(.minimum)
         let events = SyntheticLog(persona: Persona.named("commuter")!, days: 21, timeZone: zone, seed: 11).events()
         for start in stride(from: 0, to: events.count, by: 1000) {
-            try store.record(Array(events[start..<min(start + 1000, events.count)]), device: "phone")
+            try await store.record(Array(events[start..<min(start + 1000, events.count)]), device: "phone")
         }
         return (store, Date(milliseconds: events.map(\.time).max()!))
     }
 
     @Test(arguments: Backend.available)
-    func stateIsStoredWithItsValueAndLearnedInTheStoresOrder(backend: Backend) throws {
+    func stateIsStoredWithItsValueAndLearnedInTheStoresOrder(backend: Backend) async throws {
         let store = try backend.makeStore()
         let base: Milliseconds = 1_800_000_000_000
         let events: [Event] = [
@@ -30,24 +30,23 @@ import Testing
             Event(kind: .unlock, app: "", time: base + 1_000), .state(.lowPowerOn, at: base + 2_000),
             .state(.powerConnected, at: base + 2_000),
         ]
-        #expect(try store.record(events, device: "phone").stored == 6)
+        await #expect(try store.record(events, device: "phone").stored == 6)
         // What a model learns from: launches and fetches, then the state, by time; no unlock.
-        var learned: [String] = []
-        try store.forEachEvent(device: "phone", after: .min) {
-            learned.append("\($0.time - base) \($0.kind.rawValue)\($0.value.map { " \($0)" } ?? "")")
+        let learned = try await store.learningEvents(device: "phone", after: .min).map {
+            "\($0.time - base) \($0.kind.rawValue)\($0.value.map { " \($0)" } ?? "")"
         }
         #expect(
             learned == [
                 "0 launch", "0 network unmetered", "1000 battery 57", "2000 powerConnected", "2000 lowPowerOn",
             ])
-        #expect(try store.hasEvents(device: "phone", after: base + 1_000))
+        await #expect(try store.hasEvents(device: "phone", after: base + 1_000))
         var exported: [Event] = []
         try store.forEachStoredEvent(device: "phone", from: nil, to: nil) { exported.append($0) }
         #expect(exported.count == 6)
         #expect(exported.first { $0.kind == .battery }?.value == "57")
         // A value the store would not keep as it is refuses the batch, naming it.
-        #expect {
-            try store.record(
+        await #expect {
+            try await store.record(
                 [.launch("alpha", at: base + 9_000), Event(kind: .battery, app: "", time: base, value: "140")],
                 device: "phone")
         } throws: { error in
@@ -57,39 +56,40 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func noWakeWhileLowPowerModeIsOnAndTheSameWakesAfter(backend: Backend) throws {
-        let (store, last) = try store(backend)
-        let (plain, _) = try self.store(backend)
+    func noWakeWhileLowPowerModeIsOnAndTheSameWakesAfter(backend: Backend) async throws {
+        let (store, last) = try await store(backend)
+        let (plain, _) = try await self.store(backend)
         let on = last.addingTimeInterval(600)
         let asked = on.addingTimeInterval(60)
         let scheduler = FetchScheduler(store: store)
-        #expect(try scheduler.nextWake(after: asked, device: "phone") != nil, "no wake to hold back tests nothing")
-        try store.record([.state(.lowPowerOn, at: on.milliseconds)], device: "phone")
-        #expect(try scheduler.nextWake(after: asked, device: "phone") == nil)
-        #expect(
+        await #expect(
+            try scheduler.nextWake(after: asked, device: "phone") != nil, "no wake to hold back tests nothing")
+        try await store.record([.state(.lowPowerOn, at: on.milliseconds)], device: "phone")
+        await #expect(try scheduler.nextWake(after: asked, device: "phone") == nil)
+        await #expect(
             try scheduler.whyNoWake(device: "phone", asOf: asked) == .lowPowerMode(LowPowerMode(isOn: true, since: on)))
-        #expect(
+        await #expect(
             try scheduler.schedule(from: asked, to: asked.addingTimeInterval(86_400), device: "phone").wakes.isEmpty)
         // Another scheduler, from the model cached at the event, says the same.
-        #expect(try FetchScheduler(store: store).nextWake(after: asked, device: "phone") == nil)
+        await #expect(try FetchScheduler(store: store).nextWake(after: asked, device: "phone") == nil)
         // As of before the mode was turned on, the wake is there.
-        #expect(
+        await #expect(
             try scheduler.nextWake(after: last, device: "phone")
                 == FetchScheduler(store: plain).nextWake(after: last, device: "phone"))
 
         let off = on.addingTimeInterval(2 * 3600)
-        try store.record([.state(.lowPowerOff, at: off.milliseconds)], device: "phone")
+        try await store.record([.state(.lowPowerOff, at: off.milliseconds)], device: "phone")
         let later = off.addingTimeInterval(60)
-        let back = try #require(try scheduler.nextWake(after: later, device: "phone"))
-        #expect(back == (try FetchScheduler(store: plain).nextWake(after: later, device: "phone")))
+        let back = try await #require(try scheduler.nextWake(after: later, device: "phone"))
+        await #expect(back == (try FetchScheduler(store: plain).nextWake(after: later, device: "phone")))
     }
 
     /// An app's constraints are one setting with its interval: changed in one call, read back,
     /// kept through a prune, carried into planning (the wake counts on power, placed while the
     /// nights charge), and a change of them makes the device's kept plan again.
     @Test(arguments: Backend.available)
-    func constraintsAreKeptAndPlannedFromTheStore(backend: Backend) throws {
-        let (store, last) = try store(backend)
+    func constraintsAreKeptAndPlannedFromTheStore(backend: Backend) async throws {
+        let (store, last) = try await store(backend)
         let app = "com.example.podcasts"
         // On power from 23:00 to 07:00 every night of the log.
         let calendar = {
@@ -101,38 +101,38 @@ import Testing
             nights.append(.state(.powerDisconnected, at: date.addingTimeInterval(7 * 3600).milliseconds))
             nights.append(.state(.powerConnected, at: date.addingTimeInterval(23 * 3600).milliseconds))
         }
-        try store.record(nights.filter { $0.time <= last.milliseconds }, device: "phone")
+        try await store.record(nights.filter { $0.time <= last.milliseconds }, device: "phone")
         let now = calendar.startOfDay(for: last).addingTimeInterval(7.5 * 3600)
         func minuteOfDay(_ date: Date) -> Int {
             let fields = calendar.dateComponents([.hour, .minute], from: date)
             return fields.hour! * 60 + fields.minute!
         }
         let scheduler = FetchScheduler(store: store)
-        let free = try #require(try scheduler.nextWake(after: now, device: "phone", app: app))
+        let free = try #require(try await scheduler.nextWake(after: now, device: "phone", app: app))
         #expect(
             !(23 * 60..<24 * 60).contains(minuteOfDay(free.plannedTime))
                 && minuteOfDay(free.plannedTime) >= 7 * 60,
             "unconstrained, the app is woken in the day: a constraint that moves nothing tests nothing")
-        _ = try scheduler.nextWake(after: now, device: "phone")
-        let generation = try #require(try store.keptWake(device: "phone")).generation
+        _ = try await scheduler.nextWake(after: now, device: "phone")
+        let generation = try await #require(try store.keptWake(device: "phone")).generation
 
         let changed = try store.changeApp(
             AppSettingsChange(requiresPower: true, requiresUnmetered: true), app: app, device: "phone")
         #expect(changed.interval == nil && changed.enabled)
         #expect(changed.constraints == AppConstraints(requiresPower: true, requiresUnmetered: true))
-        #expect(try store.keptWake(device: "phone")!.generation > generation, "the kept plan is made again")
+        await #expect(try store.keptWake(device: "phone")!.generation > generation, "the kept plan is made again")
         let lifted = try store.changeApp(
             AppSettingsChange(interval: .some(.seconds(3600)), requiresUnmetered: false), app: app, device: "phone")
         #expect(lifted.constraints == AppConstraints(requiresPower: true) && lifted.interval == .seconds(3600))
         #expect(try store.settings(app: app, device: "phone") == lifted)
         #expect(try store.appSettings(device: "phone").first { $0.app == app } == lifted)
-        #expect(try store.planningSettings(device: "phone").policies[app] == lifted)
+        await #expect(try store.planningSettings(device: "phone").policies[app] == lifted)
         #expect(try store.apps(device: "phone", asOf: nil).first { $0.app == app }?.constraints == lifted.constraints)
         #expect(
             try store.apps(device: "phone", asOf: nil).first { $0.app == "com.example.news" }?.constraints.isEmpty
                 == true)
 
-        let wake = try #require(try scheduler.nextWake(after: now, device: "phone", app: app))
+        let wake = try await #require(try scheduler.nextWake(after: now, device: "phone", app: app))
         let minute = minuteOfDay(wake.plannedTime)
         #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
         #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })

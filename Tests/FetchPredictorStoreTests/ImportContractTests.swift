@@ -45,7 +45,7 @@ import Testing
     /// step: its local-time imports are read again in the new zone, instants stay; a file that
     /// changed or went away since refuses the move, and nothing changes.
     @Test(arguments: Backend.available)
-    func localTimesAreReadAgainInANewZoneInOneStep(backend: Backend) throws {
+    func localTimesAreReadAgainInANewZoneInOneStep(backend: Backend) async throws {
         let store = try backend.makeStore()
         let folder = TestFiles.scratchFolder("reread")
         let file = folder.appendingPathComponent("usage.csv").path
@@ -53,7 +53,7 @@ import Testing
         let utc = TimeZone(identifier: "UTC")!, kolkata = TimeZone(identifier: "Asia/Kolkata")!
         let first = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: utc), now: now)
         // An event of an instant, recorded: it stays as it is.
-        try store.record([.launch("com.example.recorded", at: 1_710_000_000_000)], device: "phone")
+        try await store.record([.launch("com.example.recorded", at: 1_710_000_000_000)], device: "phone")
         let before = try store.events(device: "phone")
         let state = { (try store.events(device: "phone"), try store.imports(), try store.timeZone(device: "phone")) }
         // Refused while the file is not the one read: changed, then gone.
@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func everyEventKeepsItsImportAndPruneByImportDeletesExactlyThose(backend: Backend) throws {
+    func everyEventKeepsItsImportAndPruneByImportDeletesExactlyThose(backend: Backend) async throws {
         let store = try backend.makeStore()
         let first = TestFiles.write(
             """
@@ -195,7 +195,7 @@ import Testing
         try store.setTimeZone(zone, device: "phone")
         _ = try store.importFile(first, options: ImportOptions(device: "phone"), now: Date())
         _ = try store.importFile(second, options: ImportOptions(device: "phone"), now: Date())
-        _ = try store.record(Event(kind: .launch, app: "news", time: 1_714_723_200_000), device: "phone")
+        _ = try await store.record(Event(kind: .launch, app: "news", time: 1_714_723_200_000), device: "phone")
         let imports = try store.imports()
         #expect(imports.map(\.eventsKept) == [3, 2])
         #expect(imports.map(\.stored) == [3, 2])
@@ -269,13 +269,14 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func anEventRecordedAsWellOutlivesTheImportThatStoredIt(backend: Backend) throws {
+    func anEventRecordedAsWellOutlivesTheImportThatStoredIt(backend: Backend) async throws {
         let store = try backend.makeStore()
         try store.setTimeZone(zone, device: "phone")
         let file = TestFiles.write(
             "timestamp,app,event\n2024-05-01T08:00:00Z,news,launch\n2024-05-02T08:00:00Z,news,launch\n")
         _ = try store.importFile(file, options: ImportOptions(device: "phone"), now: Date())
-        let recorded = try store.record(Event(kind: .launch, app: "news", time: 1_714_550_400_000), device: "phone")
+        let recorded = try await store.record(
+            Event(kind: .launch, app: "news", time: 1_714_550_400_000), device: "phone")
         #expect(!recorded)  // 2024-05-01T08:00Z, already stored by the import
         #expect(try store.prune(importID: 1) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 1))
         #expect(try launchCount(store, device: "phone") == 1)
@@ -364,12 +365,12 @@ import Testing
     /// A device's settings change in one transaction: a zone refused (imports of the device read
     /// local times in its present one) leaves its interval and budget as they were too.
     @Test(arguments: Backend.available)
-    func aDevicesSettingsChangeWhollyOrNotAtAll(backend: Backend) throws {
+    func aDevicesSettingsChangeWhollyOrNotAtAll(backend: Backend) async throws {
         let store = try backend.makeStore()
         _ = try store.importFile(
             TestFiles.fixture("app-usage-dmy.csv"),
             options: ImportOptions(device: "phone", timeZone: zone, dateOrder: .dmy), now: now)
-        let before = try store.planningSettings(device: "phone")
+        let before = try await store.planningSettings(device: "phone")
         #expect(throws: StoreError.self) {
             try store.changeDevice(
                 DeviceSettingsChange(
@@ -377,14 +378,14 @@ import Testing
                     wakesPerHour: .some(3)),
                 device: "phone")
         }
-        let after = try store.planningSettings(device: "phone")
+        let after = try await store.planningSettings(device: "phone")
         #expect(after.timeZone == zone && after.defaultInterval == before.defaultInterval)
         #expect(after.wakesPerHour == nil && after.version == before.version)
         // The same change in its own zone is made whole.
         try store.changeDevice(
             DeviceSettingsChange(timeZone: zone, defaultInterval: .some(.minimum), wakesPerHour: .some(3)),
             device: "phone")
-        let made = try store.planningSettings(device: "phone")
+        let made = try await store.planningSettings(device: "phone")
         #expect(made.defaultInterval == .minimum && made.wakesPerHour == 3 && made.timeZone == zone)
     }
 }

@@ -10,7 +10,7 @@ import Testing
     let base: Milliseconds = 1_800_000_000_000
 
     @Test(arguments: Backend.available)
-    func aBatchIsStoredOnceAndEachWriteBumpsTheVersion(backend: Backend) throws {
+    func aBatchIsStoredOnceAndEachWriteBumpsTheVersion(backend: Backend) async throws {
         let store = try backend.makeStore()
         let events: [Event] = [
             .launch("alpha", at: base + 2_000),
@@ -20,34 +20,35 @@ import Testing
             Event(kind: .unlock, app: "", time: base + 1_000),
             Event(kind: .notification, app: "Ärger", time: base + 3_000, utcOffset: 3600),
         ]
-        let first = try store.record(events, device: "phone")
+        let first = try await store.record(events, device: "phone")
         #expect(first.stored == 6 && first.duplicates == 0 && first.version == 1)
-        let again = try store.record(Array(events.prefix(2)) + [.launch("alpha", at: base + 5_000)], device: "phone")
+        let again = try await store.record(
+            Array(events.prefix(2)) + [.launch("alpha", at: base + 5_000)], device: "phone")
         #expect(again.stored == 1 && again.duplicates == 2 && again.version == 2)
-        let nothingNew = try store.record(Array(events.prefix(1)), device: "phone")
+        let nothingNew = try await store.record(Array(events.prefix(1)), device: "phone")
         #expect(nothingNew.stored == 0 && nothingNew.version == 2)
         // Launches and fetches, by time, a launch before a fetch, apps in byte order.
-        var learned: [String] = []
-        try store.forEachEvent(device: "phone", after: .min) {
-            learned.append("\($0.kind.rawValue) \($0.app) \($0.time - base)")
+        let learned = try await store.learningEvents(device: "phone", after: .min).map {
+            "\($0.kind.rawValue) \($0.app) \($0.time - base)"
         }
         #expect(
             learned == ["launch Zeta 0", "launch alpha 0", "fetch alpha 0", "launch alpha 2000", "launch alpha 5000"])
-        var fetch: Event?
-        try store.forEachEvent(device: "phone", after: base - 1, through: base) { if $0.kind == .fetch { fetch = $0 } }
+        let fetch = try await store.learningEvents(device: "phone", after: base - 1, through: base).last {
+            $0.kind == .fetch
+        }
         #expect(fetch?.result == .noData && fetch?.duration == 12.5)
-        #expect(try store.hasEvents(device: "phone", after: base + 2_000))
-        #expect(try !store.hasEvents(device: "phone", after: base + 5_000))
-        #expect(try !store.hasEvents(device: "phone", after: base, through: base + 1_999))
+        await #expect(try store.hasEvents(device: "phone", after: base + 2_000))
+        await #expect(try !store.hasEvents(device: "phone", after: base + 5_000))
+        await #expect(try !store.hasEvents(device: "phone", after: base, through: base + 1_999))
         #expect(try store.devices() == ["phone"])
     }
 
     @Test(arguments: Backend.available)
-    func aBatchWithAnInvalidEventStoresNothing(backend: Backend) throws {
+    func aBatchWithAnInvalidEventStoresNothing(backend: Backend) async throws {
         let store = try backend.makeStore()
         let events: [Event] = [.launch("ok", at: base), Event(kind: .fetch, app: "no result", time: base)]
-        #expect {
-            try store.record(events, device: "phone")
+        await #expect {
+            try await store.record(events, device: "phone")
         } throws: { error in
             guard case InvalidFieldError.invalidInBatch(1, "result", _) = error else { return false }
             return true
@@ -55,32 +56,33 @@ import Testing
         #expect(try !store.hasDevice("phone"))
         #expect(try store.apps().isEmpty)
         // Nor does an empty batch make the device, and a wall clock 19 hours off UTC is refused.
-        #expect(try store.record([], device: "phone").stored == 0)
+        #expect(try await store.record([], device: "phone").stored == 0)
         #expect(try !store.hasDevice("phone"))
-        #expect(throws: InvalidFieldError.self) {
-            try store.record([Event(kind: .launch, app: "a", time: base, utcOffset: 19 * 3600)], device: "phone")
+        await #expect(throws: InvalidFieldError.self) {
+            try await store.record([Event(kind: .launch, app: "a", time: base, utcOffset: 19 * 3600)], device: "phone")
         }
-        #expect(throws: InvalidFieldError.self) {
-            try store.record([Event(kind: .fetch, app: "a", time: base, result: .newData, bytes: -1)], device: "phone")
+        await #expect(throws: InvalidFieldError.self) {
+            try await store.record(
+                [Event(kind: .fetch, app: "a", time: base, result: .newData, bytes: -1)], device: "phone")
         }
         #expect(try !store.hasDevice("phone"))
     }
 
     @Test(arguments: Backend.available)
-    func settingsIntervalsAndZonesAreKept(backend: Backend) throws {
+    func settingsIntervalsAndZonesAreKept(backend: Backend) async throws {
         let store = try backend.makeStore()
         #expect(try store.defaultInterval() == .never)
         #expect(try store.timeZone(device: "phone") == nil)
         try store.setTimeZone(zone, device: "phone")
         #expect(try store.timeZone(device: "phone") == zone)
         // A device made with its zone starts at version 0, as one made by its first events.
-        #expect(try store.planningSettings(device: "phone").version == 0)
+        await #expect(try store.planningSettings(device: "phone").version == 0)
         // The same zone again changes nothing; another moves the version on, for every process.
-        let version = try store.planningSettings(device: "phone").version
+        let version = try await store.planningSettings(device: "phone").version
         try store.setTimeZone(zone, device: "phone")
-        #expect(try store.planningSettings(device: "phone").version == version)
+        await #expect(try store.planningSettings(device: "phone").version == version)
         try store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone")
-        #expect(try store.planningSettings(device: "phone").version == version + 1)
+        await #expect(try store.planningSettings(device: "phone").version == version + 1)
         try store.setTimeZone(zone, device: "phone")
         try store.setDefaultInterval(.minimum)
         try store.setDefaultInterval(.seconds(3600), device: "phone")
@@ -94,10 +96,10 @@ import Testing
             try store.settings(app: "unknown", device: "phone")
                 == AppSettings(device: "phone", app: "unknown", interval: nil, enabled: true))
         #expect(try store.appSettings(device: "phone").map(\.app) == ["mail", "maps", "news"])
-        let planning = try store.planningSettings(device: "phone")
+        let planning = try await store.planningSettings(device: "phone")
         #expect(planning.exists && planning.timeZone == zone && planning.defaultInterval == .seconds(3600))
         #expect(planning.policies.keys.sorted() == ["mail", "news"])
-        #expect(try !store.planningSettings(device: "tablet").exists)
+        await #expect(try !store.planningSettings(device: "tablet").exists)
         try store.setDefaultInterval(nil, device: "phone")
         #expect(try store.defaultInterval(device: "phone") == .minimum)
         try store.createDevice("tablet")
@@ -106,10 +108,10 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func appsSummarizeTheirEventsAsOfATime(backend: Backend) throws {
+    func appsSummarizeTheirEventsAsOfATime(backend: Backend) async throws {
         let store = try backend.makeStore()
         try store.setDefaultInterval(.minimum)
-        try store.record(
+        try await store.record(
             [
                 .launch("news", at: base), .launch("news", at: base + 60_000), .launch("mail", at: base + 30_000),
                 Event(kind: .fetch, app: "mail", time: base + 90_000, result: .newData),
@@ -147,38 +149,42 @@ import Testing
     /// A model is cached only when no write came after the version it was learned at, and an
     /// event older than the cache drops it.
     @Test(arguments: Backend.available)
-    func aCachedModelNeverMissesAnEvent(backend: Backend) throws {
+    func aCachedModelNeverMissesAnEvent(backend: Backend) async throws {
         let store = try backend.makeStore()
         try store.setTimeZone(zone, device: "phone")
-        try store.record((0..<20).map { .launch("news", at: base + Milliseconds($0) * 86_400_000) }, device: "phone")
-        let version = try store.planningSettings(device: "phone").version
+        try await store.record(
+            (0..<20).map { .launch("news", at: base + Milliseconds($0) * 86_400_000) }, device: "phone")
+        let version = try await store.planningSettings(device: "phone").version
         var model = DeviceModel(timeZone: zone)
-        try store.forEachEvent(device: "phone", after: .min) { model.observe($0, PredictorConfiguration()) }
+        for event in try await store.learningEvents(device: "phone", after: .min) {
+            model.observe(event, PredictorConfiguration())
+        }
         let asOf = base + 19 * 86_400_000
-        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version - 1)
-        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
-        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version)
-        let cached = try #require(try store.cachedModel(device: "phone", configuration: "k"))
+        try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version - 1)
+        await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version)
+        let cached = try await #require(try store.cachedModel(device: "phone", configuration: "k"))
         #expect(cached.asOf == asOf && cached.model.encodedHeader() == model.encodedHeader())
         #expect(cached.model.apps.mapValues { $0.encoded() } == model.apps.mapValues { $0.encoded() })
-        #expect(try store.cachedModel(device: "phone", configuration: "other") == nil)
-        #expect(try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
-        try store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
-        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        await #expect(try store.cachedModel(device: "phone", configuration: "other") == nil)
+        await #expect(
+            try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
+        try await store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
+        await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
         // A new event after the model's last one leaves it (it is learned on from the cache),
         // and moves the version.
-        var current = try store.planningSettings(device: "phone").version
-        try store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: current)
-        try store.record([.launch("news", at: asOf + 60_000)], device: "phone")
-        #expect(try store.cachedModel(device: "phone", configuration: "k")?.asOf == asOf)
-        #expect(try store.planningSettings(device: "phone").version == current + 1)
+        var current = try await store.planningSettings(device: "phone").version
+        try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: current)
+        try await store.record([.launch("news", at: asOf + 60_000)], device: "phone")
+        await #expect(try store.cachedModel(device: "phone", configuration: "k")?.asOf == asOf)
+        await #expect(try store.planningSettings(device: "phone").version == current + 1)
         // An import of an event older than the model drops it too, and moves the version.
-        current = try store.planningSettings(device: "phone").version
-        try store.cacheModel(model, asOf: asOf + 60_000, device: "phone", configuration: "k", version: current)
+        current = try await store.planningSettings(device: "phone").version
+        try await store.cacheModel(model, asOf: asOf + 60_000, device: "phone", configuration: "k", version: current)
         let file = TestFiles.write("timestamp,app,event\n\(Self.iso(base + 3 * 86_400_000 + 60_000)),news,launch\n")
         _ = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
-        #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
-        #expect(try store.planningSettings(device: "phone").version == current + 1)
+        await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
+        await #expect(try store.planningSettings(device: "phone").version == current + 1)
     }
 
     /// A time as the csv format reads it.
@@ -190,13 +196,13 @@ import Testing
     /// apps and their settings, the device's settings, its cached model and its imports' records;
     /// a device made again under its name starts past the erased one's version.
     @Test(arguments: Backend.available)
-    func erasingADeviceLeavesNothingOfItAndTouchesNoOther(backend: Backend) throws {
+    func erasingADeviceLeavesNothingOfItAndTouchesNoOther(backend: Backend) async throws {
         let store = try backend.makeStore()
         for device in ["phone", "tablet"] {
             try store.setTimeZone(zone, device: device)
             try store.setDefaultInterval(.minimum, device: device)
             try store.setInterval(.seconds(3600), app: "news", device: device)
-            try store.record(
+            try await store.record(
                 [
                     .launch("news", at: base), Event(kind: .fetch, app: "news", time: base + 1, result: .newData),
                     Event(kind: .unlock, app: "", time: base + 2),
@@ -206,38 +212,40 @@ import Testing
             let file = TestFiles.write("timestamp,app,event\n2024-01-01T08:00:00Z,com.example.\(device),launch\n")
             _ = try store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
             var model = DeviceModel(timeZone: zone)
-            try store.forEachEvent(device: device, after: .min) { model.observe($0, PredictorConfiguration()) }
-            try store.cacheModel(
+            for event in try await store.learningEvents(device: device, after: .min) {
+                model.observe(event, PredictorConfiguration())
+            }
+            try await store.cacheModel(
                 model, asOf: base + 3, device: device, configuration: "k",
                 version: try store.planningSettings(device: device).version)
         }
-        let version = try store.planningSettings(device: "phone").version
+        let version = try await store.planningSettings(device: "phone").version
         let tabletBefore = try store.events(device: "tablet")
-        let dry = try store.eraseDevice("phone", dryRun: true)
+        let dry = try await store.eraseDevice("phone", dryRun: true)
         #expect(try store.hasDevice("phone"))
-        let report = try store.eraseDevice("phone", dryRun: false)
+        let report = try await store.eraseDevice("phone", dryRun: false)
         #expect(dry == report)
         #expect(report.launches == 2 && report.fetches == 1 && report.deviceEvents == 1 && report.notifications == 1)
         #expect(try !store.hasDevice("phone"))
         #expect(try store.devices() == ["tablet"])
         #expect(try store.imports().map(\.device) == ["tablet"])
         #expect(try store.apps().allSatisfy { $0.device == "tablet" })
-        #expect(try store.cachedModel(device: "tablet", configuration: "k") != nil)
+        await #expect(try store.cachedModel(device: "tablet", configuration: "k") != nil)
         #expect(try store.events(device: "tablet") == tabletBefore)
-        #expect {
-            try store.eraseDevice("phone", dryRun: false)
+        await #expect {
+            try await store.eraseDevice("phone", dryRun: false)
         } throws: { error in
             guard case StoreError.unknownDevice("phone") = error else { return false }
             return true
         }
         // Made again, it starts anew, past the erased device's version.
-        try store.record([.launch("news", at: base + 10)], device: "phone")
-        #expect(try store.planningSettings(device: "phone").version > version)
+        try await store.record([.launch("news", at: base + 10)], device: "phone")
+        await #expect(try store.planningSettings(device: "phone").version > version)
         #expect(try store.events(device: "phone").count == 1)
         #expect(try store.settings(app: "news", device: "phone").interval == nil)
         // Both erased, no row of any device is left.
-        _ = try store.eraseDevice("phone", dryRun: false)
-        _ = try store.eraseDevice("tablet", dryRun: false)
+        _ = try await store.eraseDevice("phone", dryRun: false)
+        _ = try await store.eraseDevice("tablet", dryRun: false)
         let leftovers = try backend.count(
             in: store,
             sqlite: """
@@ -256,16 +264,16 @@ import Testing
 
     /// A device's push budget is kept, read with its planning settings, and cleared.
     @Test(arguments: Backend.available)
-    func aPushBudgetIsKeptPerDevice(backend: Backend) throws {
+    func aPushBudgetIsKeptPerDevice(backend: Backend) async throws {
         let store = try backend.makeStore()
         #expect(try store.wakesPerHour(device: "phone") == nil)
         try store.setWakesPerHour(2, device: "phone")
         try store.createDevice("tablet")
         #expect(try store.wakesPerHour(device: "phone") == 2)
-        #expect(try store.planningSettings(device: "phone").wakesPerHour == 2)
-        #expect(try store.planningSettings(device: "tablet").wakesPerHour == nil)
+        #expect(try await store.planningSettings(device: "phone").wakesPerHour == 2)
+        #expect(try await store.planningSettings(device: "tablet").wakesPerHour == nil)
         try store.setWakesPerHour(nil, device: "phone")
-        #expect(try store.planningSettings(device: "phone").wakesPerHour == nil)
+        #expect(try await store.planningSettings(device: "phone").wakesPerHour == nil)
     }
 
     /// A listing goes page by page through the names with a prefix, in byte order, and never
@@ -293,7 +301,7 @@ import Testing
     /// Two schedulers on one store, as two service instances on one database: what one
     /// records, the other learns before it answers.
     @Test(arguments: Backend.available)
-    func aSecondSchedulerLearnsWhatTheFirstRecorded(backend: Backend) throws {
+    func aSecondSchedulerLearnsWhatTheFirstRecorded(backend: Backend) async throws {
         let store = try backend.makeStore()
         try store.setTimeZone(zone, device: "phone")
         try store.setDefaultInterval(.minimum)
@@ -302,14 +310,15 @@ import Testing
         let half = events.count / 2
         let writer = FetchScheduler(store: store)
         let reader = FetchScheduler(store: store)
-        try writer.record(Array(events[..<half]), device: "phone")
-        let before = try reader.apps(device: "phone", asOf: .distantFuture)
-        try writer.record(Array(events[half...]) + [.launch("brand.new", at: events[half - 1].time)], device: "phone")
-        let after = try reader.apps(device: "phone", asOf: .distantFuture)
+        try await writer.record(Array(events[..<half]), device: "phone")
+        let before = try await reader.apps(device: "phone", asOf: .distantFuture)
+        try await writer.record(
+            Array(events[half...]) + [.launch("brand.new", at: events[half - 1].time)], device: "phone")
+        let after = try await reader.apps(device: "phone", asOf: .distantFuture)
         #expect(!before.contains("brand.new") && after.contains("brand.new"))
         // The reader's next wake is the one a fresh scheduler gives from every event.
         let end = Date(milliseconds: events.last!.time + 1)
-        #expect(
+        await #expect(
             try reader.nextWake(after: end, device: "phone")
                 == FetchScheduler(store: store).nextWake(after: end, device: "phone"))
     }

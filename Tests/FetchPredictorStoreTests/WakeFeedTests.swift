@@ -13,7 +13,7 @@ struct WakeFeedTests {
 
     /// A store of `count` devices in two scopes, each with 14 days of a persona (every app on
     /// `minimum`), some with a push budget and one whose apps are all `never`.
-    func fleet(_ backend: Backend, count: Int = 8) throws -> (store: any EventStoring, devices: [String]) {
+    func fleet(_ backend: Backend, count: Int = 8) async throws -> (store: any EventStoring, devices: [String]) {
         let store = try backend.makeStore()
         try store.setDefaultInterval(.minimum)
         var devices: [String] = []
@@ -23,7 +23,7 @@ struct WakeFeedTests {
             let log = SyntheticLog(persona: persona, days: 14, timeZone: zone, seed: UInt64(40 + index))
             try store.createDevice(name)
             try store.setTimeZone(zone, device: name)
-            _ = try store.record(log.events(), device: name)
+            _ = try await store.record(log.events(), device: name)
             if index % 3 == 1 { try store.setWakesPerHour(2, device: name) }
             devices.append(name)
         }
@@ -35,8 +35,8 @@ struct WakeFeedTests {
     var logEnd: Date { Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0) }
 
     @Test(arguments: Backend.available)
-    func theFeedIsEachDevicesNextWake(backend: Backend) throws {
-        let (store, devices) = try fleet(backend)
+    func theFeedIsEachDevicesNextWake(backend: Backend) async throws {
+        let (store, devices) = try await fleet(backend)
         let feed = FetchScheduler(store: store)
         var generator = SystemRandomNumberGenerator()
         var seen = 0
@@ -46,12 +46,12 @@ struct WakeFeedTests {
         }
         for now in instants.sorted() {
             let before = now.addingTimeInterval(3 * 3600)
-            let due = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+            let due = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
             // A scheduler of its own, as another process would answer next-wake.
             let asked = FetchScheduler(store: store)
             var expected: [DeviceWake] = []
             for device in devices {
-                if let wake = try asked.nextWake(after: now, device: device), wake.time < before {
+                if let wake = try await asked.nextWake(after: now, device: device), wake.time < before {
                     expected.append(wake)
                 }
             }
@@ -64,18 +64,18 @@ struct WakeFeedTests {
     }
 
     @Test(arguments: Backend.available)
-    func aWriteMovesTheKeptPlanAndPagesFollowTheCursor(backend: Backend) throws {
-        let (store, devices) = try fleet(backend)
+    func aWriteMovesTheKeptPlanAndPagesFollowTheCursor(backend: Backend) async throws {
+        let (store, devices) = try await fleet(backend)
         let feed = FetchScheduler(store: store)
         let now = logEnd.addingTimeInterval(3600)
         let before = now.addingTimeInterval(86_400)
-        let all = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        let all = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
         #expect(all.count >= 5)
         // Page by page, two at a time, the same wakes in the same order.
         var paged: [DeviceWake] = []
         var cursor: WakeCursor?
         while true {
-            let page = try feed.dueWakes(scope: nil, before: before, asOf: now, after: cursor, limit: 2)
+            let page = try await feed.dueWakes(scope: nil, before: before, asOf: now, after: cursor, limit: 2)
             paged += page
             guard page.count == 2, let last = page.last else { break }
             cursor = WakeCursor(time: last.time.milliseconds, device: last.device)
@@ -84,54 +84,61 @@ struct WakeFeedTests {
         // The first device's apps turned to never: its plan moves at once, and it is not due.
         let first = all[0].device
         try store.setDefaultInterval(.never, device: first)
-        #expect(try store.keptWake(device: first)?.planned.holds(at: now) == false)
-        let after = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        await #expect(try store.keptWake(device: first)?.planned.holds(at: now) == false)
+        let after = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
         #expect(!after.contains { $0.device == first })
         // A launch recorded moves it too; the feed plans it from that launch.
         try store.setDefaultInterval(nil, device: first)
-        _ = try store.record(
+        _ = try await store.record(
             [Event(kind: .launch, app: "com.example.news", time: now.milliseconds - 60_000)], device: first)
-        let again = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
-        #expect(
+        let again = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        await #expect(
             again.first { $0.device == first } == (try FetchScheduler(store: store).nextWake(after: now, device: first))
         )
         _ = devices
     }
 
     @Test(arguments: Backend.available)
-    func aScopeShowsOnlyItsDevices(backend: Backend) throws {
-        let (store, _) = try fleet(backend)
+    func aScopeShowsOnlyItsDevices(backend: Backend) async throws {
+        let (store, _) = try await fleet(backend)
         let feed = FetchScheduler(store: store)
         let now = logEnd.addingTimeInterval(3600)
         let before = now.addingTimeInterval(86_400)
-        let a = try feed.dueWakes(scope: "a/", before: before, asOf: now, limit: 100)
-        let b = try feed.dueWakes(scope: "b/", before: before, asOf: now, limit: 100)
+        let a = try await feed.dueWakes(scope: "a/", before: before, asOf: now, limit: 100)
+        let b = try await feed.dueWakes(scope: "b/", before: before, asOf: now, limit: 100)
         #expect(!a.isEmpty && !b.isEmpty)
         #expect(a.allSatisfy { $0.device.hasPrefix("a/") })
         #expect(b.allSatisfy { $0.device.hasPrefix("b/") })
-        let all = try feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        let all = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
         #expect(Set(all) == Set(a + b))
     }
 
     /// A scope's push budget (a tenant's default) is its devices' unless they have their own, the
     /// store's is every scope's that has none, and a change makes the kept plans hold no more.
     @Test(arguments: Backend.available)
-    func aScopesBudgetIsItsDevicesUnlessTheirOwn(backend: Backend) throws {
-        let (store, _) = try fleet(backend)
+    func aScopesBudgetIsItsDevicesUnlessTheirOwn(backend: Backend) async throws {
+        let (store, _) = try await fleet(backend)
         let now = logEnd.addingTimeInterval(3600)
-        _ = try FetchScheduler(store: store).dueWakes(
+        _ = try await FetchScheduler(store: store).dueWakes(
             scope: nil, before: now.addingTimeInterval(3600), asOf: now, limit: 100)
-        #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == true)
-        func budget(_ device: String) throws -> Int? { try store.planningSettings(device: device).wakesPerHour }
-        #expect(try budget("a/phone0") == nil && budget("b/phone1") == 2)
+        await #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == true)
+        func budget(_ device: String) async throws -> Int? {
+            try await store.planningSettings(device: device).wakesPerHour
+        }
+        await #expect(try budget("a/phone0") == nil)
+        await #expect(try budget("b/phone1") == 2)
         try store.setDefaultWakesPerHour(1, scope: "a/")
         #expect(try store.defaultWakesPerHour(scope: "a/") == 1)
-        #expect(try budget("a/phone0") == 1 && budget("b/phone1") == 2 && budget("b/phone3") == nil)
-        #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == false)
+        for (device, expected) in [("a/phone0", 1), ("b/phone1", 2), ("b/phone3", nil)] {
+            await #expect(try budget(device) == expected, "\(device)")
+        }
+        await #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == false)
         try store.setDefaultWakesPerHour(3, scope: "")
-        #expect(try budget("a/phone0") == 1 && budget("b/phone3") == 3 && budget("b/phone1") == 2)
+        for (device, expected) in [("a/phone0", 1), ("b/phone3", 3), ("b/phone1", 2)] {
+            await #expect(try budget(device) == expected, "\(device)")
+        }
         // The plan keeps the scope's budget in every hour.
-        let wakes = try FetchScheduler(store: store).schedule(
+        let wakes = try await FetchScheduler(store: store).schedule(
             from: now, to: now.addingTimeInterval(86_400), device: "a/phone0"
         ).wakes
         #expect(wakes.count >= 3)
@@ -139,27 +146,31 @@ struct WakeFeedTests {
             #expect(wakes.filter { $0.time >= wake.time && $0.time < wake.time.addingTimeInterval(3600) }.count <= 1)
         }
         try store.setDefaultWakesPerHour(nil, scope: "a/")
-        #expect(try budget("a/phone0") == 3)
+        await #expect(try budget("a/phone0") == 3)
     }
 
     /// Eight threads claim at once, each many times: no wake is handed out twice, every due wake
     /// is handed out, and a lease that ended hands its wake out again.
     @Test(arguments: Backend.available)
-    func concurrentClaimsNeverHandOutAWakeTwice(backend: Backend) throws {
-        let (store, _) = try fleet(backend, count: 12)
+    func concurrentClaimsNeverHandOutAWakeTwice(backend: Backend) async throws {
+        let (store, _) = try await fleet(backend, count: 12)
         let now = logEnd.addingTimeInterval(3600)
         let before = now.addingTimeInterval(86_400)
-        let due = try FetchScheduler(store: store).dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        let due = try await FetchScheduler(store: store).dueWakes(scope: nil, before: before, asOf: now, limit: 100)
         #expect(due.count >= 8)
         let clock = Date(timeIntervalSince1970: 1_900_000_000)
         let claimed = Claimed()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let scheduler = FetchScheduler(store: store)
-            for _ in 0..<4 {
-                let wakes =
-                    (try? scheduler.claimWakes(
-                        scope: nil, before: before, asOf: now, limit: 2, lease: 60, clock: clock)) ?? []
-                claimed.add(wakes)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let scheduler = FetchScheduler(store: store)
+                    for _ in 0..<4 {
+                        let wakes =
+                            (try? await scheduler.claimWakes(
+                                scope: nil, before: before, asOf: now, limit: 2, lease: 60, clock: clock)) ?? []
+                        claimed.add(wakes)
+                    }
+                }
             }
         }
         let all = claimed.all
@@ -167,11 +178,11 @@ struct WakeFeedTests {
         #expect(Set(all) == Set(due))
         // While the leases hold, nothing more; once they end, the wakes come back.
         let scheduler = FetchScheduler(store: store)
-        #expect(
+        await #expect(
             try scheduler.claimWakes(scope: nil, before: before, asOf: now, limit: 100, lease: 60, clock: clock).isEmpty
         )
         let later = clock.addingTimeInterval(61)
-        #expect(
+        await #expect(
             Set(try scheduler.claimWakes(scope: nil, before: before, asOf: now, limit: 100, lease: 60, clock: later))
                 == Set(due))
     }

@@ -26,25 +26,35 @@ struct ConcurrentSchedulerTests {
     /// The instant just after the commuter's two weeks.
     var end: Date { Date(milliseconds: DateFields(year: 2024, month: 1, day: 15).instant(in: zone).0) }
 
-    /// Runs `body` on a thread of its own and returns a way to wait for its result.
-    func start<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> @Sendable (Double) -> Result<T, any Error>? {
+    /// Runs `body` in a task on threads of its own (``TestThreads``), never Swift's cooperative
+    /// pool, which the tests running beside it may hold, and returns a way to wait for its
+    /// result on the caller's thread: `nil` after `seconds` without one.
+    func start<T: Sendable>(
+        _ body: @escaping @Sendable () async throws -> T
+    ) -> @Sendable (Double) -> Result<T, any Error>? {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        Thread.detachNewThread {
-            box.set(Result { try body() })
+        Task(executorPreference: TestThreads.shared) {
+            do {
+                box.set(.success(try await body()))
+            } catch {
+                box.set(.failure(error))
+            }
             done.signal()
         }
         return { seconds in done.wait(timeout: .now() + seconds) == .success ? box.get() : nil }
     }
 
-    @Test func aDeviceBeingLearnedDoesNotHoldUpAnother() throws {
+    @Test func aDeviceBeingLearnedDoesNotHoldUpAnother() async throws {
         // Given the big device's learning held still at the store
         let store = try gatedStore(devices: ["big", "small"], gating: "big")
         let scheduler = FetchScheduler(store: store)
-        let big = start { try scheduler.nextWake(after: end, device: "big") }
+        let big = start { try await scheduler.nextWake(after: end, device: "big") }
         #expect(store.waitUntilLearning())
         // When another device is asked meanwhile
-        let small = start { try scheduler.schedule(from: end, to: end.addingTimeInterval(86_400), device: "small") }
+        let small = start {
+            try await scheduler.schedule(from: end, to: end.addingTimeInterval(86_400), device: "small")
+        }
         // Then it answers while the big device is still learning (the wait only bounds a failure)
         let answer = small(60)
         #expect(store.learnCount("big") == 1)
@@ -54,15 +64,15 @@ struct ConcurrentSchedulerTests {
         #expect(schedule.wakes.count >= 4)
         // And the big device is answered once let go, as it would be alone
         let wake = try #require(big(60)).get()
-        #expect(wake == (try FetchScheduler(store: store.base).nextWake(after: end, device: "big")))
+        await #expect(wake == (try FetchScheduler(store: store.base).nextWake(after: end, device: "big")))
     }
 
-    @Test func twoQueriesOfOneDeviceLearnItOnce() throws {
+    @Test func twoQueriesOfOneDeviceLearnItOnce() async throws {
         let store = try gatedStore(devices: ["phone"], gating: "phone")
         let scheduler = FetchScheduler(store: store)
-        let first = start { try scheduler.nextWake(after: end, device: "phone") }
+        let first = start { try await scheduler.nextWake(after: end, device: "phone") }
         #expect(store.waitUntilLearning())
-        let second = start { try scheduler.nextWake(after: end, device: "phone") }
+        let second = start { try await scheduler.nextWake(after: end, device: "phone") }
         store.open()
         let a = try #require(first(60)).get()
         let b = try #require(second(60)).get()
@@ -70,62 +80,62 @@ struct ConcurrentSchedulerTests {
         #expect(store.learnCount("phone") == 1)
     }
 
-    @Test func aBatchStoredWhileItsDeviceIsLearnedIsNeverLostNorCountedTwice() throws {
+    @Test func aBatchStoredWhileItsDeviceIsLearnedIsNeverLostNorCountedTwice() async throws {
         // Given a learn held still, and a launch recorded meanwhile through the same scheduler
         let store = try gatedStore(devices: ["phone"], gating: "phone")
         let scheduler = FetchScheduler(store: store)
-        let first = start { try scheduler.nextWake(after: end, device: "phone") }
+        let first = start { try await scheduler.nextWake(after: end, device: "phone") }
         #expect(store.waitUntilLearning())
         let launch = end.addingTimeInterval(-60)
-        let recorded = start { try scheduler.recordLaunch("com.example.new", at: launch, device: "phone") }
+        let recorded = start { try await scheduler.recordLaunch("com.example.new", at: launch, device: "phone") }
         store.open()
         _ = try #require(first(60)).get()
         _ = try #require(recorded(60)).get()
         // Then what the scheduler knows is what a scheduler learning from the store alone knows
         let fresh = FetchScheduler(store: store.base)
         for app in ["com.example.new", "com.example.news"] {
-            #expect(
+            await #expect(
                 try scheduler.profile(app: app, device: "phone", asOf: end)
                     == fresh.profile(app: app, device: "phone", asOf: end))
         }
-        #expect(
+        await #expect(
             try scheduler.schedule(from: end, to: end.addingTimeInterval(86_400), device: "phone")
                 == fresh.schedule(from: end, to: end.addingTimeInterval(86_400), device: "phone"))
     }
 
-    @Test func withAnAdmissionABusyDeviceIsSaidNotWaitedFor() throws {
+    @Test func withAnAdmissionABusyDeviceIsSaidNotWaitedFor() async throws {
         let store = try gatedStore(devices: ["big", "small"], gating: "big")
         let admission = CountingAdmission(limit: 1)
         let scheduler = FetchScheduler(store: store, admission: admission)
-        let big = start { try scheduler.nextWake(after: end, device: "big") }
+        let big = start { try await scheduler.nextWake(after: end, device: "big") }
         #expect(store.waitUntilLearning())
         // The device being learned: said at once, not waited for
-        #expect(throws: SchedulerBusy(device: "big", reason: .deviceBeingLearned)) {
-            try scheduler.nextWake(after: end, device: "big")
+        await #expect(throws: SchedulerBusy(device: "big", reason: .deviceBeingLearned)) {
+            try await scheduler.nextWake(after: end, device: "big")
         }
         // Another device past the admission's limit: refused, nothing learned
-        #expect(throws: SchedulerBusy(device: "small", reason: .learningRefused)) {
-            try scheduler.nextWake(after: end, device: "small")
+        await #expect(throws: SchedulerBusy(device: "small", reason: .learningRefused)) {
+            try await scheduler.nextWake(after: end, device: "small")
         }
         #expect(store.learnCount("small") == 0)
         store.open()
         _ = try #require(big(60)).get()
         #expect(admission.running == 0)
         // Once the learn ended, the next is let in, and a batch learns in place
-        _ = try scheduler.nextWake(after: end, device: "small")
-        try scheduler.recordLaunch("com.example.news", at: end.addingTimeInterval(1), device: "small")
-        _ = try scheduler.nextWake(after: end.addingTimeInterval(2), device: "small")
+        _ = try await scheduler.nextWake(after: end, device: "small")
+        try await scheduler.recordLaunch("com.example.news", at: end.addingTimeInterval(1), device: "small")
+        _ = try await scheduler.nextWake(after: end.addingTimeInterval(2), device: "small")
         #expect(store.learnCount("small") == 1)
         #expect(admission.admitted == 2)
     }
 
-    @Test func theLeastRecentlyUsedModelIsDroppedBeyondTheLimit() throws {
+    @Test func theLeastRecentlyUsedModelIsDroppedBeyondTheLimit() async throws {
         let store = try gatedStore(devices: ["a", "b", "c"], gating: "none")
         let scheduler = FetchScheduler(store: store, maximumLoadedDevices: 2)
-        for device in ["a", "b", "a", "c"] { _ = try scheduler.nextWake(after: end, device: device) }
+        for device in ["a", "b", "a", "c"] { _ = try await scheduler.nextWake(after: end, device: device) }
         #expect(scheduler.loadedDeviceCount == 2)
         // a and c stayed; b was dropped and is learned again
-        for device in ["a", "c", "b"] { _ = try scheduler.nextWake(after: end, device: device) }
+        for device in ["a", "c", "b"] { _ = try await scheduler.nextWake(after: end, device: device) }
         #expect(store.learnCount("a") == 1)
         #expect(store.learnCount("c") == 1)
         #expect(store.learnCount("b") == 2)
@@ -189,4 +199,17 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
     private var value: Result<T, any Error>?
     func set(_ value: Result<T, any Error>) { lock.withLock { self.value = value } }
     func get() -> Result<T, any Error>? { lock.withLock { value } }
+}
+
+/// Threads of the tests' own for the tasks they start, so that a task a test waits for on its
+/// thread never needs a thread of the cooperative pool that this test, or another, holds.
+final class TestThreads: TaskExecutor {
+    static let shared = TestThreads()
+    private let queue = DispatchQueue(label: "fetchpredict.tests", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
 }

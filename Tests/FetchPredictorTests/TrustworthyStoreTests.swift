@@ -14,7 +14,7 @@ struct TrustworthyStoreTests {
         try store.apps(device: device).reduce(0) { $0 + $1.launches }
     }
 
-    @Test func instantsAreStoredButPlanningAsksForTheDevicesZone() throws {
+    @Test func instantsAreStoredButPlanningAsksForTheDevicesZone() async throws {
         let store = try EventStore.inMemory()
         let report = try store.importFile(
             TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(device: "phone"), now: Date())
@@ -23,27 +23,28 @@ struct TrustworthyStoreTests {
         #expect(try store.timeZone(device: "phone") == nil)
         let scheduler = FetchScheduler(store: store)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(throws: StoreError.self) { try scheduler.nextWake(after: now, device: "phone") }
+        await #expect(throws: StoreError.self) { try await scheduler.nextWake(after: now, device: "phone") }
         #expect(throws: StoreError.self) { try store.backtestDevices(["phone"]) }
         try store.setTimeZone(zone, device: "phone")
-        _ = try scheduler.nextWake(after: now, device: "phone")
+        _ = try await scheduler.nextWake(after: now, device: "phone")
         #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
     }
 
     /// A device the store does not have is answered as one with no events, in no zone: nothing
     /// is planned, and no model is learned for it.
-    @Test func aDeviceTheStoreDoesNotHaveIsAnsweredInNoZone() throws {
+    @Test func aDeviceTheStoreDoesNotHaveIsAnsweredInNoZone() async throws {
         let store = try EventStore.inMemory()
         try store.setDefaultInterval(.minimum)
         let scheduler = FetchScheduler(store: store)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(try scheduler.nextWake(after: now, device: "tablet") == nil)
-        #expect(try scheduler.nextWake(after: now, device: "tablet", app: "news") == nil)
-        #expect(try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: "tablet").wakes.isEmpty)
-        #expect(try scheduler.profile(app: "news", device: "tablet") == .empty)
-        #expect(try scheduler.state(app: "news", device: "tablet", now: now) == .noHistory)
-        #expect(try scheduler.isColdStart(app: "news", device: "tablet"))
-        #expect(try scheduler.apps(device: "tablet").isEmpty)
+        #expect(try await scheduler.nextWake(after: now, device: "tablet") == nil)
+        #expect(try await scheduler.nextWake(after: now, device: "tablet", app: "news") == nil)
+        #expect(
+            try await scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: "tablet").wakes.isEmpty)
+        #expect(try await scheduler.profile(app: "news", device: "tablet") == .empty)
+        #expect(try await scheduler.state(app: "news", device: "tablet", now: now) == .noHistory)
+        #expect(try await scheduler.isColdStart(app: "news", device: "tablet"))
+        #expect(try await scheduler.apps(device: "tablet").isEmpty)
         #expect(scheduler.loadedDeviceCount == 0)
     }
 
@@ -110,7 +111,7 @@ struct TrustworthyStoreTests {
         #expect(again.duplicates == 1)
     }
 
-    @Test func aSchedulerLearnsAgainWhenItsDevicesZoneChanges() throws {
+    @Test func aSchedulerLearnsAgainWhenItsDevicesZoneChanges() async throws {
         let store = try EventStore.inMemory()
         // Instants with no offset of their own: their local times are the device's zone's.
         let events = SyntheticLog(persona: .commuter, days: 21, timeZone: zone, seed: 2).events().map {
@@ -122,12 +123,12 @@ struct TrustworthyStoreTests {
             TestFiles.write(EventLogWriter.csv(events)), options: ImportOptions(device: "phone", timeZone: zone),
             now: Date())
         let scheduler = FetchScheduler(store: store)
-        let app = try #require(try scheduler.apps(device: "phone").first)
-        let before = try scheduler.profile(app: app, device: "phone", days: .weekday)
+        let app = try await #require(try scheduler.apps(device: "phone").first)
+        let before = try await scheduler.profile(app: app, device: "phone", days: .weekday)
         try store.setTimeZone(TimeZone(identifier: "America/New_York")!, device: "phone")
-        let after = try scheduler.profile(app: app, device: "phone", days: .weekday)
+        let after = try await scheduler.profile(app: app, device: "phone", days: .weekday)
         #expect(after.peaks.map(\.minute) != before.peaks.map(\.minute))
-        let fresh = try FetchScheduler(store: store).profile(app: app, device: "phone", days: .weekday)
+        let fresh = try await FetchScheduler(store: store).profile(app: app, device: "phone", days: .weekday)
         #expect(after == fresh)
     }
 
@@ -178,52 +179,52 @@ struct AsOfTests {
     }
 
     /// Every answer of the library as of `time`.
-    func answers(_ store: EventStore, asOf time: Date) throws -> [String] {
+    func answers(_ store: EventStore, asOf time: Date) async throws -> [String] {
         let scheduler = FetchScheduler(store: store)
-        let apps = try scheduler.apps(device: "phone", asOf: time)
-        var said = [
+        let apps = try await scheduler.apps(device: "phone", asOf: time)
+        var said = await [
             try json(apps), try json(store.apps(device: "phone", asOf: time)),
             try json(scheduler.schedule(from: time, to: time.addingTimeInterval(86_400), device: "phone")),
             try json(scheduler.nextWake(after: time, device: "phone")),
         ]
         for app in apps.prefix(5) {
-            said.append(try json(scheduler.profile(app: app, device: "phone", days: .weekday, asOf: time)))
-            said.append(try json(scheduler.state(app: app, device: "phone", now: time)))
-            said.append(try json(scheduler.nextWake(after: time, device: "phone", app: app)))
+            await said.append(try json(scheduler.profile(app: app, device: "phone", days: .weekday, asOf: time)))
+            await said.append(try json(scheduler.state(app: app, device: "phone", now: time)))
+            await said.append(try json(scheduler.nextWake(after: time, device: "phone", app: app)))
         }
         return said
     }
 
-    func check(_ file: String, timeZone: TimeZone, asOf time: Date) throws {
+    func check(_ file: String, timeZone: TimeZone, asOf time: Date) async throws {
         let (full, truncated) = try stores(file, timeZone: timeZone, asOf: time)
-        let expected = try answers(truncated, asOf: time)
+        let expected = try await answers(truncated, asOf: time)
         // A fresh store, then one whose cache learned every event, then a scheduler that answered
         // later questions first.
-        #expect(try answers(full, asOf: time) == expected)
-        _ = try FetchScheduler(store: full).schedule(
+        await #expect(try answers(full, asOf: time) == expected)
+        _ = try await FetchScheduler(store: full).schedule(
             from: time.addingTimeInterval(86_400 * 400), to: time.addingTimeInterval(86_400 * 401), device: "phone")
-        #expect(try answers(full, asOf: time) == expected)
+        await #expect(try answers(full, asOf: time) == expected)
         let scheduler = FetchScheduler(store: full)
-        _ = try scheduler.nextWake(after: time.addingTimeInterval(86_400 * 400), device: "phone")
-        #expect(
+        _ = try await scheduler.nextWake(after: time.addingTimeInterval(86_400 * 400), device: "phone")
+        await #expect(
             try json(scheduler.schedule(from: time, to: time.addingTimeInterval(86_400), device: "phone"))
                 == expected[2])
         // And the answer after the last event is not the one as of T.
-        #expect(try answers(full, asOf: time.addingTimeInterval(86_400 * 400)) != expected)
+        await #expect(try answers(full, asOf: time.addingTimeInterval(86_400 * 400)) != expected)
     }
 
     @Test(arguments: [1, 2])
-    func syntheticAnswersAreAsOfNow(seed: UInt64) throws {
+    func syntheticAnswersAreAsOfNow(seed: UInt64) async throws {
         let log = SyntheticLog(persona: .commuter, days: 28, timeZone: zone, seed: seed)
         let file = TestFiles.write(EventLogWriter.csv(log.events()))
         let time = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15, hour: 7).instant(in: zone).0)
-        try check(file, timeZone: zone, asOf: time)
+        try await check(file, timeZone: zone, asOf: time)
     }
 
     @Test(.enabled(if: TestFiles.datasetsPresent))
-    func realLogAnswersAreAsOfNow() throws {
+    func realLogAnswersAreAsOfNow() async throws {
         // The moment the issue saw: only cold-start wakes from the whole Xiaomi log.
-        try check(
+        try await check(
             TestFiles.dataset("activitywatch-android-1/export.json"), timeZone: zone,
             asOf: Date(timeIntervalSince1970: 1_641_661_200))
     }

@@ -11,7 +11,6 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     /// The device whose reads of events wait at the gate.
     public let gatedDevice: String
     private let entered = DispatchSemaphore(value: 0)
-    private let opened = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var reads: [String: Int] = [:]
     private var gateOpen = false
@@ -42,27 +41,23 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
 
     /// Lets every read at the gate, and every later one, go on.
     public func open() {
-        let first = lock.withLock {
-            defer { gateOpen = true }
-            return !gateOpen
-        }
-        // Enough for every thread a test starts.
-        if first { for _ in 0..<64 { opened.signal() } }
+        lock.withLock { gateOpen = true }
     }
 
     /// How many times the events of `device` were read for learning.
     public func learnCount(_ device: String) -> Int { lock.withLock { reads[device, default: 0] } }
 
     public var location: String { base.location }
-    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
-        try base.record(events, device: device)
+    public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
+        try await base.record(events, device: device)
     }
-    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
-        try base.hasEvents(device: device, after: time, through: end)
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
+        try await base.hasEvents(device: device, after: time, through: end)
     }
     public func forEachEvent(
-        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
-    ) throws {
+        device: String, after time: Milliseconds, through end: Milliseconds,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
         let gated = lock.withLock {
             reads[device, default: 0] += 1
             return device == gatedDevice && !gateOpen
@@ -70,10 +65,11 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         if gated {
             lock.withLock { waiting += 1 }
             entered.signal()
-            opened.wait()
+            // Suspended, holding no thread, until the test opens the gate.
+            while !lock.withLock({ gateOpen }) { try await Task.sleep(for: .milliseconds(2)) }
             lock.withLock { waiting -= 1 }
         }
-        try base.forEachEvent(device: device, after: time, through: end, body)
+        try await base.forEachEvent(device: device, after: time, through: end, body)
     }
     public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
         try base.apps(device: device, asOf: time)
@@ -99,8 +95,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
         try base.reread(device: device, in: zone, now: now)
     }
-    public func eraseDevice(_ device: String, dryRun: Bool) throws -> PruneReport {
-        try base.eraseDevice(device, dryRun: dryRun)
+    public func eraseDevice(_ device: String, dryRun: Bool) async throws -> PruneReport {
+        try await base.eraseDevice(device, dryRun: dryRun)
     }
     public func devices() throws -> [String] { try base.devices() }
     public func wakesPerHour(device: String) throws -> Int? { try base.wakesPerHour(device: device) }
@@ -122,18 +118,20 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try base.settings(app: app, device: device)
     }
     public func appSettings(device: String) throws -> [AppSettings] { try base.appSettings(device: device) }
-    public func planningSettings(device: String) throws -> PlanningSettings {
-        try base.planningSettings(device: device)
+    public func planningSettings(device: String) async throws -> PlanningSettings {
+        try await base.planningSettings(device: device)
     }
-    public func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel? {
-        try base.cachedModel(device: device, configuration: key, apps: only)
+    public func cachedModel(
+        device: String, configuration key: String, apps only: [String]?
+    ) async throws -> CachedModel? {
+        try await base.cachedModel(device: device, configuration: key, apps: only)
     }
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
-    ) throws {
-        try base.cacheModel(model, asOf: asOf, device: device, configuration: key, version: version)
+    ) async throws {
+        try await base.cacheModel(model, asOf: asOf, device: device, configuration: key, version: version)
     }
-    public func dropLearnedModels() throws { try base.dropLearnedModels() }
+    public func dropLearnedModels() async throws { try await base.dropLearnedModels() }
     public func createKey(tenant: String, now: Date) async throws -> (key: String, info: APIKeyInfo) {
         try await base.createKey(tenant: tenant, now: now)
     }
@@ -141,32 +139,34 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
     public func check() throws { try base.check() }
-    public func keptWake(device: String) throws -> KeptWake? { try base.keptWake(device: device) }
-    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
-        try base.keepWake(planned, device: device, generation: generation)
+    public func keptWake(device: String) async throws -> KeptWake? { try await base.keptWake(device: device) }
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool {
+        try await base.keepWake(planned, device: device, generation: generation)
     }
-    public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
-        try base.devicesToPlan(scope: scope, at: time, after: after, limit: limit)
+    public func devicesToPlan(
+        scope: String?, at time: Milliseconds, after: String?, limit: Int
+    ) async throws -> [String] {
+        try await base.devicesToPlan(scope: scope, at: time, after: after, limit: limit)
     }
-    public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
-        try base.plansBehind(at: time)
+    public func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?) {
+        try await base.plansBehind(at: time)
     }
     public func dueWakes(
         scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
-    )
-        throws -> [KeptWake]
-    {
-        try base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
+    ) async throws -> [KeptWake] {
+        try await base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
     }
     public func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
         clock: Milliseconds, leaseUntil: Milliseconds
-    ) throws -> [KeptWake] {
-        try base.claimWakes(
+    ) async throws -> [KeptWake] {
+        try await base.claimWakes(
             keeping: plans, scope: scope, at: time, before: before, limit: limit, clock: clock, leaseUntil: leaseUntil)
     }
-    public func planWakesWith(settings: String) throws -> Bool { try base.planWakesWith(settings: settings) }
-    public func keepWakes(_ plans: [KeptWake]) throws -> Int { try base.keepWakes(plans) }
+    public func planWakesWith(settings: String) async throws -> Bool {
+        try await base.planWakesWith(settings: settings)
+    }
+    public func keepWakes(_ plans: [KeptWake]) async throws -> Int { try await base.keepWakes(plans) }
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
         try base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
     }

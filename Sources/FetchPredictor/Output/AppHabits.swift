@@ -29,14 +29,14 @@ public struct AppHabits: Encodable, Sendable {
 
     /// What the scheduler learned of an app as of `now`: one profile, or weekdays and weekends
     /// apart, and its state.
-    public init(app: String, device: String, now: Date, zone: TimeZone, scheduler: FetchScheduler) throws {
-        let weekday = try scheduler.profile(app: app, device: device, days: .weekday, asOf: now)
+    public init(app: String, device: String, now: Date, zone: TimeZone, scheduler: FetchScheduler) async throws {
+        let weekday = try await scheduler.profile(app: app, device: device, days: .weekday, asOf: now)
         let profiles =
             weekday.days == .all
-            ? [weekday] : [weekday, try scheduler.profile(app: app, device: device, days: .weekend, asOf: now)]
+            ? [weekday] : [weekday, try await scheduler.profile(app: app, device: device, days: .weekend, asOf: now)]
         self.app = app
-        coldStart = try scheduler.isColdStart(app: app, device: device, asOf: now)
-        state = try scheduler.state(app: app, device: device, now: now)
+        coldStart = try await scheduler.isColdStart(app: app, device: device, asOf: now)
+        state = try await scheduler.state(app: app, device: device, now: now)
         stateText = state.description(now: now, zone: zone)
         self.profiles = profiles.map {
             Profile(days: $0.days, launchesPerDay: $0.launchesPerDay, peaks: $0.peaks, halfHourly: Self.halfHourly($0))

@@ -6,7 +6,7 @@ final class DeviceSlot: @unchecked Sendable {
     /// The device, as the store names it.
     let device: String
     /// Held across a query of the device: its store reads, learning and planning.
-    let lock = NSLock()
+    let lock = AsyncLock()
     /// The device's predictor, knowing this device alone. Guarded by ``lock``.
     var predictor: Predictor
     /// What the predictor's model was learned from; `nil` when none is loaded. Guarded by ``lock``.
@@ -73,7 +73,7 @@ final class DeviceSlots: @unchecked Sendable {
     /// - Parameter waitingForLearning: whether to wait while another query learns the device's
     ///   model; when `false`, that throws ``SchedulerBusy`` (a short query of the device is
     ///   still waited for).
-    func lockedSlot(_ device: String, waitingForLearning: Bool) throws -> DeviceSlot {
+    func lockedSlot(_ device: String, waitingForLearning: Bool) async throws -> DeviceSlot {
         while true {
             let slot = lock.withLock {
                 if let slot = slots[device] { return slot }
@@ -81,7 +81,7 @@ final class DeviceSlots: @unchecked Sendable {
                 slots[device] = slot
                 return slot
             }
-            guard take(slot, waitingForLearning: waitingForLearning) else {
+            guard await take(slot, waitingForLearning: waitingForLearning) else {
                 throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
             }
             if !slot.retired { return slot }
@@ -91,10 +91,9 @@ final class DeviceSlots: @unchecked Sendable {
 
     /// The device's slot, locked, when it holds a model; `nil` when it holds none, or, unless
     /// `waitingForLearning`, while a query learns it.
-    func loadedSlot(_ device: String, waitingForLearning: Bool) -> DeviceSlot? {
-        guard let slot = lock.withLock({ slots[device] }), take(slot, waitingForLearning: waitingForLearning) else {
-            return nil
-        }
+    func loadedSlot(_ device: String, waitingForLearning: Bool) async -> DeviceSlot? {
+        guard let slot = lock.withLock({ slots[device] }), await take(slot, waitingForLearning: waitingForLearning)
+        else { return nil }
         if slot.retired || slot.loaded == nil {
             slot.lock.unlock()
             return nil
@@ -104,10 +103,10 @@ final class DeviceSlots: @unchecked Sendable {
 
     /// Takes a slot's lock, waiting for a query of the device in flight; `false`, without the
     /// lock, when that query learns the model and `waitingForLearning` is `false`.
-    private func take(_ slot: DeviceSlot, waitingForLearning: Bool) -> Bool {
-        if slot.lock.try() { return true }
+    private func take(_ slot: DeviceSlot, waitingForLearning: Bool) async -> Bool {
+        if slot.lock.tryLock() { return true }
         if !waitingForLearning, slot.isLearning { return false }
-        slot.lock.lock()
+        await slot.lock.lock()
         return true
     }
 
@@ -161,7 +160,7 @@ final class DeviceSlots: @unchecked Sendable {
             .sorted { $0.lastUse < $1.lastUse }
         for slot in candidates where loaded.count > target {
             // Only a slot no query holds: trying never waits, so no lock order can deadlock.
-            guard slot.lock.try() else { continue }
+            guard slot.lock.tryLock() else { continue }
             slot.predictor.forget(device: slot.device)
             slot.loaded = nil
             slot.retired = true

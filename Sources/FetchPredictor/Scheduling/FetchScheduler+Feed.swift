@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The fleet's wakes: each device's planned wake kept in the store (``WakeKeeping``), the devices
 /// due before a time found by its index, and leased to one worker each.
@@ -6,45 +7,45 @@ extension FetchScheduler {
     /// The wake the device waits for at `time` (`Predictor.plannedWake(asOf:device:)`): the
     /// store's kept plan when it holds then, else planned now, and kept when nothing the store
     /// holds comes after `time` (a plan as of an earlier time is answered, never kept).
-    public func plannedWake(asOf time: Date, device: String) throws -> PlannedWake {
-        try plan(device, asOf: time).planned
+    public func plannedWake(asOf time: Date, device: String) async throws -> PlannedWake {
+        try await plan(device, asOf: time).planned
     }
 
     /// The plan of a device at `time`, whether it is the store's kept one (or now kept, when
     /// `keeping`), and the generation of the device's kept plan it was made at.
-    private func plan(_ device: String, asOf time: Date, keeping: Bool = true) throws -> (
+    private func plan(_ device: String, asOf time: Date, keeping: Bool = true) async throws -> (
         planned: PlannedWake, kept: Bool, generation: Int64
     ) {
-        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
-        let kept = try store.keptWake(device: device)
+        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
+        let kept = try await store.keptWake(device: device)
         if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
         do {
-            planned = try withDevice(device, asOf: time) { try $0.plannedWake(asOf: time, device: device) }
+            planned = try await withDevice(device, asOf: time) { try $0.plannedWake(asOf: time, device: device) }
         } catch StoreError.noTimeZone {
             // Never planned until a zone is given, which makes the kept plan hold no more.
             planned = PlannedWake(wake: nil, plannedAt: .distantPast, validUntil: .distantFuture)
         }
         let generation = kept?.generation ?? 0
         guard keeping, kept != nil, planned.holds(at: time),
-            try !store.hasEvents(device: device, after: time.milliseconds)
+            try await !store.hasEvents(device: device, after: time.milliseconds)
         else { return (planned, false, generation) }
-        return (planned, try store.keepWake(planned, device: device, generation: generation), generation)
+        return (planned, try await store.keepWake(planned, device: device, generation: generation), generation)
     }
 
     /// Plans the devices of `scope` whose kept wake does not hold at `time`.
     /// - Returns: the plans not kept (as of a time before the store's last event, or all when
     ///   not `keeping`), each with the generation it was made at.
-    private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) throws -> [KeptWake] {
-        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+    private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) async throws -> [KeptWake] {
+        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
         var unkept: [KeptWake] = []
         var after: String?
         let page = 256
         while true {
-            let names = try store.devicesToPlan(scope: scope, at: time.milliseconds, after: after, limit: page)
+            let names = try await store.devicesToPlan(scope: scope, at: time.milliseconds, after: after, limit: page)
             for name in names {
                 do {
-                    let (planned, kept, generation) = try plan(name, asOf: time, keeping: keeping)
+                    let (planned, kept, generation) = try await plan(name, asOf: time, keeping: keeping)
                     if !kept { unkept.append(KeptWake(device: name, planned: planned, generation: generation)) }
                 } catch StoreError.unknownDevice {
                     continue  // erased meanwhile
@@ -68,9 +69,9 @@ extension FetchScheduler {
     public func dueWakes(
         scope: String?, before: Date, asOf time: Date, after cursor: WakeCursor? = nil, limit: Int,
         keeping: Bool = true
-    ) throws -> [DeviceWake] {
-        let unkept = try planStale(scope: scope, asOf: time, keeping: keeping)
-        var wakes = try store.dueWakes(
+    ) async throws -> [DeviceWake] {
+        let unkept = try await planStale(scope: scope, asOf: time, keeping: keeping)
+        var wakes = try await store.dueWakes(
             scope: scope, at: time.milliseconds, before: before.milliseconds, after: cursor, limit: limit
         ).compactMap(\.planned.wake)
         let later = { (wake: DeviceWake) in
@@ -88,14 +89,16 @@ extension FetchScheduler {
     /// Only kept plans are leased: as of a time before a device's last event, none is.
     public func claimWakes(
         scope: String?, before: Date, asOf time: Date, limit: Int, lease: TimeInterval, clock: Date
-    ) throws -> [DeviceWake] {
+    ) async throws -> [DeviceWake] {
         // The plans are kept in the claim's transaction: none kept for another time (by a sweep
         // at the service's clock, for a claim as of another) comes between them and the claim.
         // A plan of a time before a device's last event holds no more than then, and is not kept.
-        let plans = try planStale(scope: scope, asOf: time, keeping: false).filter {
-            try !store.hasEvents(device: $0.device, after: time.milliseconds)
+        var plans: [KeptWake] = []
+        for plan in try await planStale(scope: scope, asOf: time, keeping: false)
+        where try await !store.hasEvents(device: plan.device, after: time.milliseconds) {
+            plans.append(plan)
         }
-        return try store.claimWakes(
+        return try await store.claimWakes(
             keeping: plans, scope: scope, at: time.milliseconds, before: before.milliseconds, limit: limit,
             clock: clock.milliseconds, leaseUntil: clock.addingTimeInterval(lease).milliseconds
         ).compactMap(\.planned.wake)
@@ -108,22 +111,22 @@ extension FetchScheduler {
     ///
     /// A device that may not be learned now (``SchedulerBusy``, its tenant at its limit of
     /// learns) is left for a later round: the sweep never takes a client's turn.
-    public func planKeptWakes(asOf time: Date, after: String?, limit: Int) throws -> [String] {
-        let names = try store.devicesToPlan(scope: nil, at: time.milliseconds, after: after, limit: limit)
-        try planKeptWakes(of: names, asOf: time)
+    public func planKeptWakes(asOf time: Date, after: String?, limit: Int) async throws -> [String] {
+        let names = try await store.devicesToPlan(scope: nil, at: time.milliseconds, after: after, limit: limit)
+        try await planKeptWakes(of: names, asOf: time)
         return names
     }
 
     /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does,
     /// and keeps them in one transaction.
-    public func planKeptWakes(of devices: [String], asOf time: Date) throws {
-        try wakePlanning.once { try store.planWakesWith(settings: planningSettingsKey) }
+    public func planKeptWakes(of devices: [String], asOf time: Date) async throws {
+        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
         var plans: [KeptWake] = []
         for name in devices {
             do {
-                let (planned, kept, generation) = try plan(name, asOf: time, keeping: false)
+                let (planned, kept, generation) = try await plan(name, asOf: time, keeping: false)
                 // A plan kept already, or of a time before the device's last event, is not kept again.
-                guard !kept, planned.holds(at: time), try !store.hasEvents(device: name, after: time.milliseconds)
+                guard !kept, planned.holds(at: time), try await !store.hasEvents(device: name, after: time.milliseconds)
                 else { continue }
                 plans.append(KeptWake(device: name, planned: planned, generation: generation))
             } catch StoreError.unknownDevice {
@@ -132,7 +135,7 @@ extension FetchScheduler {
                 continue
             }
         }
-        _ = try store.keepWakes(plans)
+        _ = try await store.keepWakes(plans)
     }
 
     /// A description of the settings that plans are made with: a store's kept wakes planned with
@@ -140,16 +143,17 @@ extension FetchScheduler {
     public var planningSettingsKey: String { String(describing: configuration) }
 }
 
-/// Runs a body once, the first time it succeeds.
-final class Once: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
+/// Runs a body once, the first time it succeeds; callers that come while it runs wait for it.
+final class Once: Sendable {
+    private let lock = AsyncLock()
+    private let done = Mutex(false)
 
-    func once(_ body: () throws -> Void) rethrows {
-        try lock.withLock {
-            guard !done else { return }
-            try body()
-            done = true
-        }
+    func once(_ body: () async throws -> Void) async rethrows {
+        if done.withLock({ $0 }) { return }
+        await lock.lock()
+        defer { lock.unlock() }
+        guard !done.withLock({ $0 }) else { return }
+        try await body()
+        done.withLock { $0 = true }
     }
 }

@@ -10,8 +10,8 @@ import Foundation
 /// let store = try EventStore(path: path)
 /// try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
 /// let scheduler = FetchScheduler(store: store)
-/// try scheduler.recordLaunch("com.example.news", at: now, device: "phone")
-/// if let wake = try scheduler.nextWake(after: now, device: "phone") {
+/// try await scheduler.recordLaunch("com.example.news", at: now, device: "phone")
+/// if let wake = try await scheduler.nextWake(after: now, device: "phone") {
 ///     // sleep until wake.time, then fetch for each of wake.apps and record the results
 /// }
 /// ```
@@ -82,7 +82,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Returns: whether the model may stay loaded after this query: not when the device was
     ///   written while it was learned, since it may or may not hold that write.
     private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, app: String? = nil, asOf time: Date)
-        throws -> Bool
+        async throws -> Bool
     {
         let device = slot.device
         let limit = time.milliseconds
@@ -112,9 +112,9 @@ public final class FetchScheduler: @unchecked Sendable {
                 }
             }
             defer { admission?.endLearning(device: device) }
-            let loaded = try load(slot, zone: zone, app: app, through: limit, version: settings.version)
+            let loaded = try await load(slot, zone: zone, app: app, through: limit, version: settings.version)
             // Installed for later queries only if no write of the device came meanwhile.
-            keep = try store.planningSettings(device: device).version == settings.version
+            keep = try await store.planningSettings(device: device).version == settings.version
             slots.install(loaded, in: slot)
         }
         slots.markUsed(slot)
@@ -136,12 +136,12 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Reads a device's model into its slot's predictor as of `limit`: one app's from the
     /// cache when that serves, else learned from the cache and the events after it.
     private func load(_ slot: DeviceSlot, zone: TimeZone, app: String?, through limit: Milliseconds, version: Int64)
-        throws -> LoadedModel
+        async throws -> LoadedModel
     {
         let device = slot.device
-        let later = try store.hasEvents(device: device, after: limit)
-        if let app, let cached = try store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
-            cached.asOf <= limit, try !store.hasEvents(device: device, after: cached.asOf, through: limit)
+        let later = try await store.hasEvents(device: device, after: limit)
+        if let app, let cached = try await store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+            cached.asOf <= limit, try await !store.hasEvents(device: device, after: cached.asOf, through: limit)
         {
             // The cache holds a model in the device's zone: it is dropped when the zone changes.
             slot.predictor.setModel(cached.model, device: device)
@@ -150,7 +150,7 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         // Only events up to the limit are read, even when there were none after it: one that
         // another process stores meanwhile is not learned into this answer.
-        let newest = try learn(slot, zone: zone, through: limit, caching: !later ? version : nil)
+        let newest = try await learn(slot, zone: zone, through: limit, caching: !later ? version : nil)
         return LoadedModel(extent: later ? .through(limit: limit) : .everything(newest: newest), version: version)
     }
 
@@ -161,49 +161,46 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Returns: the time of the newest event learned.
     private func learn(
         _ slot: DeviceSlot, zone: TimeZone, through end: Milliseconds, caching version: Int64?
-    ) throws -> Milliseconds {
+    ) async throws -> Milliseconds {
         let device = slot.device
-        var asOf = Milliseconds.min
-        var model = DeviceModel(timeZone: zone)
-        if let cached = try store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
+        let learning = Learning(model: DeviceModel(timeZone: zone))
+        if let cached = try await store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
             cached.model.timeZone == zone
         {
-            (asOf, model) = (cached.asOf, cached.model)
+            (learning.asOf, learning.model) = (cached.asOf, cached.model)
         }
-        var learned = 0
         let configuration = self.configuration
-        try store.forEachEvent(device: device, after: asOf, through: end) { event in
-            model.observe(event, configuration)
-            asOf = event.time
-            learned += 1
+        try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
+            learning.observe(event, configuration)
         }
-        if learned > 0, let version {
-            try store.cacheModel(model, asOf: asOf, device: device, configuration: cacheKey, version: version)
+        if learning.count > 0, let version {
+            try await store.cacheModel(
+                learning.model, asOf: learning.asOf, device: device, configuration: cacheKey, version: version)
         }
-        slot.predictor.setModel(model, device: device)
-        return asOf
+        slot.predictor.setModel(learning.model, device: device)
+        return learning.asOf
     }
 
     /// Records a launch and learns from it.
-    public func recordLaunch(_ app: String, at time: Date, device: String = "default") throws {
-        try record(Event(kind: .launch, app: app, time: time.milliseconds), device: device)
+    public func recordLaunch(_ app: String, at time: Date, device: String = "default") async throws {
+        try await record(Event(kind: .launch, app: app, time: time.milliseconds), device: device)
     }
 
     /// Records how a background fetch ended and learns from it.
     public func recordFetch(
         _ app: String, at time: Date, result: FetchResult, duration: Double? = nil, device: String = "default"
-    ) throws {
-        try record(
+    ) async throws {
+        try await record(
             Event(kind: .fetch, app: app, time: time.milliseconds, result: result, duration: duration), device: device)
     }
 
     /// Stores an event, and learns from it when the device's model is loaded and the event is
     /// its newest; otherwise the next query learns it. Recording needs no time zone.
-    private func record(_ event: Event, device: String) throws {
+    private func record(_ event: Event, device: String) async throws {
         if let (field, reason) = EventLimits.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
-        try record([event], device: device)
+        try await record([event], device: device)
     }
 
     /// Stores a batch of a device's events, all or none, and learns from them when the device's
@@ -217,15 +214,15 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event,
     ///   and then nothing is stored.
     @discardableResult
-    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
+    public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
         // With a model loaded, the batch is stored holding the device's lock, so that no query of
         // the device reads the store between the batch and the model learning it (it would find
         // the model behind the store, and learn the device again).
-        guard let slot = slots.loadedSlot(device, waitingForLearning: admission == nil) else {
-            return try store.record(events, device: device)
+        guard let slot = await slots.loadedSlot(device, waitingForLearning: admission == nil) else {
+            return try await store.record(events, device: device)
         }
         defer { slots.release(slot) }
-        let batch = try store.record(events, device: device)
+        let batch = try await store.record(events, device: device)
         guard batch.stored > 0 else { return batch }
         let learned = events.filter(\.kind.isLearnedFromStore)
         if let current = slot.loaded, let newest = current.newestOfEverything,
@@ -267,10 +264,10 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The wake is the one the caller carries out, as the loop in the type's overview does: it
     /// is committed to (`Predictor/commit(to:device:)`), so that the fetches recorded at its
     /// time teach the forecasts' correction while the device's model stays loaded.
-    public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") throws
+    public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") async throws
         -> DeviceWake?
     {
-        try withDevice(device, asOf: time) { predictor in
+        try await withDevice(device, asOf: time) { predictor in
             guard let wake = try predictor.plannedWake(asOf: time, device: device).wake,
                 limit.map({ wake.time < $0 }) ?? true
             else { return nil }
@@ -280,8 +277,8 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
-    public func nextWake(after time: Date, device: String = "default", app: String) throws -> AppWake? {
-        try withDevice(device, app: app, asOf: time) { predictor in
+    public func nextWake(after time: Date, device: String = "default", app: String) async throws -> AppWake? {
+        try await withDevice(device, app: app, asOf: time) { predictor in
             try predictor.nextWake(after: time, device: device, app: app)
         }
     }
@@ -289,8 +286,8 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The device wakes planned strictly after `start` and before `end`, as of `start`, by the
     /// plan in force then (`Predictor.plannedSchedule(from:to:device:)`): the first is the one
     /// ``nextWake(after:before:device:)`` gives at `start`.
-    public func schedule(from start: Date, to end: Date, device: String = "default") throws -> Schedule {
-        try withDevice(device, asOf: start) { predictor in
+    public func schedule(from start: Date, to end: Date, device: String = "default") async throws -> Schedule {
+        try await withDevice(device, asOf: start) { predictor in
             try predictor.plannedSchedule(from: start, to: end, device: device)
         }
     }
@@ -299,31 +296,33 @@ public final class FetchScheduler: @unchecked Sendable {
     /// for a kind of day, with its peaks.
     public func profile(
         app: String, device: String = "default", days: DayKind = .all, asOf time: Date = .distantFuture
-    ) throws -> DailyProfile {
-        try withDevice(device, asOf: time) { predictor in
+    ) async throws -> DailyProfile {
+        try await withDevice(device, asOf: time) { predictor in
             predictor.profile(app: app, device: device, days: days)
         }
     }
 
     /// How an app is used lately, as of `now`.
-    public func state(app: String, device: String = "default", now: Date) throws -> AppState {
-        try withDevice(device, asOf: now) { predictor in
+    public func state(app: String, device: String = "default", now: Date) async throws -> AppState {
+        try await withDevice(device, asOf: now) { predictor in
             predictor.state(app: app, device: device, now: now)
         }
     }
 
     /// What the device's state events say as of `now`: Low Power Mode, power, network and
     /// battery, and how often it is on power and on an unmetered network at each time of day.
-    public func stateSummary(device: String = "default", now: Date) throws -> DeviceStateSummary {
-        try withDevice(device, asOf: now) { predictor in
+    public func stateSummary(device: String = "default", now: Date) async throws -> DeviceStateSummary {
+        try await withDevice(device, asOf: now) { predictor in
             predictor.stateSummary(device: device, now: now)
         }
     }
 
     /// Whether an app has too little history to learn from yet, as of `time` (by default, of every
     /// event).
-    public func isColdStart(app: String, device: String = "default", asOf time: Date = .distantFuture) throws -> Bool {
-        try withDevice(device, asOf: time) { predictor in
+    public func isColdStart(
+        app: String, device: String = "default", asOf time: Date = .distantFuture
+    ) async throws -> Bool {
+        try await withDevice(device, asOf: time) { predictor in
             predictor.isColdStart(app: app, device: device)
         }
     }
@@ -337,15 +336,15 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Throws: ``SchedulerBusy`` with an ``admission``, rather than wait for learning.
     func withDevice<T>(
         _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
-    ) throws -> T {
-        let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
+    ) async throws -> T {
+        let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
         // Read holding the device's lock: a batch stored through this scheduler meanwhile is
         // then both in the store's version and in the model, never in one alone (which would
         // make the model look stale, and the device be learned again).
-        let settings = try store.planningSettings(device: device)
+        let settings = try await store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
-        let keep = try prepare(slot, settings: settings, app: app, asOf: time)
+        let keep = try await prepare(slot, settings: settings, app: app, asOf: time)
         defer { if !keep { slots.unload(slot) } }
         do {
             return try body(&slot.predictor)
@@ -360,25 +359,25 @@ public final class FetchScheduler: @unchecked Sendable {
     /// holding the device's lock: no query of it answers from what was erased.
     ///
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
-    public func eraseDevice(_ device: String) throws -> PruneReport {
-        let slot = try slots.lockedSlot(device, waitingForLearning: admission == nil)
+    public func eraseDevice(_ device: String) async throws -> PruneReport {
+        let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
-        let report = try store.eraseDevice(device, dryRun: false)
+        let report = try await store.eraseDevice(device, dryRun: false)
         slots.unload(slot)
         return report
     }
 
     /// The apps of a device that the predictor knows, as of `time` (by default, of every event).
-    public func apps(device: String = "default", asOf time: Date = .distantFuture) throws -> [String] {
-        try withDevice(device, asOf: time) { predictor in
+    public func apps(device: String = "default", asOf time: Date = .distantFuture) async throws -> [String] {
+        try await withDevice(device, asOf: time) { predictor in
             predictor.apps(device: device)
         }
     }
 
     /// The time of the latest event of a device learned as of `time` (by default, of every
     /// event); `nil` when it has none.
-    public func lastEventTime(device: String = "default", asOf time: Date = .distantFuture) throws -> Date? {
-        try withDevice(device, asOf: time) { predictor in
+    public func lastEventTime(device: String = "default", asOf time: Date = .distantFuture) async throws -> Date? {
+        try await withDevice(device, asOf: time) { predictor in
             predictor.devices[device]?.lastEventTime.map { Date(milliseconds: $0) }
         }
     }
@@ -386,12 +385,35 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The apps of a device that the predictor knows, as of `time`, each with the policy it is
     /// planned with: its interval (its own, else the device's or the store's default) and
     /// whether fetch is on. From the model the scheduler holds, without counting events.
-    public func policies(device: String = "default", asOf time: Date = .distantFuture) throws -> [String: AppPolicy] {
-        try withDevice(device, asOf: time) { predictor in
+    public func policies(
+        device: String = "default", asOf time: Date = .distantFuture
+    ) async throws -> [String: AppPolicy] {
+        try await withDevice(device, asOf: time) { predictor in
             Dictionary(
                 uniqueKeysWithValues: predictor.apps(device: device).map {
                     ($0, predictor.policy(app: $0, device: device))
                 })
         }
+    }
+}
+
+/// A model being learned from a store's events: the store may call with each event on a thread
+/// of its own (``EventKeeping/forEachEvent(device:after:through:_:)``), one call after another,
+/// and the learner reads it once the store's call has returned.
+private final class Learning: @unchecked Sendable {
+    var model: DeviceModel
+    /// The time of the newest event learned.
+    var asOf = Milliseconds.min
+    /// How many events were learned.
+    var count = 0
+
+    init(model: DeviceModel) {
+        self.model = model
+    }
+
+    func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+        model.observe(event, configuration)
+        asOf = event.time
+        count += 1
     }
 }

@@ -36,8 +36,8 @@ extension FetchScheduler {
     /// Why the device (or `app` on it) has no wake as of `now`, when its settings or history
     /// explain it; `nil` when they do not, and no launch is expected soon enough to be worth a
     /// wake. Ask it after a query that found no wake: read from the model that query planned with.
-    public func whyNoWake(device: String = "default", app: String? = nil, asOf now: Date) throws -> NoWake? {
-        try withDevice(device, asOf: now) { predictor in
+    public func whyNoWake(device: String = "default", app: String? = nil, asOf now: Date) async throws -> NoWake? {
+        try await withDevice(device, asOf: now) { predictor in
             let apps = predictor.apps(device: device)
             if apps.isEmpty { return .noApps }
             let policies = (app.map { [$0] } ?? apps).map { predictor.policy(app: $0, device: device) }

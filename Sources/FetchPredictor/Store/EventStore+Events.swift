@@ -38,21 +38,36 @@ extension EventStore {
                 throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
         }
-        return try write { db in
-            let writer = try EventWriter(db, newDeviceTimeZone: nil)
-            var stored = 0
-            for var event in events {
-                event.device = nil
-                if try writer.insert(event, device: device) { stored += 1 }
+        return try write { db in try Self.store(events, device: device, db) }
+    }
+
+    /// ``record(_:device:)-([Event],_)``, written on GRDB's queue, the caller suspended meanwhile
+    /// (and while another process's write holds the file).
+    @discardableResult
+    public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
+        for (index, event) in events.enumerated() {
+            if let (field, reason) = EventLimits.problem(with: event) {
+                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
             }
-            let versions = try writer.invalidateLearnedModels()
-            // The version the write moved the device to; when nothing was new, the one stored.
-            let version =
-                try stored > 0
-                ? versions[writer.deviceID(device)]
-                : Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
-            return RecordedBatch(stored: stored, duplicates: events.count - stored, version: version ?? 0)
         }
+        return try await write { db in try Self.store(events, device: device, db) }
+    }
+
+    /// Stores a batch checked already, in the caller's write transaction.
+    private static func store(_ events: [Event], device: String, _ db: Database) throws -> RecordedBatch {
+        let writer = try EventWriter(db, newDeviceTimeZone: nil)
+        var stored = 0
+        for var event in events {
+            event.device = nil
+            if try writer.insert(event, device: device) { stored += 1 }
+        }
+        let versions = try writer.invalidateLearnedModels()
+        // The version the write moved the device to; when nothing was new, the one stored.
+        let version =
+            try stored > 0
+            ? versions[writer.deviceID(device)]
+            : Int64.fetchOne(db, sql: "SELECT version FROM device WHERE name = ?", arguments: [device])
+        return RecordedBatch(stored: stored, duplicates: events.count - stored, version: version ?? 0)
     }
 
 }
@@ -216,31 +231,45 @@ extension EventStore {
     public func forEachEvent(
         device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void
     ) throws {
-        try read { db in
-            let cursor = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT 0 AS kind, app.name AS app, launch.time AS time, launch.utcOffset AS utcOffset,
-                        NULL AS result, launch.duration AS duration, NULL AS value
-                    FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2 AND launch.time <= ?3
-                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
-                    UNION ALL
-                    SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration, NULL
-                    FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
-                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
-                    UNION ALL
-                    SELECT \(HeldEvent.tables[3].codeSQL), '', time, utcOffset, NULL, NULL, value
-                    FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
-                        AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
-                    ORDER BY 3, 1, 2
-                    """, arguments: [device, time, end])
-            while let row = try cursor.next() {
-                guard let kind = EventKind(storeCode: row[0]) else { continue }
-                try body(
-                    Event(
-                        kind: kind, app: row[1], time: row[2], utcOffset: row[3],
-                        result: try row.decode(atIndex: 4), duration: row[5], value: row[6]))
-            }
+        try read { db in try Self.forEachEvent(db, device: device, after: time, through: end, body) }
+    }
+
+    /// ``forEachEvent(device:after:through:_:)-(_,_,_,(Event)->Void)``, with `body` called on
+    /// GRDB's queue: learning from many events holds up no thread of the caller's.
+    public func forEachEvent(
+        device: String, after time: Milliseconds, through end: Milliseconds,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
+        try await read { db in try Self.forEachEvent(db, device: device, after: time, through: end, body) }
+    }
+
+    private static func forEachEvent(
+        _ db: Database, device: String, after time: Milliseconds, through end: Milliseconds,
+        _ body: (Event) throws -> Void
+    ) throws {
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT 0 AS kind, app.name AS app, launch.time AS time, launch.utcOffset AS utcOffset,
+                    NULL AS result, launch.duration AS duration, NULL AS value
+                FROM app JOIN launch ON launch.appId = app.id AND launch.time > ?2 AND launch.time <= ?3
+                WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                UNION ALL
+                SELECT 1, app.name, fetch.time, fetch.utcOffset, fetch.result, fetch.duration, NULL
+                FROM app JOIN fetch ON fetch.appId = app.id AND fetch.time > ?2 AND fetch.time <= ?3
+                WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                UNION ALL
+                SELECT \(HeldEvent.tables[3].codeSQL), '', time, utcOffset, NULL, NULL, value
+                FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                    AND kind IN \(stateKindsSQL) AND time > ?2 AND time <= ?3
+                ORDER BY 3, 1, 2
+                """, arguments: [device, time, end])
+        while let row = try cursor.next() {
+            guard let kind = EventKind(storeCode: row[0]) else { continue }
+            try body(
+                Event(
+                    kind: kind, app: row[1], time: row[2], utcOffset: row[3],
+                    result: try row.decode(atIndex: 4), duration: row[5], value: row[6]))
         }
     }
 

@@ -47,21 +47,35 @@ extension EventStore {
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
     ) throws {
-        try write { db in
-            guard let record = try DeviceRecord.named(device, db), let id = record.id, record.version == version,
-                record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
-            else { return }
-            try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",
-                arguments: [id, asOf, key, Data(model.encodedHeader())])
-            let insert = try db.makeStatement(sql: "INSERT INTO appModelCache (deviceId, app, model) VALUES (?, ?, ?)")
-            for (app, appModel) in model.apps {
-                try insert.execute(arguments: [id, app, Data(appModel.encoded())])
-            }
+        try write { db in try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db) }
+    }
+
+    /// ``cacheModel(_:asOf:device:configuration:version:)-(_,_,_,_,_)``, written on GRDB's queue,
+    /// the caller suspended meanwhile (and while another process's write holds the file).
+    public func cacheModel(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) async throws {
+        try await write { db in
+            try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db)
         }
     }
 
+    private static func cache(
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64,
+        _ db: Database
+    ) throws {
+        guard let record = try DeviceRecord.named(device, db), let id = record.id, record.version == version,
+            record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
+        else { return }
+        try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",
+            arguments: [id, asOf, key, Data(model.encodedHeader())])
+        let insert = try db.makeStatement(sql: "INSERT INTO appModelCache (deviceId, app, model) VALUES (?, ?, ?)")
+        for (app, appModel) in model.apps {
+            try insert.execute(arguments: [id, app, Data(appModel.encoded())])
+        }
+    }
 }
 
 extension EventStore {

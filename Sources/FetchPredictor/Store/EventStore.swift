@@ -288,7 +288,7 @@ public final class EventStore: EventStoring {
 
     /// Runs `body` in one write transaction on GRDB's writer, the caller suspended meanwhile:
     /// for the store's async roles.
-    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await retryingBusy { began in
             try await writer.write { db in
                 began.set()
@@ -299,7 +299,7 @@ public final class EventStore: EventStoring {
 
     /// Runs `body` in a read of one snapshot, the caller suspended meanwhile: for the store's
     /// async roles.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
         try await retryingBusy { began in
             try await writer.read { db in
                 began.set()

@@ -10,12 +10,15 @@ import Foundation
 /// ``ModelCaching`` (learned models), ``ImportLogKeeping`` (imports of files), ``APIKeyKeeping``
 /// (the service's keys) and ``WakeKeeping`` (the planned wakes of a fleet).
 ///
-/// The roles become async one at a time (issue 38). ``APIKeyKeeping`` is async: its caller
-/// waits suspended while PostgreSQL answers, and SQLite's writes run on GRDB's own queue (its
-/// lookup of a key, one read by an index, runs on the caller's thread, which costs less than a
-/// hop to a queue and back). The other roles' calls are still synchronous: a store that talks
-/// to a server waits for it on the calling thread, so an async caller runs them off the
-/// cooperative pool (the service runs them on NIO's thread pool).
+/// The roles become async one at a time (issue 38). What ``FetchScheduler`` calls is async:
+/// ``APIKeyKeeping``, ``ModelCaching``, ``WakeKeeping``, and of the others a batch of events, the
+/// reads a model is learned from, what planning reads of a device's settings, and an erasure. A
+/// caller waits suspended while PostgreSQL answers; SQLite's writes and its reads of events to
+/// learn from run on GRDB's own queues, and its short reads by an index (a key, a device's
+/// settings, a cached model) on the caller's thread, which costs less than a hop to a queue and
+/// back. The other calls are still synchronous: a store that talks to a server waits for it on
+/// the calling thread, so an async caller runs them off the cooperative pool (the service runs
+/// them on NIO's thread pool).
 ///
 /// ## Topics
 /// - ``EventKeeping/record(_:device:)``

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct ConfigCommand: ParsableCommand {
+struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract:
@@ -238,7 +238,7 @@ struct ConfigCommand: ParsableCommand {
         var requiresBatteryNotLow: Bool?
     }
 
-    func run() throws {
+    func run() async throws {
         // Only a change makes a store: showing the settings of a path with none is an error.
         let changes = !appChange.isEmpty || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
         if reread, let timeZone {
@@ -288,7 +288,7 @@ struct ConfigCommand: ParsableCommand {
             device: store.device, deviceExists: try eventStore.hasDevice(store.device),
             timeZone: try eventStore.timeZone(device: store.device)?.identifier,
             defaultInterval: try eventStore.defaultInterval(device: store.device),
-            wakesPerHour: try eventStore.planningSettings(device: store.device).wakesPerHour,
+            wakesPerHour: try await eventStore.planningSettings(device: store.device).wakesPerHour,
             wakesPerHourIsDefault: try eventStore.wakesPerHour(device: store.device) == nil,
             app: try app.map { try eventStore.settings(app: $0, device: store.device) })
         try output.print(settings, text: Self.describe)

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct DueCommand: ParsableCommand {
+struct DueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "due",
         abstract: "List the devices whose next wake comes before a time, soonest first.",
@@ -39,7 +39,7 @@ struct DueCommand: ParsableCommand {
         guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 100000.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try database.openStore(creating: false)
         let now = try clock.currentDate()
         let due = try TimeArgument.parse(before, option: "--before", zone: nil, now: now)
@@ -50,7 +50,7 @@ struct DueCommand: ParsableCommand {
         }
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         // Plans are kept for the present only (a service's sweep keeps them for its clock).
-        let wakes = try scheduler.dueWakes(
+        let wakes = try await scheduler.dueWakes(
             scope: nil, before: due, asOf: now, limit: limit, keeping: clock.now == nil)
         if json {
             print(try Output.json(Answer(now: now, before: due, wakes: wakes)))

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct NextCommand: ParsableCommand {
+struct NextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Show the next planned background-fetch wake, of the device or of one app.",
@@ -38,7 +38,7 @@ struct NextCommand: ParsableCommand {
         var lowPowerMode: LowPowerMode?
     }
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
@@ -47,14 +47,14 @@ struct NextCommand: ParsableCommand {
         let now = try clock.currentDate(in: zone)
         let wake: DeviceWake?
         if let app {
-            wake = try scheduler.nextWake(after: now, device: store.device, app: app).map {
+            wake = try await scheduler.nextWake(after: now, device: store.device, app: app).map {
                 DeviceWake(device: store.device, time: $0.plannedTime, apps: [$0])
             }
         } else {
-            wake = try scheduler.nextWake(after: now, device: store.device)
+            wake = try await scheduler.nextWake(after: now, device: store.device)
         }
         var answer = Answer(device: store.device, app: app, now: now, wake: wake)
-        let noWake = wake == nil ? try scheduler.whyNoWake(device: store.device, app: app, asOf: now) : nil
+        let noWake = wake == nil ? try await scheduler.whyNoWake(device: store.device, app: app, asOf: now) : nil
         answer.noWake = noWake?.code
         if case .silent(let silence) = noWake { answer.silence = silence }
         if case .lowPowerMode(let mode) = noWake { answer.lowPowerMode = mode }
@@ -62,7 +62,7 @@ struct NextCommand: ParsableCommand {
         case .text:
             let hint =
                 wake == nil
-                ? try WakeText.emptyHint(scheduler, device: store.device, app: app, asOf: now, zone: zone) : nil
+                ? try await WakeText.emptyHint(scheduler, device: store.device, app: app, asOf: now, zone: zone) : nil
             print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct PeaksCommand: ParsableCommand {
+struct PeaksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peaks",
         abstract: "Show what was learned: each app's usage peaks and a 24-hour chart of its profile.",
@@ -26,17 +26,18 @@ struct PeaksCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var clock: ClockOptions
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         for app in apps { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore)
         let now = try clock.currentDate(in: zone)
-        let apps = self.apps.isEmpty ? try scheduler.apps(device: store.device, asOf: now) : self.apps
-        let learned = try apps.map {
-            try AppHabits(
-                app: $0, device: store.device, now: now, zone: zone, scheduler: scheduler)
+        let apps = self.apps.isEmpty ? try await scheduler.apps(device: store.device, asOf: now) : self.apps
+        var learned: [AppHabits] = []
+        for app in apps {
+            learned.append(
+                try await AppHabits(app: app, device: store.device, now: now, zone: zone, scheduler: scheduler))
         }
         try output.print(learned) { PeaksText.describe($0, device: store.device) }
     }

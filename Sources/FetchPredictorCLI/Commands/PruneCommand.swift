@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
         abstract: "Delete for good every event before a date, every event one import stored, or a whole device.",
@@ -70,13 +70,13 @@ struct PruneCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         let report: PruneReport
         let scope: String
         if all {
             try KnownNames.requireDevice(store.device, in: eventStore)
-            report = try eventStore.eraseDevice(store.device, dryRun: dryRun)
+            report = try await eventStore.eraseDevice(store.device, dryRun: dryRun)
             scope = "and device \(store.device) itself, with its apps, settings, learned models and import records"
         } else if let importID {
             // --device may name the import's own device, as a check; any other is refused.

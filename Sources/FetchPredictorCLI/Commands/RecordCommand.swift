@@ -83,7 +83,7 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    struct Launch: ParsableCommand {
+    struct Launch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record that an app was opened.",
             discussion: "Example:\n  fetchpredict record launch com.example.news --at 2024-05-01T08:30:00Z")
@@ -93,9 +93,9 @@ struct RecordCommand: ParsableCommand {
         @OptionGroup var output: OutputOptions
         @OptionGroup var clock: ClockOptions
 
-        func run() throws {
+        func run() async throws {
             let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
-            let stored = try eventStore.record(
+            let stored = try await eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
                 device: store.device)
             try output.print(Recorded(device: store.device, app: event.app, event: .launch, time: time, stored: stored))
@@ -105,7 +105,7 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    struct Fetch: ParsableCommand {
+    struct Fetch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record how a background fetch ended.",
             discussion: "Example:\n  fetchpredict record fetch com.example.news --result noData --duration 1.2")
@@ -127,9 +127,9 @@ struct RecordCommand: ParsableCommand {
             if let bytes, bytes < 0 { throw ValidationError("--bytes must be a whole number of bytes, 0 or more.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
-            let stored = try eventStore.record(
+            let stored = try await eventStore.record(
                 Event(
                     kind: .fetch, app: event.app, time: time.milliseconds, result: result, duration: event.duration,
                     bytes: bytes), device: store.device)
@@ -139,7 +139,7 @@ struct RecordCommand: ParsableCommand {
         }
     }
 
-    struct State: ParsableCommand {
+    struct State: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record the device's state: power, battery, network or Low Power Mode.",
             discussion: """
@@ -186,10 +186,10 @@ struct RecordCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             let (kind, value) = try parsed()
             let (eventStore, time) = try RecordCommand.openStore(store, at: at, now: try clock.currentDate())
-            let stored = try eventStore.record(
+            let stored = try await eventStore.record(
                 Event(kind: kind, app: "", time: time.milliseconds, value: value), device: store.device)
             let recorded = Recorded(device: store.device, event: kind, time: time, value: value, stored: stored)
             try output.print(recorded) { RecordCommand.describe($0) }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
         abstract: "Write an HTML report of a device: what was learned, the plan, and how good it is.",
@@ -31,12 +31,12 @@ struct ReportCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOptions
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try store.zone(in: eventStore)
         let bar = ProgressBar(label: "evaluating")
-        let data = try ReportData(
+        let data = try await ReportData(
             store: eventStore, device: store.device, zone: zone, now: try clock.currentDate(in: zone),
             configuration: plan.configuration, evaluate: evaluate
         ) { bar.update(Int64($0), Int64($1)) }

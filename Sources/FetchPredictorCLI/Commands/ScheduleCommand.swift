@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct ScheduleCommand: ParsableCommand {
+struct ScheduleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedule",
         abstract: "Show the planned device wakes, the apps in each, and why.",
@@ -32,20 +32,20 @@ struct ScheduleCommand: ParsableCommand {
         guard hours > 0, hours <= 24 * 14 else { throw ValidationError("--hours must be more than 0 and at most 336.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
-        let schedule = try scheduler.schedule(
+        let schedule = try await scheduler.schedule(
             from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
         switch output.chosen {
         case .text:
             let hint =
                 schedule.wakes.isEmpty
-                ? try WakeText.emptyHint(scheduler, device: store.device, asOf: start, zone: zone) : nil
+                ? try await WakeText.emptyHint(scheduler, device: store.device, asOf: start, zone: zone) : nil
             print(WakeText.schedule(schedule, hours: hours, zone: zone, hint: hint))
         case .json: print(try Output.json(schedule))
         case .csv: print(WakeCalendar.csv(schedule.wakes))

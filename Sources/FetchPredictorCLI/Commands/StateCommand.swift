@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct StateCommand: ParsableCommand {
+struct StateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state",
         abstract: "Show what the device's state events say: power, network, battery, Low Power Mode.",
@@ -22,12 +22,12 @@ struct StateCommand: ParsableCommand {
     @OptionGroup var output: OutputOptions
     @OptionGroup var clock: ClockOptions
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         try KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
-        let summary = try FetchScheduler(store: eventStore).stateSummary(device: store.device, now: now)
+        let summary = try await FetchScheduler(store: eventStore).stateSummary(device: store.device, now: now)
         try output.print(summary) { StateText.describe($0, zone: zone) }
     }
 }

@@ -43,17 +43,18 @@ struct ReportData {
     init(
         store: any EventStoring, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
         evaluate: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil
-    ) throws {
+    ) async throws {
         self.device = device
         self.zone = zone
         self.now = now
         defaultInterval = try store.defaultInterval(device: device)
         let scheduler = FetchScheduler(store: store, configuration: configuration)
-        schedule = try scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
-        state = try scheduler.stateSummary(device: device, now: now)
+        schedule = try await scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
+        state = try await scheduler.stateSummary(device: device, now: now)
         emptyHint =
-            schedule.wakes.isEmpty ? try WakeText.emptyHint(scheduler, device: device, asOf: now, zone: zone) : nil
-        let learned = Set(try scheduler.apps(device: device, asOf: now))
+            schedule.wakes.isEmpty
+            ? try await WakeText.emptyHint(scheduler, device: device, asOf: now, zone: zone) : nil
+        let learned = Set(try await scheduler.apps(device: device, asOf: now))
         // The events up to now, read once in time order and counted as they come.
         var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))
         var first: Milliseconds?
@@ -62,26 +63,33 @@ struct ReportData {
             counts.add(event)
         }
         days = max(1, Int(((now.milliseconds - (first ?? now.milliseconds)) / 86_400_000)) + 1)
-        apps = try store.apps(device: device, asOf: now).map { summary in
+        var apps: [App] = []
+        for summary in try store.apps(device: device, asOf: now) {
             var profiles: [DailyProfile] = []
             var coldStart = true
             var stateText = "no launch yet"
             if learned.contains(summary.app) {
-                let weekday = try scheduler.profile(app: summary.app, device: device, days: .weekday, asOf: now)
+                let weekday = try await scheduler.profile(
+                    app: summary.app, device: device, days: .weekday, asOf: now)
                 profiles =
                     weekday.days == .all
                     ? [weekday]
-                    : [weekday, try scheduler.profile(app: summary.app, device: device, days: .weekend, asOf: now)]
-                coldStart = try scheduler.isColdStart(app: summary.app, device: device, asOf: now)
-                stateText = try scheduler.state(app: summary.app, device: device, now: now)
+                    : [
+                        weekday,
+                        try await scheduler.profile(app: summary.app, device: device, days: .weekend, asOf: now),
+                    ]
+                coldStart = try await scheduler.isColdStart(app: summary.app, device: device, asOf: now)
+                stateText = try await scheduler.state(app: summary.app, device: device, now: now)
                     .description(now: now, zone: zone)
             }
-            return App(
-                summary: summary, profiles: profiles,
-                coldLaunches: counts.cold[summary.app] ?? Array(repeating: 0, count: 48),
-                fetchesByHour: counts.fetches[summary.app] ?? Array(repeating: [0, 0, 0], count: 24),
-                coldStart: coldStart, stateText: stateText)
+            apps.append(
+                App(
+                    summary: summary, profiles: profiles,
+                    coldLaunches: counts.cold[summary.app] ?? Array(repeating: 0, count: 48),
+                    fetchesByHour: counts.fetches[summary.app] ?? Array(repeating: [0, 0, 0], count: 24),
+                    coldStart: coldStart, stateText: stateText))
         }
+        self.apps = apps
         if evaluate {
             let devices = try store.backtestDevices([device]).map { device in
                 var cut = device

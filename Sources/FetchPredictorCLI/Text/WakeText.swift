@@ -97,8 +97,8 @@ enum WakeText {
     /// the scheduler planned with.
     static func emptyHint(
         _ scheduler: FetchScheduler, device: String, app: String? = nil, asOf now: Date, zone: TimeZone
-    ) throws -> String? {
-        guard let reason = try scheduler.whyNoWake(device: device, app: app, asOf: now) else { return nil }
+    ) async throws -> String? {
+        guard let reason = try await scheduler.whyNoWake(device: device, app: app, asOf: now) else { return nil }
         switch reason {
         case .noApps:
             return "No apps on device \(device) yet: import a log or record launches first."

@@ -8,7 +8,7 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     /// later under its name starts anew, and a process that held its model learns it again.
     ///
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
-    func eraseDevice(_ device: String, dryRun: Bool) throws -> PruneReport
+    func eraseDevice(_ device: String, dryRun: Bool) async throws -> PruneReport
 
     /// The names of the devices in the store, in byte order.
     func devices() throws -> [String]
@@ -67,7 +67,7 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     func appSettings(device: String) throws -> [AppSettings]
 
     /// What planning needs to know of a device's settings, read at one moment.
-    func planningSettings(device: String) throws -> PlanningSettings
+    func planningSettings(device: String) async throws -> PlanningSettings
 }
 
 extension DeviceSettingsKeeping {

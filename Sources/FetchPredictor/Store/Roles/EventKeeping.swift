@@ -11,16 +11,19 @@ public protocol EventKeeping: AnyObject, Sendable {
     ///
     /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
     @discardableResult
-    func record(_ events: [Event], device: String) throws -> RecordedBatch
+    func record(_ events: [Event], device: String) async throws -> RecordedBatch
 
     /// Whether a device has a launch or fetch after `time`, up to `end` (included).
-    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool
+    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool
 
     /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
     /// in time order, a launch before a fetch at the same instant, then by app (in byte order):
-    /// the order ``FetchScheduler`` learns in.
+    /// the order ``FetchScheduler`` learns in. `body` may run on a thread of the store's, not the
+    /// caller's, as learning from a million events does not hold up a caller's thread.
     func forEachEvent(
-        device: String, after time: Milliseconds, through end: Milliseconds, _ body: (Event) throws -> Void) throws
+        device: String, after time: Milliseconds, through end: Milliseconds,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws
 
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device, then by launches (most first), then by name, names in byte order.
@@ -53,13 +56,15 @@ public protocol EventKeeping: AnyObject, Sendable {
 
 extension EventKeeping {
     /// Whether a device has a launch or fetch after `time`.
-    public func hasEvents(device: String, after time: Milliseconds) throws -> Bool {
-        try hasEvents(device: device, after: time, through: .max)
+    public func hasEvents(device: String, after time: Milliseconds) async throws -> Bool {
+        try await hasEvents(device: device, after: time, through: .max)
     }
 
     /// Every launch and fetch of a device after `time`, in learning order.
-    public func forEachEvent(device: String, after time: Milliseconds, _ body: (Event) throws -> Void) throws {
-        try forEachEvent(device: device, after: time, through: .max, body)
+    public func forEachEvent(
+        device: String, after time: Milliseconds, _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
+        try await forEachEvent(device: device, after: time, through: .max, body)
     }
 
     /// Every app of every device, counting every event.
@@ -89,10 +94,10 @@ extension EventKeeping {
     /// - Returns: `true` when it was stored, `false` when the same event was there already.
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the event breaks `EventLimits`.
     @discardableResult
-    public func record(_ event: Event, device: String) throws -> Bool {
+    public func record(_ event: Event, device: String) async throws -> Bool {
         if let (field, reason) = EventLimits.problem(with: event, timeField: "time") {
             throw InvalidFieldError.invalid(field: field, reason: reason)
         }
-        return try record([event], device: device).stored == 1
+        return try await record([event], device: device).stored == 1
     }
 }

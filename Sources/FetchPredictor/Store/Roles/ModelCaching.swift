@@ -6,22 +6,23 @@ public protocol ModelCaching: AnyObject, Sendable {
     /// The learned model of a device cached in the store, with all its apps or only those named,
     /// and the time of the last event it learned from; `nil` when there is none for this
     /// configuration key, or the device's zone changed since.
-    func cachedModel(device: String, configuration key: String, apps only: [String]?) throws -> CachedModel?
+    func cachedModel(device: String, configuration key: String, apps only: [String]?) async throws -> CachedModel?
 
     /// Caches a device's learned model, unless the device is gone, in another zone, or written
     /// since `version` (the version it was learned at): a model that may have missed an event
     /// stored meanwhile, by any process, is not kept.
     func cacheModel(
-        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64) throws
+        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) async throws
 
     /// Forgets every cached learned model: the next scheduler learns from all events again.
-    func dropLearnedModels() throws
+    func dropLearnedModels() async throws
 }
 
 extension ModelCaching {
     /// The learned model of a device cached in the store, with all its apps.
-    public func cachedModel(device: String, configuration key: String) throws -> CachedModel? {
-        try cachedModel(device: device, configuration: key, apps: nil)
+    public func cachedModel(device: String, configuration key: String) async throws -> CachedModel? {
+        try await cachedModel(device: device, configuration: key, apps: nil)
     }
 }
 

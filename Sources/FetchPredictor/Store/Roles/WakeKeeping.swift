@@ -39,29 +39,29 @@ public struct WakeCursor: Sendable, Hashable {
 /// devices in the service), `""` for names with none; `nil` is every device.
 public protocol WakeKeeping: AnyObject, Sendable {
     /// The device's kept wake, which may hold nowhere; `nil` for a device the store does not have.
-    func keptWake(device: String) throws -> KeptWake?
+    func keptWake(device: String) async throws -> KeptWake?
 
     /// Keeps a device's plan, if its generation is still `generation`.
     /// - Returns: whether it was kept.
-    func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool
+    func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool
 
     /// Keeps each of `plans` at its generation, as ``keepWake(_:device:generation:)`` does, all in
     /// one transaction.
     /// - Returns: how many were kept.
-    func keepWakes(_ plans: [KeptWake]) throws -> Int
+    func keepWakes(_ plans: [KeptWake]) async throws -> Int
 
     /// The devices of `scope` whose kept wake does not hold at `time`, by name, after `after`.
-    func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String]
+    func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) async throws -> [String]
 
     /// How many devices of every scope have a kept wake that does not hold at `time`, and the
     /// earliest time from which one holds no more (of those whose time passed; a plan a write
     /// moved has none): how far planning is behind.
-    func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?)
+    func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?)
 
     /// The kept wakes of `scope` that hold at `time` and come before `before`, in the order of
     /// their time and device, after `cursor`.
     func dueWakes(scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int)
-        throws -> [KeptWake]
+        async throws -> [KeptWake]
 
     /// Keeps `plans` (as ``keepWake(_:device:generation:)`` does, each at its generation), then
     /// leases up to `limit` of the wakes ``dueWakes(scope:at:before:after:limit:)`` gives, in
@@ -71,13 +71,13 @@ public protocol WakeKeeping: AnyObject, Sendable {
     func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
         clock: Milliseconds, leaseUntil: Milliseconds
-    ) throws -> [KeptWake]
+    ) async throws -> [KeptWake]
 
     /// Makes every kept wake hold nowhere when the plans were made with settings other than
     /// `settings` (a description of the planning configuration), and records these.
     /// - Returns: whether they were other.
     @discardableResult
-    func planWakesWith(settings: String) throws -> Bool
+    func planWakesWith(settings: String) async throws -> Bool
 }
 
 /// The scope of a device: its name up to and including its first `/` (a tenant's devices in the
