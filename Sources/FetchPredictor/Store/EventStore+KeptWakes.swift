@@ -23,12 +23,12 @@ extension EventStore {
         }
     }
 
-    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) throws -> Bool {
-        try write { db in try Self.keep(planned, device: device, generation: generation, db) }
+    public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool {
+        try await write { db in try Self.keep(planned, device: device, generation: generation, db) }
     }
 
-    public func keepWakes(_ plans: [KeptWake]) throws -> Int {
-        try write { db in
+    public func keepWakes(_ plans: [KeptWake]) async throws -> Int {
+        try await write { db in
             try plans.reduce(0) {
                 $0 + (try Self.keep($1.planned, device: $1.device, generation: $1.generation, db) ? 1 : 0)
             }
@@ -110,10 +110,10 @@ extension EventStore {
     public func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
         clock: Milliseconds, leaseUntil: Milliseconds
-    ) throws -> [KeptWake] {
-        let (condition, arguments) = Self.dueCondition(scope, at: time, before: before, after: nil)
+    ) async throws -> [KeptWake] {
         // Under the one write lock: the plans, then the rows chosen and leased in one statement.
-        return try write { db in
+        try await write { db in
+            let (condition, arguments) = Self.dueCondition(scope, at: time, before: before, after: nil)
             for plan in plans { _ = try Self.keep(plan.planned, device: plan.device, generation: plan.generation, db) }
             return try Row.fetchAll(
                 db,
@@ -137,8 +137,8 @@ extension EventStore {
     }
 
     @discardableResult
-    public func planWakesWith(settings: String) throws -> Bool {
-        try write { db in
+    public func planWakesWith(settings: String) async throws -> Bool {
+        try await write { db in
             guard try StoreSettingRecord.value(StoreSettingRecord.wakePlanning, db) != settings else { return false }
             try Self.planEveryWakeAgain(db)
             try StoreSettingRecord(key: StoreSettingRecord.wakePlanning, value: settings).save(db)
