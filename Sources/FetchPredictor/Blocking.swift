@@ -51,3 +51,20 @@ package enum Blocking {
         }
     }
 }
+
+/// Runs a task's jobs on a concurrent Dispatch queue of its own, outside Swift's cooperative
+/// pool: for tasks that a thread blocks on (``Blocking/wait(preferring:_:)``), which must not need
+/// a thread of the pool that the blocked thread may be.
+package final class DispatchExecutor: TaskExecutor {
+    private let queue: DispatchQueue
+
+    package init(label: String) {
+        queue = DispatchQueue(label: label, attributes: .concurrent)
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}

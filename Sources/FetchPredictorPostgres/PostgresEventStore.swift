@@ -306,15 +306,8 @@ struct Transaction: Sendable {
 /// Runs the tasks of the bulk loader's chunks (COPY and the statements after it) on a Dispatch
 /// queue of its own, outside Swift's cooperative pool, so that a synchronous caller may block on
 /// them from any thread.
-final class DriverExecutor: TaskExecutor {
-    static let shared = DriverExecutor()
-    private let queue = DispatchQueue(label: "fetchpredict.postgres.driver", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
+enum DriverExecutor {
+    static let shared = DispatchExecutor(label: "fetchpredict.postgres.driver")
 }
 
 /// Runs a task's jobs on one NIO event loop: for a short task of the driver's that only waits

@@ -203,13 +203,6 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
 
 /// Threads of the tests' own for the tasks they start, so that a task a test waits for on its
 /// thread never needs a thread of the cooperative pool that this test, or another, holds.
-final class TestThreads: TaskExecutor {
-    static let shared = TestThreads()
-    private let queue = DispatchQueue(label: "fetchpredict.tests", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
+enum TestThreads {
+    static let shared = DispatchExecutor(label: "fetchpredict.tests")
 }
