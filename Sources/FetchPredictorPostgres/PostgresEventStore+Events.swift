@@ -199,7 +199,7 @@ extension PostgresEventStore {
         // (named in the join, else the planner may hash every device's apps).
         let rows = try await read { db -> [PostgresRow] in
             guard let id = try await Self.existingDeviceID(device, db) else { return [] }
-            return try await db.rows(
+            return try await db.streamedRows(
                 """
                 SELECT event.kind, coalesce(app.name, ''), event.time, event.utc_offset, event.result, event.duration,
                     event.value

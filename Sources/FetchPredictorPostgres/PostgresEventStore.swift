@@ -224,6 +224,15 @@ struct Transaction: Sendable {
         try await connection.query(query, logger: logger).get().rows
     }
 
+    /// Runs a query and returns its rows, taken from the connection as they come, with
+    /// backpressure: for many rows (a device's million events), which the driver would otherwise
+    /// gather on its event loop, holding up the other connections' queries on that loop.
+    func streamedRows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        var rows: [PostgresRow] = []
+        for try await row in try await connection.query(query, logger: logger) { rows.append(row) }
+        return rows
+    }
+
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     func changes(_ query: PostgresQuery) async throws -> Int {
