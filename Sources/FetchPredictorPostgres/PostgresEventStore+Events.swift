@@ -23,7 +23,7 @@ extension PostgresEventStore {
         static let result: Int16 = -1
     }
 
-    /// ``record(_:device:)-([Event],_)`` from async code: a batch's steps (`StoreRules.afterStoring`)
+    /// The synchronous `record(_:device:)` of a batch, from async code: a batch's steps (`StoreRules.afterStoring`)
     /// are synchronous yet, so they run on a thread of Dispatch's, not the caller's.
     @discardableResult
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {

@@ -154,7 +154,7 @@ extension PostgresEventStore {
         try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
     }
 
-    /// ``planWakesWith(settings:)-(_)`` from async code: its step of every plan again is shared
+    /// The synchronous `planWakesWith(settings:)` from async code: its step of every plan again is shared
     /// with the settings' changes, synchronous yet, so it runs on a thread of Dispatch's.
     @discardableResult
     public func planWakesWith(settings: String) async throws -> Bool {

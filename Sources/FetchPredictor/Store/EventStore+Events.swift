@@ -41,7 +41,7 @@ extension EventStore {
         return try write { db in try Self.store(events, device: device, db) }
     }
 
-    /// ``record(_:device:)-([Event],_)``, written on GRDB's queue, the caller suspended meanwhile
+    /// The synchronous `record(_:device:)` of a batch, written on GRDB's queue, the caller suspended meanwhile
     /// (and while another process's write holds the file).
     @discardableResult
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
@@ -234,7 +234,7 @@ extension EventStore {
         try read { db in try Self.forEachEvent(db, device: device, after: time, through: end, body) }
     }
 
-    /// ``forEachEvent(device:after:through:_:)-(_,_,_,(Event)->Void)``, with `body` called on
+    /// The synchronous `forEachEvent(device:after:through:_:)`, with `body` called on
     /// GRDB's queue: learning from many events holds up no thread of the caller's.
     public func forEachEvent(
         device: String, after time: Milliseconds, through end: Milliseconds,

@@ -50,7 +50,7 @@ extension EventStore {
         try write { db in try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db) }
     }
 
-    /// ``cacheModel(_:asOf:device:configuration:version:)-(_,_,_,_,_)``, written on GRDB's queue,
+    /// The synchronous `cacheModel(_:asOf:device:configuration:version:)`, written on GRDB's queue,
     /// the caller suspended meanwhile (and while another process's write holds the file).
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64

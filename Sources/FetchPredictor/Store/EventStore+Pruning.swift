@@ -45,7 +45,7 @@ extension EventStore {
     ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
-    /// ``eraseDevice(_:dryRun:)-(_,_)`` from async code: the erasure's steps and the compaction
+    /// The synchronous `eraseDevice(_:dryRun:)` from async code: the erasure's steps and the compaction
     /// after them are synchronous, so they run on a thread of Dispatch's, not the caller's.
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
         try await Blocking.offPool { try self.eraseDevice(device, dryRun: dryRun) }

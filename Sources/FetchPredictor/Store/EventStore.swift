@@ -17,7 +17,7 @@ import Synchronization
 /// ## Topics
 /// - ``init(path:busyTimeout:concurrentReads:creating:durable:)``
 /// - ``inMemory()``
-/// - ``record(_:device:)``
+/// - ``record(_:device:newDeviceTimeZone:)``
 /// - ``apps(device:)``
 public final class EventStore: EventStoring {
     /// The database, shared by every task that uses the store.
