@@ -184,6 +184,42 @@ struct RealLogImportTests {
     }
 }
 
+/// Reads held open as long as learns (GRDB's readers, one each) leave readers for the short reads
+/// every request makes: with GRDB's default of 5, the sixth learn would make every key lookup wait.
+struct ManyReadersTests {
+    @Test(.timeLimit(.minutes(1))) func aShortReadIsAnsweredWhileTwelveLongReadsHoldReaders() async throws {
+        let path = TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path
+        let store = try EventStore(path: path)
+        try await store.record(.launch("a", at: 1_700_000_000_000), device: "phone")
+        let holding = 12
+        let entered = Counted(), release = DispatchSemaphore(value: 0)
+        for _ in 0..<holding {
+            Task.detached {
+                try await store.read { _ in
+                    entered.add()
+                    release.wait()
+                }
+            }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while entered.value < holding, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let allHeld = entered.value == holding
+        if !allHeld { for _ in 0..<holding { release.signal() } }
+        #expect(allHeld, "only \(entered.value) of \(holding) reads found a reader")
+        // A short read, as a request's, with every one of those reads held.
+        #expect(try store.planningSettings(device: "phone").exists)
+        if allHeld { for _ in 0..<holding { release.signal() } }
+    }
+}
+
+/// A count that tasks add to.
+private final class Counted: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
+}
+
 struct BusyStoreTests {
     /// A write that waits past the busy timeout says who held the store and what to do.
     @Test func heldStoreIsReportedAsBusy() throws {

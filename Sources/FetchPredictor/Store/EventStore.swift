@@ -29,6 +29,10 @@ public final class EventStore: EventStoring {
     /// How long a write waits for another process's write, in seconds.
     let busyTimeout: TimeInterval
 
+    /// The most connections that read at once, for a store with `concurrentReads`: GRDB's
+    /// default is 5.
+    static let readers = 16
+
     /// How long a write waits for another process's write to finish before giving up, by default.
     public static let defaultBusyTimeout: TimeInterval = 300
 
@@ -59,6 +63,10 @@ public final class EventStore: EventStoring {
         let isNew = try Self.prepareFile(at: path)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
+        // A learn holds a reader for its whole read (seconds, for a million events): enough
+        // readers that the short reads every request makes (its key, its device's settings) find
+        // one free while several tenants learn, rather than wait for a learn to end.
+        configuration.maximumReaderCount = Self.readers
         configuration.prepareDatabase { db in
             try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
             // Read through memory mapping: a learned model of a few MB costs no read calls.
