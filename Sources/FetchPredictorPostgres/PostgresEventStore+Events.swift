@@ -23,7 +23,7 @@ extension PostgresEventStore {
         static let result: Int16 = -1
     }
 
-    /// The synchronous `record(_:device:)` of a batch, from async code: a batch's steps (`StoreRules.afterStoring`)
+    /// `record(_:device:)` of a batch for async callers: a batch's steps (`StoreRules.afterStoring`)
     /// are synchronous yet, so they run on a thread of Dispatch's, not the caller's.
     @discardableResult
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
@@ -32,11 +32,7 @@ extension PostgresEventStore {
 
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
-        for (index, event) in events.enumerated() {
-            if let (field, reason) = EventLimits.problem(with: event) {
-                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
-            }
-        }
+        try StoreRules.checkBatch(events)
         // An empty batch stores nothing and creates no device, as in the SQLite store.
         if events.isEmpty {
             let version = try read { db in

@@ -26,9 +26,9 @@ extension PostgresEventStore {
 
     public func keptWake(device: String) async throws -> KeptWake? {
         try await read { db in
-            try await db.rows("SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE device = \(device)").first
-                .map(
-                    Self.keptWake)
+            let rows = try await db.rows(
+                "SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE device = \(device)")
+            return try rows.first.map(Self.keptWake)
         }
     }
 
@@ -154,8 +154,8 @@ extension PostgresEventStore {
         try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
     }
 
-    /// The synchronous `planWakesWith(settings:)` from async code: its step of every plan again is shared
-    /// with the settings' changes, synchronous yet, so it runs on a thread of Dispatch's.
+    /// `planWakesWith(settings:)` for async callers: its step of every plan again is shared with
+    /// the settings' changes, synchronous yet, so it runs on a thread of Dispatch's.
     @discardableResult
     public func planWakesWith(settings: String) async throws -> Bool {
         try await Blocking.offPool { try self.planWakesWith(settings: settings) }

@@ -18,8 +18,8 @@ extension PostgresEventStore {
         try PruneSteps.prune(importID: importID, in: PostgresPrune(db: db))
     }
 
-    /// The synchronous `eraseDevice(_:dryRun:)` from async code: a prune's steps are synchronous yet, so
-    /// they run on a thread of Dispatch's, not the caller's.
+    /// `eraseDevice(_:dryRun:)` for async callers: a prune's steps are synchronous yet, so they
+    /// run on a thread of Dispatch's, not the caller's.
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
         try await Blocking.offPool { try self.eraseDevice(device, dryRun: dryRun) }
     }

@@ -284,27 +284,6 @@ struct Transaction: Sendable {
         }
     }
 
-    /// Runs a statement prepared once per connection (the two that every request of the service
-    /// runs: its key, then its device's settings), sparing the server the parse and plan of each.
-    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement) throws -> [Statement.Row]
-    where Statement.Row: Sendable {
-        let connection = self.connection
-        let logger = self.logger
-        let promise = connection.eventLoop.makePromise(of: [Statement.Row].self)
-        // Async only in the driver: the task runs on the connection's own event loop, where
-        // its answer arrives, so that the statement costs no more thread switches than a query.
-        Task(executorPreference: EventLoopExecutor(connection.eventLoop)) {
-            do {
-                var rows: [Statement.Row] = []
-                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-                promise.succeed(rows)
-            } catch {
-                promise.fail(error)
-            }
-        }
-        return try promise.futureResult.wait()
-    }
-
     /// The first column of the first row, or `nil` when there is no row.
     func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
         guard let row = try rows(query).first else { return nil }
@@ -317,22 +296,6 @@ struct Transaction: Sendable {
 /// them from any thread.
 enum DriverExecutor {
     static let shared = DispatchExecutor(label: "fetchpredict.postgres.driver")
-}
-
-/// Runs a task's jobs on one NIO event loop: for a short task of the driver's that only waits
-/// on that loop's futures.
-final class EventLoopExecutor: TaskExecutor {
-    private let loop: any EventLoop
-
-    init(_ loop: any EventLoop) {
-        self.loop = loop
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        loop.execute { job.runSynchronously(on: executor) }
-    }
 }
 
 /// A `postgres://` URL, read into a connection's configuration.

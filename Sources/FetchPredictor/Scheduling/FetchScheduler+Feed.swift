@@ -16,7 +16,7 @@ extension FetchScheduler {
     private func plan(_ device: String, asOf time: Date, keeping: Bool = true) async throws -> (
         planned: PlannedWake, kept: Bool, generation: Int64
     ) {
-        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
+        try await checkWakePlanning()
         let kept = try await store.keptWake(device: device)
         if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
@@ -37,7 +37,7 @@ extension FetchScheduler {
     /// - Returns: the plans not kept (as of a time before the store's last event, or all when
     ///   not `keeping`), each with the generation it was made at.
     private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) async throws -> [KeptWake] {
-        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
+        try await checkWakePlanning()
         var unkept: [KeptWake] = []
         var after: String?
         let page = 256
@@ -120,7 +120,7 @@ extension FetchScheduler {
     /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does,
     /// and keeps them in one transaction.
     public func planKeptWakes(of devices: [String], asOf time: Date) async throws {
-        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
+        try await checkWakePlanning()
         var plans: [KeptWake] = []
         for name in devices {
             do {
@@ -136,6 +136,11 @@ extension FetchScheduler {
             }
         }
         _ = try await store.keepWakes(plans)
+    }
+
+    /// Makes the store's kept wakes planned with other settings plan again, once a process.
+    private func checkWakePlanning() async throws {
+        try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
     }
 
     /// A description of the settings that plans are made with: a store's kept wakes planned with

@@ -33,23 +33,15 @@ extension EventStore {
     /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)`` for the first invalid event.
     @discardableResult
     public func record(_ events: [Event], device: String) throws -> RecordedBatch {
-        for (index, event) in events.enumerated() {
-            if let (field, reason) = EventLimits.problem(with: event) {
-                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
-            }
-        }
+        try StoreRules.checkBatch(events)
         return try write { db in try Self.store(events, device: device, db) }
     }
 
-    /// The synchronous `record(_:device:)` of a batch, written on GRDB's queue, the caller suspended meanwhile
-    /// (and while another process's write holds the file).
+    /// `record(_:device:)` of a batch for async callers: written on GRDB's queue, the caller
+    /// suspended meanwhile (and while another process's write holds the file).
     @discardableResult
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
-        for (index, event) in events.enumerated() {
-            if let (field, reason) = EventLimits.problem(with: event) {
-                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
-            }
-        }
+        try StoreRules.checkBatch(events)
         return try await write { db in try Self.store(events, device: device, db) }
     }
 
@@ -234,8 +226,8 @@ extension EventStore {
         try read { db in try Self.forEachEvent(db, device: device, after: time, through: end, body) }
     }
 
-    /// The synchronous `forEachEvent(device:after:through:_:)`, with `body` called on
-    /// GRDB's queue: learning from many events holds up no thread of the caller's.
+    /// `forEachEvent(device:after:through:_:)` for async callers, with `body` called on GRDB's
+    /// queue: learning from many events holds up no thread of the caller's.
     public func forEachEvent(
         device: String, after time: Milliseconds, through end: Milliseconds,
         _ body: @escaping @Sendable (Event) throws -> Void

@@ -50,8 +50,8 @@ extension EventStore {
         try write { db in try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db) }
     }
 
-    /// The synchronous `cacheModel(_:asOf:device:configuration:version:)`, written on GRDB's queue,
-    /// the caller suspended meanwhile (and while another process's write holds the file).
+    /// `cacheModel(_:asOf:device:configuration:version:)` for async callers: written on GRDB's
+    /// queue, the caller suspended meanwhile (and while another process's write holds the file).
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
     ) async throws {

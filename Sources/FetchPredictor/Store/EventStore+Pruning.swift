@@ -45,12 +45,13 @@ extension EventStore {
     ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
-    /// The synchronous `eraseDevice(_:dryRun:)` from async code: the erasure's steps and the compaction
-    /// after them are synchronous, so they run on a thread of Dispatch's, not the caller's.
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
+        // The erasure's steps and the compaction after them are synchronous: on a thread of
+        // Dispatch's, not the caller's.
         try await Blocking.offPool { try self.eraseDevice(device, dryRun: dryRun) }
     }
 
+    /// `eraseDevice(_:dryRun:)`, the caller's thread waiting.
     public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
         try pruning(dryRun: dryRun) { db in try PruneSteps.eraseDevice(device, in: SQLitePrune(db: db)) }
     }

@@ -32,4 +32,15 @@ public enum StoreRules {
             throw InvalidFieldError.invalid(field: "app", reason: problem)
         }
     }
+
+    /// Refuses a batch of events with one that breaks `EventLimits`, naming the first by its
+    /// position in the batch: a store then stores none of them.
+    /// - Throws: ``InvalidFieldError/invalidInBatch(index:field:reason:)``.
+    package static func checkBatch(_ events: [Event]) throws {
+        for (index, event) in events.enumerated() {
+            if let (field, reason) = EventLimits.problem(with: event) {
+                throw InvalidFieldError.invalidInBatch(index: index, field: field, reason: reason)
+            }
+        }
+    }
 }
