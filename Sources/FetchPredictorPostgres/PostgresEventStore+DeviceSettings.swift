@@ -15,8 +15,10 @@ extension PostgresEventStore {
     }
 
     /// The store's default interval: ``FetchInterval/never`` until changed.
-    static func storeDefaultInterval(_ db: Transaction, location: String) throws -> FetchInterval {
-        guard let text = try db.value("SELECT value FROM store_setting WHERE key = 'defaultInterval'", as: String.self)
+    static func storeDefaultInterval(_ db: Transaction, location: String) async throws -> FetchInterval {
+        guard
+            let text = try await db.value(
+                "SELECT value FROM store_setting WHERE key = 'defaultInterval'", as: String.self)
         else { return .never }
         return try interval(text, location: location)
     }
@@ -30,15 +32,15 @@ extension PostgresEventStore {
         return zone
     }
 
-    public func devices() throws -> [String] {
-        try read { db in
-            try db.rows("SELECT name FROM device ORDER BY name COLLATE \"C\"").map { try $0.decode(String.self) }
+    public func devices() async throws -> [String] {
+        try await read { db in
+            try await db.rows("SELECT name FROM device ORDER BY name COLLATE \"C\"").map { try $0.decode(String.self) }
         }
     }
 
-    public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
-        try read { db in
-            try db.rows(
+    public func devices(prefix: String, after: String?, limit: Int) async throws -> [String] {
+        try await read { db in
+            try await db.rows(
                 """
                 SELECT name FROM device
                 WHERE name COLLATE "C" > \(after ?? "") AND starts_with(name, \(prefix))
@@ -48,50 +50,61 @@ extension PostgresEventStore {
         }
     }
 
-    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws {
         let key = "defaultWakesPerHour:" + scope
-        try transaction { db in
+        try await transaction { db in
             if let wakesPerHour {
-                try db.changes(
+                try await db.changes(
                     """
                     INSERT INTO store_setting (key, value) VALUES (\(key), \(String(wakesPerHour)))
                     ON CONFLICT (key) DO UPDATE SET value = excluded.value
                     """)
             } else {
-                try db.changes("DELETE FROM store_setting WHERE key = \(key)")
+                try await db.changes("DELETE FROM store_setting WHERE key = \(key)")
             }
             // Every kept plan may have counted on it.
-            try Self.planEveryWakeAgain(db)
+            try await Self.planEveryWakeAgain(db)
         }
     }
 
-    public func defaultWakesPerHour(scope: String) throws -> Int? {
+    public func defaultWakesPerHour(scope: String) async throws -> Int? {
         let key = "defaultWakesPerHour:" + scope
-        return try read { db in
-            try db.value("SELECT value FROM store_setting WHERE key = \(key)", as: String.self).flatMap { Int($0) }
+        return try await read { db in
+            try await db.value("SELECT value FROM store_setting WHERE key = \(key)", as: String.self).flatMap {
+                Int($0)
+            }
         }
     }
 
-    public func wakesPerHour(device: String) throws -> Int? {
-        try read { db in
-            try db.value("SELECT wakes_per_hour FROM device WHERE name = \(device)", as: Int32?.self).flatMap { $0 }
-                .map(Int.init)
+    public func wakesPerHour(device: String) async throws -> Int? {
+        try await read { db in
+            try await db.value("SELECT wakes_per_hour FROM device WHERE name = \(device)", as: Int32?.self).flatMap {
+                $0
+            }
+            .map(Int.init)
         }
     }
 
-    public func hasDevice(_ device: String) throws -> Bool {
-        try read { db in try db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false }
+    public func hasDevice(_ device: String) async throws -> Bool {
+        try await read { db in
+            try await db.value("SELECT EXISTS (SELECT 1 FROM device WHERE name = \(device))") ?? false
+        }
     }
 
-    public func timeZone(device: String) throws -> TimeZone? {
-        try read { db in
-            try Self.zone(
+    public func timeZone(device: String) async throws -> TimeZone? {
+        try await read { db in
+            try await Self.zone(
                 db.value("SELECT time_zone FROM device WHERE name = \(device)", as: String?.self) ?? nil,
                 location: location)
         }
     }
 
-    public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) async throws {
+        // A settings change's steps are synchronous yet: on a thread of Dispatch's.
+        try await Blocking.offPool { try self.changeDeviceWaiting(change, device: device) }
+    }
+
+    private func changeDeviceWaiting(_ change: DeviceSettingsChange, device: String) throws {
         try transaction { db in
             try SettingsSteps.changeDevice(change, device: device, in: PostgresSettings(db: db, location: location))
         }
@@ -108,13 +121,13 @@ extension PostgresEventStore {
         if changed > 0 { try db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
     }
 
-    public func defaultInterval() throws -> FetchInterval {
-        try read { db in try Self.storeDefaultInterval(db, location: location) }
+    public func defaultInterval() async throws -> FetchInterval {
+        try await read { db in try await Self.storeDefaultInterval(db, location: location) }
     }
 
-    public func setDefaultInterval(_ interval: FetchInterval) throws {
-        try transaction { db in
-            try db.changes(
+    public func setDefaultInterval(_ interval: FetchInterval) async throws {
+        try await transaction { db in
+            try await db.changes(
                 """
                 INSERT INTO store_setting (key, value) VALUES ('defaultInterval', \(interval.text))
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value
@@ -122,20 +135,26 @@ extension PostgresEventStore {
         }
     }
 
-    public func defaultInterval(device: String) throws -> FetchInterval {
-        try read { db in
-            if let text = try db.value("SELECT default_interval FROM device WHERE name = \(device)", as: String?.self),
+    public func defaultInterval(device: String) async throws -> FetchInterval {
+        try await read { db in
+            if let text = try await db.value(
+                "SELECT default_interval FROM device WHERE name = \(device)", as: String?.self),
                 let text
             {
                 return try Self.interval(text, location: location)
             }
-            return try Self.storeDefaultInterval(db, location: location)
+            return try await Self.storeDefaultInterval(db, location: location)
         }
     }
 
-    public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) async throws -> AppSettings {
         try StoreRules.checkAppName(app)
-        return try transaction { db in
+        // A settings change's steps are synchronous yet: on a thread of Dispatch's.
+        return try await Blocking.offPool { try self.changeAppWaiting(change, app: app, device: device) }
+    }
+
+    private func changeAppWaiting(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
+        try transaction { db in
             try SettingsSteps.changeApp(
                 change, app: app, device: device, in: PostgresSettings(db: db, location: location))
         }
@@ -153,9 +172,9 @@ extension PostgresEventStore {
     /// constraint (as the SQLite store's `AppRecord.ownSettingSQL`).
     static let ownSettingSQL = "app.interval IS NOT NULL OR NOT app.enabled OR app.constraints <> 0"
 
-    public func settings(app: String, device: String) throws -> AppSettings {
-        try read { db in
-            let row = try db.rows(
+    public func settings(app: String, device: String) async throws -> AppSettings {
+        try await read { db in
+            let row = try await db.rows(
                 """
                 SELECT app.name, app.interval, app.enabled, app.constraints
                 FROM app JOIN device ON device.id = app.device_id
@@ -167,9 +186,9 @@ extension PostgresEventStore {
         }
     }
 
-    public func appSettings(device: String) throws -> [AppSettings] {
-        try read { db in
-            try db.rows(
+    public func appSettings(device: String) async throws -> [AppSettings] {
+        try await read { db in
+            try await db.rows(
                 """
                 SELECT app.name, app.interval, app.enabled, app.constraints
                 FROM app JOIN device ON device.id = app.device_id

@@ -227,7 +227,7 @@ extension PostgresEventStore {
         return result
     }
 
-    public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
+    public func apps(device: String?, asOf time: Date?) async throws -> [AppSummary] {
         let limit = time?.milliseconds ?? Milliseconds.max
         let (launch, fetch, notification) = (
             "\(EventKind.launch.storeCode)", "\(EventKind.fetch.storeCode)", "\(EventKind.notification.storeCode)"
@@ -235,9 +235,9 @@ extension PostgresEventStore {
         let (newData, noData, failed) = (
             "\(FetchResult.newData.storeCode)", "\(FetchResult.noData.storeCode)", "\(FetchResult.failed.storeCode)"
         )
-        return try transaction(snapshot: true) { db in
-            let storeDefault = try Self.storeDefaultInterval(db, location: location)
-            let rows = try db.rows(
+        return try await transaction(snapshot: true) { db in
+            let storeDefault = try await Self.storeDefaultInterval(db, location: location)
+            let rows = try await db.rows(
                 """
                 SELECT device.name, app.name, app.interval, app.enabled, device.default_interval,
                     count(*) FILTER (WHERE event.kind = \(unescaped: launch)),
@@ -273,11 +273,11 @@ extension PostgresEventStore {
 extension PostgresEventStore {
     public func forEachStoredEvent(
         device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
-        _ body: (Event) throws -> Void
-    ) throws {
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
         // A cursor, read a few thousand rows at a time: memory stays flat for any number.
-        try transaction(snapshot: true) { db in
-            try db.changes(
+        try await transaction(snapshot: true) { db in
+            try await db.changes(
                 """
                 DECLARE stored_events NO SCROLL CURSOR FOR
                 SELECT device.name, kind.name, coalesce(app.name, ''), event.time, event.utc_offset, event.result,
@@ -289,7 +289,7 @@ extension PostgresEventStore {
                 ORDER BY device.name COLLATE "C", event.time, kind.name COLLATE "C", coalesce(app.name, '') COLLATE "C"
                 """)
             while true {
-                let rows = try db.rows("FETCH 5000 FROM stored_events")
+                let rows = try await db.rows("FETCH 5000 FROM stored_events")
                 for row in rows {
                     let c = try row.decode(
                         (String, String, String, Int64, Int32?, Int16?, Double?, Int64?, String?).self)

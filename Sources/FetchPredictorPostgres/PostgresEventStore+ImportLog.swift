@@ -8,11 +8,14 @@ extension PostgresEventStore {
     /// chunks: the same rules as the SQLite store's import (see ``EventStoring``), at the speed of
     /// a bulk load.
     public func importFile(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)? = nil,
-        onReject: ((Rejection) -> Void)? = nil
-    ) throws -> ImportReport {
-        try transaction { db in
-            try importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onReject: (@Sendable (Rejection) -> Void)? = nil
+    ) async throws -> ImportReport {
+        // An import's steps are synchronous yet: on a thread of Dispatch's.
+        try await Blocking.offPool {
+            try self.transaction { db in
+                try self.importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
+            }
         }
     }
 
@@ -39,9 +42,9 @@ extension PostgresEventStore {
         )
     }
 
-    public func imports() throws -> [ImportSummary] {
-        try transaction(snapshot: true) { db in
-            try db.rows(
+    public func imports() async throws -> [ImportSummary] {
+        try await transaction(snapshot: true) { db in
+            try await db.rows(
                 """
                 SELECT id, path, sha256, format, device, time_zone, date_order, rows_read, stored, duplicates,
                     rejected, coalesce(kept.events, 0), imported_at
@@ -372,7 +375,12 @@ extension ByteBuffer {
 }
 
 extension PostgresEventStore {
-    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
+    public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
+        // A reread's steps are synchronous yet: on a thread of Dispatch's.
+        try await Blocking.offPool { try self.rereadWaiting(device: device, in: zone, now: now) }
+    }
+
+    private func rereadWaiting(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
         try transaction { db in
             guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
             let logs = try db.rows(

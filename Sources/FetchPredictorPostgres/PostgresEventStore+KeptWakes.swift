@@ -150,25 +150,18 @@ extension PostgresEventStore {
 
     /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
     /// (or of a scope's) changed.
-    static func planEveryWakeAgain(_ db: Transaction) throws {
-        try db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+    static func planEveryWakeAgain(_ db: Transaction) async throws {
+        try await db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
     }
 
-    /// `planWakesWith(settings:)` for async callers: its step of every plan again is shared with
-    /// the settings' changes, synchronous yet, so it runs on a thread of Dispatch's.
     @discardableResult
     public func planWakesWith(settings: String) async throws -> Bool {
-        try await Blocking.offPool { try self.planWakesWith(settings: settings) }
-    }
-
-    @discardableResult
-    public func planWakesWith(settings: String) throws -> Bool {
-        try transaction { db in
-            let stored = try db.value(
+        try await transaction { db in
+            let stored = try await db.value(
                 "SELECT value FROM store_setting WHERE key = 'wakePlanning' FOR UPDATE", as: String.self)
             guard stored != settings else { return false }
-            try Self.planEveryWakeAgain(db)
-            try db.changes(
+            try await Self.planEveryWakeAgain(db)
+            try await db.changes(
                 """
                 INSERT INTO store_setting (key, value) VALUES ('wakePlanning', \(settings))
                 ON CONFLICT (key) DO UPDATE SET value = excluded.value

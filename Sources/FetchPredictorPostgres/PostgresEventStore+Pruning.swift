@@ -3,14 +3,22 @@ import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) throws -> PruneReport {
-        try transaction(commit: !dryRun) { db in
-            try PruneSteps.prune(before: time, device: device, in: PostgresPrune(db: db))
+    // A prune's steps are synchronous yet: they run on a thread of Dispatch's.
+
+    public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) async throws
+        -> PruneReport
+    {
+        try await Blocking.offPool {
+            try self.transaction(commit: !dryRun) { db in
+                try PruneSteps.prune(before: time, device: device, in: PostgresPrune(db: db))
+            }
         }
     }
 
-    public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
-        try transaction(commit: !dryRun) { db in try prune(importID: importID, db) }
+    public func prune(importID: Int64, dryRun: Bool = false) async throws -> PruneReport {
+        try await Blocking.offPool {
+            try self.transaction(commit: !dryRun) { db in try self.prune(importID: importID, db) }
+        }
     }
 
     /// ``prune(importID:dryRun:)`` in a transaction of the caller's.
@@ -18,14 +26,11 @@ extension PostgresEventStore {
         try PruneSteps.prune(importID: importID, in: PostgresPrune(db: db))
     }
 
-    /// `eraseDevice(_:dryRun:)` for async callers: a prune's steps are synchronous yet, so they
-    /// run on a thread of Dispatch's, not the caller's.
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
-        try await Blocking.offPool { try self.eraseDevice(device, dryRun: dryRun) }
-    }
-
-    public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
-        try transaction(commit: !dryRun) { db in try PruneSteps.eraseDevice(device, in: PostgresPrune(db: db)) }
+        try await Blocking.offPool {
+            try self.transaction(commit: !dryRun) { db in try PruneSteps.eraseDevice(device, in: PostgresPrune(db: db))
+            }
+        }
     }
 }
 

@@ -203,8 +203,8 @@ public final class PostgresEventStore: EventStoring {
         }
     }
 
-    public func check() throws {
-        _ = try read { try $0.rows("SELECT 1") }
+    public func check() async throws {
+        _ = try await read { try await $0.rows("SELECT 1") }
     }
 }
 

@@ -21,15 +21,8 @@ public struct ServiceSettings: Sendable {
     /// How long a connection may send nothing before it is closed: a slow or half-sent request
     /// holds no connection for ever.
     public var readTimeout: Duration = .seconds(30)
-    /// How many threads run the store's calls, learning and planning: by default two a core,
-    /// so that while one tenant's learns take as many threads as it may (``learnsPerTenant``,
-    /// one a core), as many are left for everyone else's requests, which the cores are shared
-    /// with. A store on a database server mostly waits for the network: give it more, up to its
-    /// pool of connections.
-    public var storeThreads: Int? = 2 * ProcessInfo.processInfo.activeProcessorCount
     /// The most models of one tenant's devices learned at once: what one tenant may take of the
-    /// threads that every tenant's requests are answered on. One a core by default: half the
-    /// default ``storeThreads``.
+    /// cores that every tenant's requests are answered on. One a core by default.
     public var learnsPerTenant: Int = ProcessInfo.processInfo.activeProcessorCount
     /// How long a request whose device must be learned waits for its tenant's turn (or for the
     /// device's learn by another request) before it is answered 429 (or 503) with `Retry-After`.
@@ -91,14 +84,13 @@ public enum FetchPredictorService {
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
             requiresKnownDevices: true, admission: learning)
-        let workers = StoreWorkers(threads: settings.storeThreads)
         let router = Router(context: APIContext.self)
         let health = StoreHealth(logger: logger)
         router.add(middleware: ErrorsAndMetricsMiddleware(health: health))
         router.get("/healthz") { _, _ in try Routes.json(["status": "ok"]) }
         router.get("/readyz") { _, _ -> Response in
             do {
-                try await workers.run { try store.check() }
+                try await store.check()
                 return try Routes.json(["status": "ready"])
             } catch {
                 health.failed()
@@ -122,7 +114,7 @@ public enum FetchPredictorService {
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
         let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
-        Routes(store: store, scheduler: scheduler, settings: settings, workers: workers, clock: clock).add(to: v1)
+        Routes(store: store, scheduler: scheduler, settings: settings, clock: clock).add(to: v1)
         let sweep = WakeSweep(
             scheduler: scheduler, clock: clock, perTick: settings.sweepPerSecond,
             interval: .seconds(1),

@@ -106,28 +106,6 @@ extension Duration {
     }
 }
 
-/// The threads that run the store's blocking work, off the threads that serve connections: NIO's
-/// shared pool (one thread a core) for a local file, or a larger pool of the service's own for a
-/// database server, whose calls mostly wait for the network.
-struct StoreWorkers: Sendable {
-    let pool: NIOThreadPool
-
-    /// NIO's shared pool, or a started pool of `threads` threads, kept for the process's life.
-    init(threads: Int?) {
-        if let threads {
-            pool = NIOThreadPool(numberOfThreads: max(1, threads))
-            pool.start()
-        } else {
-            pool = .singleton
-        }
-    }
-
-    /// Runs `body` on one of the threads.
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.runIfActive(body)
-    }
-}
-
 /// Answers HEAD as GET, without the body (RFC 9110, 9.3.2): before the router, which knows only
 /// the GET routes.
 struct HeadAsGet<Base: HTTPResponder>: HTTPResponder where Base.Context == APIContext {

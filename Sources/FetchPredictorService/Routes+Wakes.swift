@@ -78,8 +78,7 @@ extension Routes {
 
     @Sendable func tenantSettings(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let store = self.store
-        let budget = try await workers.run { try store.defaultWakesPerHour(scope: tenant + "/") }
+        let budget = try await store.defaultWakesPerHour(scope: tenant + "/")
         return try Self.json(TenantSettingsAnswer(wakesPerHour: budget))
     }
 
@@ -87,11 +86,8 @@ extension Routes {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let object = try await jsonObject(request, allowed: ["wakesPerHour"])
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
-        let store = self.store
-        let answer = try await workers.run { () throws -> Int? in
-            if let budget { try store.setDefaultWakesPerHour(budget, scope: tenant + "/") }
-            return try store.defaultWakesPerHour(scope: tenant + "/")
-        }
+        if let budget { try await store.setDefaultWakesPerHour(budget, scope: tenant + "/") }
+        let answer = try await store.defaultWakesPerHour(scope: tenant + "/")
         return try Self.json(TenantSettingsAnswer(wakesPerHour: answer))
     }
 

@@ -14,7 +14,6 @@ struct Routes: Sendable {
     let scheduler: FetchScheduler
     let settings: ServiceSettings
     /// Where the store's synchronous calls run.
-    let workers: StoreWorkers
     /// The clock of requests that give no time: the service reads the wall clock, the library never.
     let clock: @Sendable () -> Date
 
@@ -194,11 +193,8 @@ struct Routes: Sendable {
     @Sendable func apps(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let now = try instant(request, "now")
-        let store = self.store
-        var apps = try await workers.run { () throws -> [AppSummary] in
-            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            return try store.apps(device: device.stored, asOf: now)
-        }
+        guard try await store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+        var apps = try await store.apps(device: device.stored, asOf: now)
         for index in apps.indices { apps[index].device = device.name }
         return try Self.json(apps)
     }
@@ -207,16 +203,13 @@ struct Routes: Sendable {
         let device = try context.device()
         let app = try context.app()
         let now = try instant(request, "now") ?? clock()
-        let (store, scheduler) = (self.store, self.scheduler)
-        let zone = try await workers.run { () throws -> TimeZone in
-            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            guard try store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
-                throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")
-            }
-            guard let zone = try store.timeZone(device: device.stored) else {
-                throw StoreError.noTimeZone(device: device.stored)
-            }
-            return zone
+        let scheduler = self.scheduler
+        guard try await store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+        guard try await store.appSettings(device: device.stored).contains(where: { $0.app == app }) else {
+            throw APIError(.notFound, "device '\(device.name)' has no app named '\(app)'", field: "app")
+        }
+        guard let zone = try await store.timeZone(device: device.stored) else {
+            throw StoreError.noTimeZone(device: device.stored)
         }
         let habits = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
             try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
@@ -237,21 +230,17 @@ struct Routes: Sendable {
     }
 
     /// A device's settings, as GET and PUT answer them.
-    static func settings(of device: StoreDevice, in store: any EventStoring) throws -> DeviceSettingsAnswer {
+    static func settings(of device: StoreDevice, in store: any EventStoring) async throws -> DeviceSettingsAnswer {
         DeviceSettingsAnswer(
-            device: device.name, timeZone: try store.timeZone(device: device.stored)?.identifier,
-            defaultInterval: try store.defaultInterval(device: device.stored).text,
-            wakesPerHour: try store.wakesPerHour(device: device.stored))
+            device: device.name, timeZone: try await store.timeZone(device: device.stored)?.identifier,
+            defaultInterval: try await store.defaultInterval(device: device.stored).text,
+            wakesPerHour: try await store.wakesPerHour(device: device.stored))
     }
 
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let store = self.store
-        let answer = try await workers.run { () throws -> DeviceSettingsAnswer in
-            guard try store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-            return try Self.settings(of: device, in: store)
-        }
-        return try Self.json(answer)
+        guard try await store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
+        return try Self.json(try await Self.settings(of: device, in: store))
     }
 
     /// What erasing a device deleted.
@@ -291,11 +280,8 @@ struct Routes: Sendable {
             }
             after = prefix + name
         }
-        let store = self.store
         // One more than the page: whether another page follows.
-        let names = try await workers.run { [after, limit] in
-            try store.devices(prefix: prefix, after: after, limit: limit + 1)
-        }
+        let names = try await store.devices(prefix: prefix, after: after, limit: limit + 1)
         let page = names.prefix(limit).map { String($0.dropFirst(prefix.count)) }
         return try Self.json(
             DevicesAnswer(devices: page, cursor: names.count > limit ? page.last.map(DeviceCursor.make) : nil))
@@ -318,15 +304,11 @@ struct Routes: Sendable {
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
-        let store = self.store
         let change = DeviceSettingsChange(
             timeZone: zone, defaultInterval: interval.map { .some($0) }, wakesPerHour: budget)
-        let answer = try await workers.run { [change] () throws -> DeviceSettingsAnswer in
-            // One transaction: a zone refused changes nothing else.
-            try store.changeDevice(change, device: device.stored)
-            return try Self.settings(of: device, in: store)
-        }
-        return try Self.json(answer)
+        // One transaction: a zone refused changes nothing else.
+        try await store.changeDevice(change, device: device.stored)
+        return try Self.json(try await Self.settings(of: device, in: store))
     }
 
     /// An app's settings, as `PUT /v1/devices/{device}/apps/{app}` answers them.
@@ -367,12 +349,9 @@ struct Routes: Sendable {
             }
             if field == "enabled" { change.enabled = flag } else { change.setConstraint(field, to: flag) }
         }
-        let store = self.store
-        let answer = try await workers.run { [change] () throws -> AppSettingsAnswer in
-            // One transaction: the settings answered are the ones the change made.
-            AppSettingsAnswer(try store.changeApp(change, app: app, device: device.stored), device: device.name)
-        }
-        return try Self.json(answer)
+        // One transaction: the settings answered are the ones the change made.
+        let settings = try await store.changeApp(change, app: app, device: device.stored)
+        return try Self.json(AppSettingsAnswer(settings, device: device.name))
     }
 
     // MARK: Reading requests

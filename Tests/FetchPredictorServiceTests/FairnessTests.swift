@@ -13,7 +13,6 @@ import Testing
         // and no wait for a turn
         var settings = ServiceSettings()
         settings.learnsPerTenant = 1
-        settings.storeThreads = 2
         settings.learnWait = .zero
         let service = try await LiveService(settings: settings, serving: { GatedStore($0, gating: "acme/big") })
         let gate = try #require(service.served as? GatedStore)
@@ -55,7 +54,6 @@ import Testing
         // Given acme's big device learning, held still, and a wait long enough for its turn
         var settings = ServiceSettings()
         settings.learnsPerTenant = 1
-        settings.storeThreads = 2
         settings.learnWait = .seconds(60)
         let service = try await LiveService(settings: settings, serving: { GatedStore($0, gating: "acme/big") })
         let gate = try #require(service.served as? GatedStore)

@@ -39,7 +39,7 @@ struct OneRuleTests {
             "POST", "/v1/devices/phone/events", key: service.acme,
             body: batch(#"{"timestamp": "2024-01-01T08:00:00Z", "event": "launch", "app": "com.a\ufffd"}"#))
         #expect(escaped.status == 400 && escaped.json["field"] as? String == "events[0].app", "\(escaped.text)")
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         await service.stop()
     }
 
@@ -63,7 +63,7 @@ struct OneRuleTests {
         let reached = try await service.request(
             "PUT", "/v1/devices/phone/apps/caf%C3%A9", key: service.acme, body: Data(#"{"interval": "minimum"}"#.utf8))
         #expect(reached.status == 200, "\(reached.text)")
-        #expect(try service.store.apps(device: "acme/phone").map(\.app).contains("caf\u{E9}"))
+        await #expect(try service.store.apps(device: "acme/phone").map(\.app).contains("caf\u{E9}"))
         #expect(throws: InvalidFieldError.self) {
             try service.store.record([.launch("cafe\u{301}", at: 1_704_096_000_000)], device: "acme/phone")
         }
@@ -95,7 +95,7 @@ struct OneRuleTests {
         let empty = try await service.request(
             "PUT", "/v1/devices//events", key: service.acme, body: Data(#"{"timeZone": "UTC"}"#.utf8))
         #expect(empty.status == 404, "\(empty.text)")
-        #expect(try service.store.devices() == ["acme/phone"])  // and no device 'events'
+        await #expect(try service.store.devices() == ["acme/phone"])  // and no device 'events'
         // A device name the API accepts is one the command line reaches once the tenant is
         // prefixed: 'acme/' leaves 250 bytes of the 255.
         let long = try await service.request(
@@ -130,7 +130,7 @@ struct FramingTests {
                 + "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
         let answer = await socket.received(within: 15)
         #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(300))")
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         await service.stop()
     }
 
@@ -171,7 +171,7 @@ struct FramingTests {
                 && $0.contains(#"status="5"#)
         }
         #expect(failures.isEmpty, "\(failures)")
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         await service.stop()
     }
 }

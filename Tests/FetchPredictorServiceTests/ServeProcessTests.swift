@@ -166,7 +166,7 @@ struct ServeProcessTests {
     static var storeKinds: [String] { TestCluster.shared.isAvailable ? ["sqlite", "postgres"] : ["sqlite"] }
 
     @Test(arguments: [SIGTERM, SIGKILL], storeKinds)
-    func everyAcknowledgedBatchSurvives(signal: Int32, storeKind: String) throws {
+    func everyAcknowledgedBatchSurvives(signal: Int32, storeKind: String) async throws {
         let path = try Self.scratchStore()
         let url = storeKind == "postgres" ? try TestCluster.shared.newDatabase() : nil
         let server = try Server(storeArguments: url.map { ["--postgres", $0] } ?? ["--db", path])
@@ -198,7 +198,7 @@ struct ServeProcessTests {
             #expect(try file.integrityCheck() == ["ok"])
             reopened = file
         }
-        let times = try reopened.events(device: "load/phone").map(\.time)
+        let times = try await reopened.events(device: "load/phone").map(\.time)
         let stored = Set(times)
         let missing = acknowledged.joined().filter { !stored.contains($0) }
         #expect(missing.isEmpty, "\(missing.count) acknowledged events are missing")

@@ -223,7 +223,7 @@ struct ServiceTests {
         #expect(erased.status == 200, "\(erased.text)")
         #expect((erased.json["erased"] as? [String: Any])?["launches"] as? Int == 63)
         #expect(try !service.store.hasDevice("acme/phone"))
-        #expect(try service.store.events(device: "acme/phone").isEmpty)
+        await #expect(try service.store.events(device: "acme/phone").isEmpty)
         for path in ["", "/next-wake", "/schedule", "/apps"] {
             let gone = try await service.request("GET", "/v1/devices/phone\(path)", key: service.acme)
             #expect(gone.status == 404, "\(path)")
@@ -315,8 +315,9 @@ struct ServiceTests {
         // Writing to "phone" with the other key makes the other tenant's own phone.
         let written = try await service.post(LiveService.weeksOfLaunches(days: 1), key: service.other)
         #expect(written.status == 200)
-        #expect(try service.store.devices().sorted() == ["acme/phone", "other/phone"])
-        #expect(try service.store.apps(device: "acme/phone").first { $0.app == "com.example.news" }?.launches == 42)
+        await #expect(try service.store.devices().sorted() == ["acme/phone", "other/phone"])
+        await #expect(
+            try service.store.apps(device: "acme/phone").first { $0.app == "com.example.news" }?.launches == 42)
         await service.stop()
     }
 
@@ -396,7 +397,7 @@ struct ServiceTests {
         let misspelled = try await post(#"{"evnts": []}"#)
         #expect(misspelled.json["error"] as? String == "unknown field 'evnts': the body holds only 'events'")
         #expect(try service.store.eventCounts().launches == 0)
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         // Settings are checked as the config command checks them.
         let settingsCases: [(String, String, String)] = [
             ("/v1/devices/phone", #"{"timeZone": "Mars/Olympus"}"#, "timeZone"),
@@ -424,7 +425,7 @@ struct ServiceTests {
             #expect(answer.status == 400, "\(body): \(answer.text)")
             #expect(answer.json["field"] as? String == field, "\(body): \(answer.text)")
         }
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         // A zone's error names what it likely meant, and echoes a long value only in part.
         let abbreviation = try await service.request(
             "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"timeZone": "BST"}"#.utf8))
@@ -621,7 +622,7 @@ struct ServiceTests {
         }
         let answer = await socket.received(within: 5)
         #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer.prefix(200))")
-        #expect(try service.store.devices().isEmpty)
+        await #expect(try service.store.devices().isEmpty)
         await service.stop()
     }
 

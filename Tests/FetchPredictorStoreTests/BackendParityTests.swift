@@ -13,9 +13,9 @@ import Testing
     /// batches into a new store of the backend.
     func store(_ backend: Backend, persona: Persona) async throws -> any EventStoring {
         let store = try backend.makeStore()
-        try store.setTimeZone(zone, device: "phone")
-        try store.setDefaultInterval(.minimum)
-        try store.setInterval(.seconds(3 * 3600), app: persona.apps[0].name, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
+        try await store.setDefaultInterval(.minimum)
+        try await store.setInterval(.seconds(3 * 3600), app: persona.apps[0].name, device: "phone")
         let events = SyntheticLog(persona: persona, days: 21, timeZone: zone, seed: 11).events()
         for start in stride(from: 0, to: events.count, by: 500) {
             try await store.record(Array(events[start..<min(start + 500, events.count)]), device: "phone")
@@ -27,8 +27,8 @@ import Testing
     func bothBackendsGiveTheSameAnswers(personaName: String) async throws {
         let persona = try #require(Persona.named(personaName))
         let stores = [try await store(.sqlite, persona: persona), try await store(.postgres, persona: persona)]
-        #expect(try stores[0].apps() == stores[1].apps())
-        #expect(try stores[0].appSettings(device: "phone") == stores[1].appSettings(device: "phone"))
+        await #expect(try stores[0].apps() == stores[1].apps())
+        await #expect(try stores[0].appSettings(device: "phone") == stores[1].appSettings(device: "phone"))
         await #expect(
             try stores[0].planningSettings(device: "phone").policies
                 == stores[1].planningSettings(device: "phone").policies)
@@ -139,7 +139,7 @@ struct PostgresStoreTests {
             }
             return try await group.reduce(0, +)
         }
-        let apps = try stores[0].apps(device: "phone")
+        let apps = try await stores[0].apps(device: "phone")
         #expect(apps.count == 5)
         #expect(apps.allSatisfy { $0.launches == 25 * 10 })
         await #expect(try stores[0].planningSettings(device: "phone").version == Int64(batches))

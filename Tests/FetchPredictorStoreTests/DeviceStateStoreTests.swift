@@ -12,8 +12,8 @@ import Testing
     /// `minimum`, and the instant of the last event.
     func store(_ backend: Backend) async throws -> (any EventStoring, Date) {
         let store = try backend.makeStore()
-        try store.setTimeZone(zone, device: "phone")
-        try store.setDefaultInterval(.minimum)
+        try await store.setTimeZone(zone, device: "phone")
+        try await store.setDefaultInterval(.minimum)
         let events = SyntheticLog(persona: Persona.named("commuter")!, days: 21, timeZone: zone, seed: 11).events()
         for start in stride(from: 0, to: events.count, by: 1000) {
             try await store.record(Array(events[start..<min(start + 1000, events.count)]), device: "phone")
@@ -40,8 +40,7 @@ import Testing
                 "0 launch", "0 network unmetered", "1000 battery 57", "2000 powerConnected", "2000 lowPowerOn",
             ])
         await #expect(try store.hasEvents(device: "phone", after: base + 1_000))
-        var exported: [Event] = []
-        try store.forEachStoredEvent(device: "phone", from: nil, to: nil) { exported.append($0) }
+        let exported = try await store.events(device: "phone")
         #expect(exported.count == 6)
         #expect(exported.first { $0.kind == .battery }?.value == "57")
         // A value the store would not keep as it is refuses the batch, naming it.
@@ -109,38 +108,40 @@ import Testing
         }
         let scheduler = FetchScheduler(store: store)
         let free = try #require(try await scheduler.nextWake(after: now, device: "phone", app: app))
-        #expect(
+        await #expect(
             !(23 * 60..<24 * 60).contains(minuteOfDay(free.plannedTime))
                 && minuteOfDay(free.plannedTime) >= 7 * 60,
             "unconstrained, the app is woken in the day: a constraint that moves nothing tests nothing")
         _ = try await scheduler.nextWake(after: now, device: "phone")
         let generation = try await #require(try store.keptWake(device: "phone")).generation
 
-        let changed = try store.changeApp(
+        let changed = try await store.changeApp(
             AppSettingsChange(requiresPower: true, requiresUnmetered: true), app: app, device: "phone")
         #expect(changed.interval == nil && changed.enabled)
         #expect(changed.constraints == AppConstraints(requiresPower: true, requiresUnmetered: true))
         await #expect(try store.keptWake(device: "phone")!.generation > generation, "the kept plan is made again")
-        let lifted = try store.changeApp(
+        let lifted = try await store.changeApp(
             AppSettingsChange(interval: .some(.seconds(3600)), requiresUnmetered: false), app: app, device: "phone")
         #expect(lifted.constraints == AppConstraints(requiresPower: true) && lifted.interval == .seconds(3600))
-        #expect(try store.settings(app: app, device: "phone") == lifted)
-        #expect(try store.appSettings(device: "phone").first { $0.app == app } == lifted)
+        await #expect(try store.settings(app: app, device: "phone") == lifted)
+        await #expect(try store.appSettings(device: "phone").first { $0.app == app } == lifted)
         await #expect(try store.planningSettings(device: "phone").policies[app] == lifted)
-        #expect(try store.apps(device: "phone", asOf: nil).first { $0.app == app }?.constraints == lifted.constraints)
-        #expect(
+        await #expect(
+            try store.apps(device: "phone", asOf: nil).first { $0.app == app }?.constraints == lifted.constraints)
+        await #expect(
             try store.apps(device: "phone", asOf: nil).first { $0.app == "com.example.news" }?.constraints.isEmpty
                 == true)
 
         let wake = try await #require(try scheduler.nextWake(after: now, device: "phone", app: app))
         let minute = minuteOfDay(wake.plannedTime)
         #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
-        #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })
+        await #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })
 
         // A constraint alone is a setting of the app's own: a prune of all its events keeps it.
-        try store.changeApp(AppSettingsChange(requiresBatteryNotLow: true), app: "com.example.quiet", device: "phone")
-        _ = try store.prune(before: last.milliseconds + 86_400_000, device: nil)
-        #expect(try store.settings(app: "com.example.quiet", device: "phone").constraints.requiresBatteryNotLow)
-        #expect(try store.settings(app: app, device: "phone").constraints.requiresPower)
+        try await store.changeApp(
+            AppSettingsChange(requiresBatteryNotLow: true), app: "com.example.quiet", device: "phone")
+        _ = try await store.prune(before: last.milliseconds + 86_400_000, device: nil)
+        await #expect(try store.settings(app: "com.example.quiet", device: "phone").constraints.requiresBatteryNotLow)
+        await #expect(try store.settings(app: app, device: "phone").constraints.requiresPower)
     }
 }

@@ -40,7 +40,7 @@ import Testing
         await #expect(try store.hasEvents(device: "phone", after: base + 2_000))
         await #expect(try !store.hasEvents(device: "phone", after: base + 5_000))
         await #expect(try !store.hasEvents(device: "phone", after: base, through: base + 1_999))
-        #expect(try store.devices() == ["phone"])
+        await #expect(try store.devices() == ["phone"])
     }
 
     @Test(arguments: Backend.available)
@@ -53,11 +53,11 @@ import Testing
             guard case InvalidFieldError.invalidInBatch(1, "result", _) = error else { return false }
             return true
         }
-        #expect(try !store.hasDevice("phone"))
-        #expect(try store.apps().isEmpty)
+        await #expect(try !store.hasDevice("phone"))
+        await #expect(try store.apps().isEmpty)
         // Nor does an empty batch make the device, and a wall clock 19 hours off UTC is refused.
         #expect(try await store.record([], device: "phone").stored == 0)
-        #expect(try !store.hasDevice("phone"))
+        await #expect(try !store.hasDevice("phone"))
         await #expect(throws: InvalidFieldError.self) {
             try await store.record([Event(kind: .launch, app: "a", time: base, utcOffset: 19 * 3600)], device: "phone")
         }
@@ -65,67 +65,69 @@ import Testing
             try await store.record(
                 [Event(kind: .fetch, app: "a", time: base, result: .newData, bytes: -1)], device: "phone")
         }
-        #expect(try !store.hasDevice("phone"))
+        await #expect(try !store.hasDevice("phone"))
     }
 
     @Test(arguments: Backend.available)
     func settingsIntervalsAndZonesAreKept(backend: Backend) async throws {
         let store = try backend.makeStore()
-        #expect(try store.defaultInterval() == .never)
-        #expect(try store.timeZone(device: "phone") == nil)
-        try store.setTimeZone(zone, device: "phone")
-        #expect(try store.timeZone(device: "phone") == zone)
+        await #expect(try store.defaultInterval() == .never)
+        await #expect(try store.timeZone(device: "phone") == nil)
+        try await store.setTimeZone(zone, device: "phone")
+        await #expect(try store.timeZone(device: "phone") == zone)
         // A device made with its zone starts at version 0, as one made by its first events.
         await #expect(try store.planningSettings(device: "phone").version == 0)
         // The same zone again changes nothing; another moves the version on, for every process.
         let version = try await store.planningSettings(device: "phone").version
-        try store.setTimeZone(zone, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
         await #expect(try store.planningSettings(device: "phone").version == version)
-        try store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone")
+        try await store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone")
         await #expect(try store.planningSettings(device: "phone").version == version + 1)
-        try store.setTimeZone(zone, device: "phone")
-        try store.setDefaultInterval(.minimum)
-        try store.setDefaultInterval(.seconds(3600), device: "phone")
-        #expect(try store.defaultInterval(device: "phone") == .seconds(3600))
-        #expect(try store.defaultInterval(device: "tablet") == .minimum)
-        try store.setInterval(.seconds(900), app: "news", device: "phone")
-        try store.setEnabled(false, app: "mail", device: "phone")
-        try store.createApp("maps", device: "phone")
-        #expect(try store.settings(app: "news", device: "phone").interval == .seconds(900))
-        #expect(
+        try await store.setTimeZone(zone, device: "phone")
+        try await store.setDefaultInterval(.minimum)
+        try await store.setDefaultInterval(.seconds(3600), device: "phone")
+        await #expect(try store.defaultInterval(device: "phone") == .seconds(3600))
+        await #expect(try store.defaultInterval(device: "tablet") == .minimum)
+        try await store.setInterval(.seconds(900), app: "news", device: "phone")
+        try await store.setEnabled(false, app: "mail", device: "phone")
+        try await store.createApp("maps", device: "phone")
+        await #expect(try store.settings(app: "news", device: "phone").interval == .seconds(900))
+        await #expect(
             try store.settings(app: "unknown", device: "phone")
                 == AppSettings(device: "phone", app: "unknown", interval: nil, enabled: true))
-        #expect(try store.appSettings(device: "phone").map(\.app) == ["mail", "maps", "news"])
+        await #expect(try store.appSettings(device: "phone").map(\.app) == ["mail", "maps", "news"])
         let planning = try await store.planningSettings(device: "phone")
         #expect(planning.exists && planning.timeZone == zone && planning.defaultInterval == .seconds(3600))
         #expect(planning.policies.keys.sorted() == ["mail", "news"])
         await #expect(try !store.planningSettings(device: "tablet").exists)
-        try store.setDefaultInterval(nil, device: "phone")
-        #expect(try store.defaultInterval(device: "phone") == .minimum)
-        try store.createDevice("tablet")
-        #expect(try store.devices() == ["phone", "tablet"])
-        #expect(throws: InvalidFieldError.self) { try store.setInterval(.minimum, app: "", device: "phone") }
+        try await store.setDefaultInterval(nil, device: "phone")
+        await #expect(try store.defaultInterval(device: "phone") == .minimum)
+        try await store.createDevice("tablet")
+        await #expect(try store.devices() == ["phone", "tablet"])
+        await #expect(throws: InvalidFieldError.self) {
+            try await store.setInterval(.minimum, app: "", device: "phone")
+        }
     }
 
     @Test(arguments: Backend.available)
     func appsSummarizeTheirEventsAsOfATime(backend: Backend) async throws {
         let store = try backend.makeStore()
-        try store.setDefaultInterval(.minimum)
+        try await store.setDefaultInterval(.minimum)
         try await store.record(
             [
                 .launch("news", at: base), .launch("news", at: base + 60_000), .launch("mail", at: base + 30_000),
                 Event(kind: .fetch, app: "mail", time: base + 90_000, result: .newData),
                 Event(kind: .fetch, app: "mail", time: base + 95_000, result: .failed),
             ], device: "phone")
-        try store.setEnabled(false, app: "quiet", device: "phone")
-        let apps = try store.apps(device: "phone")
+        try await store.setEnabled(false, app: "quiet", device: "phone")
+        let apps = try await store.apps(device: "phone")
         #expect(apps.map(\.app) == ["news", "mail", "quiet"])
         #expect(apps[0].launches == 2 && apps[0].interval == .minimum && apps[0].intervalIsDefault)
         #expect(
             apps[1].fetchesNewData == 1 && apps[1].fetchesFailed == 1
                 && apps[1].lastSeen == Date(milliseconds: base + 95_000))
-        #expect(!apps[2].enabled && apps[2].launches == 0)
-        let earlier = try store.apps(device: "phone", asOf: Date(milliseconds: base + 30_000))
+        await #expect(!apps[2].enabled && apps[2].launches == 0)
+        let earlier = try await store.apps(device: "phone", asOf: Date(milliseconds: base + 30_000))
         #expect(earlier.map(\.app) == ["mail", "news", "quiet"] || earlier.map(\.app) == ["news", "mail", "quiet"])
         #expect(earlier.first { $0.app == "news" }?.launches == 1)
         #expect(earlier.first { $0.app == "mail" }?.fetchesNewData == 0)
@@ -151,7 +153,7 @@ import Testing
     @Test(arguments: Backend.available)
     func aCachedModelNeverMissesAnEvent(backend: Backend) async throws {
         let store = try backend.makeStore()
-        try store.setTimeZone(zone, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
         try await store.record(
             (0..<20).map { .launch("news", at: base + Milliseconds($0) * 86_400_000) }, device: "phone")
         let version = try await store.planningSettings(device: "phone").version
@@ -182,7 +184,7 @@ import Testing
         current = try await store.planningSettings(device: "phone").version
         try await store.cacheModel(model, asOf: asOf + 60_000, device: "phone", configuration: "k", version: current)
         let file = TestFiles.write("timestamp,app,event\n\(Self.iso(base + 3 * 86_400_000 + 60_000)),news,launch\n")
-        _ = try store.importFile(file, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
+        _ = try await store.importFile(file, options: ImportOptions(device: "phone", timeZone: zone), now: Date())
         await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
         await #expect(try store.planningSettings(device: "phone").version == current + 1)
     }
@@ -199,9 +201,9 @@ import Testing
     func erasingADeviceLeavesNothingOfItAndTouchesNoOther(backend: Backend) async throws {
         let store = try backend.makeStore()
         for device in ["phone", "tablet"] {
-            try store.setTimeZone(zone, device: device)
-            try store.setDefaultInterval(.minimum, device: device)
-            try store.setInterval(.seconds(3600), app: "news", device: device)
+            try await store.setTimeZone(zone, device: device)
+            try await store.setDefaultInterval(.minimum, device: device)
+            try await store.setInterval(.seconds(3600), app: "news", device: device)
             try await store.record(
                 [
                     .launch("news", at: base), Event(kind: .fetch, app: "news", time: base + 1, result: .newData),
@@ -210,7 +212,7 @@ import Testing
                 ], device: device)
             // Files of their own: the same file is imported once.
             let file = TestFiles.write("timestamp,app,event\n2024-01-01T08:00:00Z,com.example.\(device),launch\n")
-            _ = try store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
+            _ = try await store.importFile(file, options: ImportOptions(device: device, timeZone: zone), now: Date())
             var model = DeviceModel(timeZone: zone)
             for event in try await store.learningEvents(device: device, after: .min) {
                 model.observe(event, PredictorConfiguration())
@@ -220,18 +222,18 @@ import Testing
                 version: try store.planningSettings(device: device).version)
         }
         let version = try await store.planningSettings(device: "phone").version
-        let tabletBefore = try store.events(device: "tablet")
+        let tabletBefore = try await store.events(device: "tablet")
         let dry = try await store.eraseDevice("phone", dryRun: true)
-        #expect(try store.hasDevice("phone"))
+        await #expect(try store.hasDevice("phone"))
         let report = try await store.eraseDevice("phone", dryRun: false)
         #expect(dry == report)
         #expect(report.launches == 2 && report.fetches == 1 && report.deviceEvents == 1 && report.notifications == 1)
-        #expect(try !store.hasDevice("phone"))
-        #expect(try store.devices() == ["tablet"])
-        #expect(try store.imports().map(\.device) == ["tablet"])
-        #expect(try store.apps().allSatisfy { $0.device == "tablet" })
+        await #expect(try !store.hasDevice("phone"))
+        await #expect(try store.devices() == ["tablet"])
+        await #expect(try store.imports().map(\.device) == ["tablet"])
+        await #expect(try store.apps().allSatisfy { $0.device == "tablet" })
         await #expect(try store.cachedModel(device: "tablet", configuration: "k") != nil)
-        #expect(try store.events(device: "tablet") == tabletBefore)
+        await #expect(try store.events(device: "tablet") == tabletBefore)
         await #expect {
             try await store.eraseDevice("phone", dryRun: false)
         } throws: { error in
@@ -241,8 +243,8 @@ import Testing
         // Made again, it starts anew, past the erased device's version.
         try await store.record([.launch("news", at: base + 10)], device: "phone")
         await #expect(try store.planningSettings(device: "phone").version > version)
-        #expect(try store.events(device: "phone").count == 1)
-        #expect(try store.settings(app: "news", device: "phone").interval == nil)
+        await #expect(try store.events(device: "phone").count == 1)
+        await #expect(try store.settings(app: "news", device: "phone").interval == nil)
         // Both erased, no row of any device is left.
         _ = try await store.eraseDevice("phone", dryRun: false)
         _ = try await store.eraseDevice("tablet", dryRun: false)
@@ -266,36 +268,36 @@ import Testing
     @Test(arguments: Backend.available)
     func aPushBudgetIsKeptPerDevice(backend: Backend) async throws {
         let store = try backend.makeStore()
-        #expect(try store.wakesPerHour(device: "phone") == nil)
-        try store.setWakesPerHour(2, device: "phone")
-        try store.createDevice("tablet")
-        #expect(try store.wakesPerHour(device: "phone") == 2)
+        await #expect(try store.wakesPerHour(device: "phone") == nil)
+        try await store.setWakesPerHour(2, device: "phone")
+        try await store.createDevice("tablet")
+        await #expect(try store.wakesPerHour(device: "phone") == 2)
         #expect(try await store.planningSettings(device: "phone").wakesPerHour == 2)
-        #expect(try await store.planningSettings(device: "tablet").wakesPerHour == nil)
-        try store.setWakesPerHour(nil, device: "phone")
+        await #expect(try await store.planningSettings(device: "tablet").wakesPerHour == nil)
+        try await store.setWakesPerHour(nil, device: "phone")
         #expect(try await store.planningSettings(device: "phone").wakesPerHour == nil)
     }
 
     /// A listing goes page by page through the names with a prefix, in byte order, and never
     /// past it.
     @Test(arguments: Backend.available)
-    func devicesArePagedByPrefixInByteOrder(backend: Backend) throws {
+    func devicesArePagedByPrefixInByteOrder(backend: Backend) async throws {
         let store = try backend.makeStore()
         let names = ["acme/b", "acme/a", "acme/Z", "acme/é", "acme/a0", "acme0", "acm", "other/a", "acme"]
-        for name in names { try store.createDevice(name) }
+        for name in names { try await store.createDevice(name) }
         var pages: [[String]] = []
         var after: String?
         repeat {
-            let page = try store.devices(prefix: "acme/", after: after, limit: 2)
+            let page = try await store.devices(prefix: "acme/", after: after, limit: 2)
             if page.isEmpty { break }
             pages.append(page)
             after = page.last
         } while true
         #expect(pages == [["acme/Z", "acme/a"], ["acme/a0", "acme/b"], ["acme/é"]])
-        #expect(
+        await #expect(
             try store.devices(prefix: "", after: nil, limit: 100)
                 == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        #expect(try store.devices(prefix: "acme/", after: "acme/é", limit: 5).isEmpty)
+        await #expect(try await store.devices(prefix: "acme/", after: "acme/é", limit: 5).isEmpty)
     }
 
     /// Two schedulers on one store, as two service instances on one database: what one
@@ -303,8 +305,8 @@ import Testing
     @Test(arguments: Backend.available)
     func aSecondSchedulerLearnsWhatTheFirstRecorded(backend: Backend) async throws {
         let store = try backend.makeStore()
-        try store.setTimeZone(zone, device: "phone")
-        try store.setDefaultInterval(.minimum)
+        try await store.setTimeZone(zone, device: "phone")
+        try await store.setDefaultInterval(.minimum)
         let log = SyntheticLog(persona: .commuter, days: 14, timeZone: zone, seed: 3)
         let events = log.events().filter { !$0.kind.isDeviceEvent }
         let half = events.count / 2

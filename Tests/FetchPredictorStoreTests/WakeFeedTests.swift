@@ -15,19 +15,19 @@ struct WakeFeedTests {
     /// `minimum`), some with a push budget and one whose apps are all `never`.
     func fleet(_ backend: Backend, count: Int = 8) async throws -> (store: any EventStoring, devices: [String]) {
         let store = try backend.makeStore()
-        try store.setDefaultInterval(.minimum)
+        try await store.setDefaultInterval(.minimum)
         var devices: [String] = []
         for index in 0..<count {
             let name = "\(index % 2 == 0 ? "a" : "b")/phone\(index)"
             let persona = Persona.named(Self.personas[index % Self.personas.count])!
             let log = SyntheticLog(persona: persona, days: 14, timeZone: zone, seed: UInt64(40 + index))
-            try store.createDevice(name)
-            try store.setTimeZone(zone, device: name)
+            try await store.createDevice(name)
+            try await store.setTimeZone(zone, device: name)
             _ = try await store.record(log.events(), device: name)
-            if index % 3 == 1 { try store.setWakesPerHour(2, device: name) }
+            if index % 3 == 1 { try await store.setWakesPerHour(2, device: name) }
             devices.append(name)
         }
-        try store.setDefaultInterval(.never, device: devices.last!)
+        try await store.setDefaultInterval(.never, device: devices.last!)
         return (store, devices)
     }
 
@@ -80,15 +80,15 @@ struct WakeFeedTests {
             guard page.count == 2, let last = page.last else { break }
             cursor = WakeCursor(time: last.time.milliseconds, device: last.device)
         }
-        #expect(paged == all)
+        await #expect(paged == all)
         // The first device's apps turned to never: its plan moves at once, and it is not due.
         let first = all[0].device
-        try store.setDefaultInterval(.never, device: first)
+        try await store.setDefaultInterval(.never, device: first)
         await #expect(try store.keptWake(device: first)?.planned.holds(at: now) == false)
         let after = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
-        #expect(!after.contains { $0.device == first })
+        await #expect(!after.contains { $0.device == first })
         // A launch recorded moves it too; the feed plans it from that launch.
-        try store.setDefaultInterval(nil, device: first)
+        try await store.setDefaultInterval(nil, device: first)
         _ = try await store.record(
             [Event(kind: .launch, app: "com.example.news", time: now.milliseconds - 60_000)], device: first)
         let again = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
@@ -127,13 +127,13 @@ struct WakeFeedTests {
         }
         await #expect(try budget("a/phone0") == nil)
         await #expect(try budget("b/phone1") == 2)
-        try store.setDefaultWakesPerHour(1, scope: "a/")
-        #expect(try store.defaultWakesPerHour(scope: "a/") == 1)
+        try await store.setDefaultWakesPerHour(1, scope: "a/")
+        await #expect(try store.defaultWakesPerHour(scope: "a/") == 1)
         for (device, expected) in [("a/phone0", 1), ("b/phone1", 2), ("b/phone3", nil)] {
             await #expect(try budget(device) == expected, "\(device)")
         }
         await #expect(try store.keptWake(device: "a/phone0")?.planned.holds(at: now) == false)
-        try store.setDefaultWakesPerHour(3, scope: "")
+        try await store.setDefaultWakesPerHour(3, scope: "")
         for (device, expected) in [("a/phone0", 1), ("b/phone3", 3), ("b/phone1", 2)] {
             await #expect(try budget(device) == expected, "\(device)")
         }
@@ -143,9 +143,10 @@ struct WakeFeedTests {
         ).wakes
         #expect(wakes.count >= 3)
         for wake in wakes {
-            #expect(wakes.filter { $0.time >= wake.time && $0.time < wake.time.addingTimeInterval(3600) }.count <= 1)
+            await #expect(
+                wakes.filter { $0.time >= wake.time && $0.time < wake.time.addingTimeInterval(3600) }.count <= 1)
         }
-        try store.setDefaultWakesPerHour(nil, scope: "a/")
+        try await store.setDefaultWakesPerHour(nil, scope: "a/")
         await #expect(try budget("a/phone0") == 3)
     }
 

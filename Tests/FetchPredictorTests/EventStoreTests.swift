@@ -25,18 +25,18 @@ struct EventStoreTests {
         }
     }
 
-    @Test func badStoredSettingsAreErrorsNotDefaults() throws {
+    @Test func badStoredSettingsAreErrorsNotDefaults() async throws {
         let store = try EventStore.inMemory()
-        try store.setInterval(.seconds(3600), app: "com.example.news", device: "phone")
-        try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
-        try store.setDefaultInterval(.minimum)
-        try store.write { db in try db.execute(sql: "UPDATE app SET interval = 'sometimes'") }
+        try await store.setInterval(.seconds(3600), app: "com.example.news", device: "phone")
+        try await store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+        try await store.setDefaultInterval(.minimum)
+        try await store.write { db in try db.execute(sql: "UPDATE app SET interval = 'sometimes'") }
         #expect(throws: (any Error).self) { try store.apps(device: "phone") }
         #expect(throws: (any Error).self) { try store.appSettings(device: "phone") }
-        #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
-        try store.write { db in try db.execute(sql: "UPDATE storeSetting SET value = '-5'") }
-        #expect(throws: StoreError.self) { try store.defaultInterval() }
-        try store.write { db in try db.execute(sql: "UPDATE device SET timeZone = 'Mars/Olympus'") }
+        await #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
+        try await store.write { db in try db.execute(sql: "UPDATE storeSetting SET value = '-5'") }
+        await #expect(throws: StoreError.self) { try store.defaultInterval() }
+        try await store.write { db in try db.execute(sql: "UPDATE device SET timeZone = 'Mars/Olympus'") }
         let error = try #require(throws: StoreError.self) { try store.timeZone(device: "phone") }
         #expect("\(error)".contains("Mars/Olympus"))
     }
@@ -51,19 +51,19 @@ struct EventStoreTests {
         #expect(folderMode == 0o700)
     }
 
-    @Test func onlyAnEmptyStoreIsRemovedWithTheFoldersMadeForIt() throws {
+    @Test func onlyAnEmptyStoreIsRemovedWithTheFoldersMadeForIt() async throws {
         let scratch = TestFiles.scratchFolder()
         let path = scratch.appendingPathComponent("a/b/events.sqlite").path
         let made = EventStore.missingFolders(for: path)
         #expect(made == [scratch.appendingPathComponent("a/b").path, scratch.appendingPathComponent("a").path])
         do { _ = try EventStore(path: path) }
         #expect(EventStore.removeIfEmpty(at: path, madeFolders: made))
-        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
+        await #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
         // A store holding a device's settings and no event stays.
-        do { try EventStore(path: path).setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone") }
-        #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
+        do { try await EventStore(path: path).setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone") }
+        await #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
         // A store holding an event stays, and so do its folders.
-        do { try EventStore(path: path).record(.launch("com.example.news", at: 0), device: "phone") }
+        do { try await EventStore(path: path).record(.launch("com.example.news", at: 0), device: "phone") }
         #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
         #expect(FileManager.default.fileExists(atPath: path))
     }
@@ -90,36 +90,36 @@ struct EventStoreTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
-    @Test func recordingTheSameEventTwiceStoresItOnce() throws {
+    @Test func recordingTheSameEventTwiceStoresItOnce() async throws {
         let store = try EventStore.inMemory()
-        #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
-        #expect(try !store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
-        #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "tablet"))
-        #expect(try store.record(.fetch("a", at: 1_700_000_000_000, result: .noData), device: "phone"))
-        #expect(try store.eventCounts().launches == 2)
+        await #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
+        await #expect(try !store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
+        await #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "tablet"))
+        await #expect(try store.record(.fetch("a", at: 1_700_000_000_000, result: .noData), device: "phone"))
+        await #expect(try store.eventCounts().launches == 2)
     }
 
-    @Test func settingsDefaultToNeverAsOnIOS() throws {
+    @Test func settingsDefaultToNeverAsOnIOS() async throws {
         let store = try EventStore.inMemory()
-        _ = try store.record(.launch("a", at: 1_700_000_000_000), device: "phone")
+        _ = try await store.record(.launch("a", at: 1_700_000_000_000), device: "phone")
         #expect(try store.defaultInterval() == .never)
-        #expect(try store.apps(device: "phone").first?.interval == .never)
-        try store.setDefaultInterval(.minimum)
-        try store.setInterval(.seconds(3600), app: "b", device: "phone")
-        try store.setEnabled(false, app: "b", device: "phone")
-        let apps = try store.apps(device: "phone")
+        await #expect(try store.apps(device: "phone").first?.interval == .never)
+        try await store.setDefaultInterval(.minimum)
+        try await store.setInterval(.seconds(3600), app: "b", device: "phone")
+        try await store.setEnabled(false, app: "b", device: "phone")
+        let apps = try await store.apps(device: "phone")
         #expect(apps.first { $0.app == "a" }?.interval == .minimum)
         #expect(apps.first { $0.app == "a" }?.intervalIsDefault == true)
         #expect(apps.first { $0.app == "b" }?.interval == .seconds(3600))
-        #expect(apps.first { $0.app == "b" }?.enabled == false)
-        try store.setInterval(nil, app: "b", device: "phone")
-        #expect(try store.settings(app: "b", device: "phone").interval == nil)
+        await #expect(apps.first { $0.app == "b" }?.enabled == false)
+        try await store.setInterval(nil, app: "b", device: "phone")
+        await #expect(try store.settings(app: "b", device: "phone").interval == nil)
     }
 
-    @Test func devicesKeepTheirOwnTimeZone() throws {
+    @Test func devicesKeepTheirOwnTimeZone() async throws {
         let store = try EventStore.inMemory()
-        try store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
-        try store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "tablet")
+        try await store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
+        try await store.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "tablet")
         #expect(try store.timeZone(device: "phone")?.identifier == "Europe/Warsaw")
         #expect(try store.timeZone(device: "tablet")?.identifier == "Asia/Tokyo")
         #expect(try store.timeZone(device: "watch") == nil)
@@ -162,22 +162,22 @@ struct RealLogImportTests {
         #expect(try !store.apps(device: "aw2").contains { $0.app == "com.sec.android.app.launcher" })
     }
 
-    @Test func appUsageExport() throws {
+    @Test func appUsageExport() async throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.dataset("app-usage-export-2023/Activity_history.csv")
         // Every date of the file has a day of 12 or less: the order must be given.
-        #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
-        _ = try store.importFile(
+        await #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
+        _ = try await store.importFile(
             path, options: ImportOptions(device: "au", timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy),
             now: now)
         let (launches, apps) = try launchesAndApps(store, "au")
         #expect((1_950...2_250).contains(launches), "about 2,100 launches, got \(launches)")
         #expect((50...56).contains(apps), "about 53 apps, got \(apps)")
-        #expect(
+        await #expect(
             try !store.apps(device: "au").contains {
                 ["App Usage", "Screen on (unlocked)", "Screen off (locked)"].contains($0.app)
             })
-        let events = try store.events(device: "au")
+        let events = try await store.events(device: "au")
         let first = try #require(events.first), last = try #require(events.last)
         #expect(TimestampFormatter.iso(first.time).hasPrefix("2023-08-01"))
         #expect(TimestampFormatter.iso(last.time).hasPrefix("2023-08-11"))

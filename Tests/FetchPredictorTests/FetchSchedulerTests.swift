@@ -25,7 +25,7 @@ struct FetchSchedulerTests {
         var predictor = Predictor()
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
-        for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
+        for event in try await store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
         let expected = try predictor.plannedSchedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let actual = try await scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
@@ -39,7 +39,7 @@ struct FetchSchedulerTests {
         let first = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let cached = try await store.read { db in try Int64.fetchOne(db, sql: "SELECT asOf FROM modelCache") }
-        let lastEvent = try #require(
+        let lastEvent = try await #require(
             try store.events(device: "phone").filter { $0.kind == .launch || $0.kind == .fetch }.last)
         #expect(cached == lastEvent.time)
         // A second scheduler starts from the cache and gives the same answer.
@@ -64,11 +64,11 @@ struct FetchSchedulerTests {
         let without = try await FetchScheduler(store: store, configuration: off).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let configuration = PredictorConfiguration()
-        #expect(configuration.learnsLaunchHazard)
+        await #expect(configuration.learnsLaunchHazard)
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
-        for event in try store.events(device: "phone") { try predictor.observe(event, device: "phone") }
+        for event in try await store.events(device: "phone") { try predictor.observe(event, device: "phone") }
         #expect(predictor.devices["phone"]?.hazard.isTrained == true)
         let expected = try predictor.plannedSchedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
         // The hazard changes this plan: else the test could not tell the two models apart.
@@ -79,11 +79,11 @@ struct FetchSchedulerTests {
         }
         let with = try await FetchScheduler(store: store, configuration: configuration).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
-        #expect(with == expected)
+        await #expect(with == expected)
         // Learned without the hazard, a model has none.
         var plain = Predictor(configuration: off)
         plain.setTimeZone(zone, device: "phone")
-        for event in try store.events(device: "phone") { try plain.observe(event, device: "phone") }
+        for event in try await store.events(device: "phone") { try plain.observe(event, device: "phone") }
         #expect(plain.devices["phone"]?.hazard.isTrained == false)
     }
 
@@ -115,15 +115,15 @@ struct FetchSchedulerTests {
                 fetched[app.app] = clock
             }
         }
-        #expect(fetched.count >= 3)
-        let summary = try store.apps(device: "phone")
-        #expect(summary.reduce(0) { $0 + $1.fetchesNewData } > 0)
+        await #expect(fetched.count >= 3)
+        let summary = try await store.apps(device: "phone")
+        await #expect(summary.reduce(0) { $0 + $1.fetchesNewData } > 0)
     }
 
     @Test func neverAndDisabledAppsAreNotWoken() async throws {
         let store = try commuterStore()
-        try store.setInterval(.never, app: "com.example.news", device: "phone")
-        try store.setEnabled(false, app: "com.example.chat", device: "phone")
+        try await store.setInterval(.never, app: "com.example.news", device: "phone")
+        try await store.setEnabled(false, app: "com.example.chat", device: "phone")
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
         let schedule = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(3 * 86_400), device: "phone")

@@ -27,20 +27,21 @@ struct MoreFormatsTests {
         TimestampParser.parseLocal(text)!.instant(in: paris).0
     }
 
-    @Test func activityWatchCSVReadsAsTheJSONExportDoes() throws {
+    @Test func activityWatchCSVReadsAsTheJSONExportDoes() async throws {
         let (csv, report) = try importFixture("activitywatch-small.csv")
         #expect(report.format == .activitywatchCSV && report.formatDetected)
-        #expect(report.rowsRead == 12)
+        await #expect(report.rowsRead == 12)
         let (json, _) = try importFixture("activitywatch-small.json")
-        let launches = { (store: EventStore) in try store.events(device: "default").filter { $0.kind == .launch } }
-        #expect(try launches(csv) == launches(json))
-        #expect(try launches(csv).count == 6)
+        let launches = { (store: EventStore) in try await store.events(device: "default").filter { $0.kind == .launch }
+        }
+        await #expect(try launches(csv) == launches(json))
+        await #expect(try launches(csv).count == 6)
     }
 
-    @Test func usageStatsDumpIsReadOnceWhateverItsSectionsRepeat() throws {
+    @Test func usageStatsDumpIsReadOnceWhateverItsSectionsRepeat() async throws {
         let (store, report) = try importFixture("usagestats-small.txt", ImportOptions(timeZone: paris))
-        #expect(report.format == .usageStatsDump && report.formatDetected)
-        let events = try store.events(device: "default")
+        await #expect(report.format == .usageStatsDump && report.formatDetected)
+        let events = try await store.events(device: "default")
         let launches = events.filter { $0.kind == .launch }
         // Two resumes of chat are one visit; a launcher between two of news makes two; the screen
         // turning off and the device starting end visits; the system UI is no launch.
@@ -76,25 +77,25 @@ struct MoreFormatsTests {
         return "\(bytes.base64EncodedString()) \(modified?.timeIntervalSince1970 ?? 0)"
     }
 
-    @Test func knowledgeCIsReadAndNeverChanged() throws {
+    @Test func knowledgeCIsReadAndNeverChanged() async throws {
         let folder = TestFiles.scratchFolder()
         let path = folder.appendingPathComponent("knowledgeC.db").path
         try FileManager.default.copyItem(atPath: TestFiles.fixture("knowledgec-small.db"), toPath: path)
         let before = try fingerprint(path)
         let store = try EventStore.inMemory()
-        let report = try store.importFile(path, options: ImportOptions(device: "mac"), now: now)
+        let report = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(report.format == .knowledgeC && report.formatDetected)
         #expect(try fingerprint(path) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["knowledgeC.db"])
-        let events = try store.events(device: "mac")
+        await #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["knowledgeC.db"])
+        let events = try await store.events(device: "mac")
         let launches = events.filter { $0.kind == .launch }
         // Two Safari intervals in a row are one visit; the Dock ends it; a lock ends mail's.
         #expect(launches.map(\.app) == ["com.apple.Safari", "com.apple.mail", "com.apple.mail"])
         #expect(launches.first?.duration == 90)
         #expect(launches.allSatisfy { $0.utcOffset == 3600 })
         #expect(launches.first?.time == local("2024-03-01 07:30:00"))
-        #expect(events.filter { $0.kind == .unlock }.count == 2)
-        let again = try store.importFile(path, options: ImportOptions(device: "mac"), now: now)
+        await #expect(events.filter { $0.kind == .unlock }.count == 2)
+        let again = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(again.stored == 0)
     }
 
@@ -102,7 +103,7 @@ struct MoreFormatsTests {
     /// between them ends the first, and so does the night's gap without one (issue 25: they were
     /// read as one visit, and the morning launch was lost). A gap of two minutes is one visit.
     @Test(arguments: [true, false])
-    func knowledgeCVisitsEndAtAnUnlockAndAtALongGap(withUnlock: Bool) throws {
+    func knowledgeCVisitsEndAtAnUnlockAndAtALongGap(withUnlock: Bool) async throws {
         let path = TestFiles.scratchFolder().appendingPathComponent("knowledgeC.db").path
         let queue = try DatabaseQueue(path: path)
         // 2024-03-01T21:30:00Z, in seconds after 2001-01-01.
@@ -114,7 +115,7 @@ struct MoreFormatsTests {
             ("/app/inFocus", "com.apple.news", nil, morning + 240, morning + 300),
         ]
         if withUnlock { rows.append(("/device/isLocked", nil, 0, morning - 30, morning + 3600)) }
-        try queue.write { db in
+        try await queue.write { [rows] db in
             try db.execute(
                 sql: """
                     CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, ZSTREAMNAME VARCHAR, ZVALUESTRING VARCHAR,
@@ -128,8 +129,8 @@ struct MoreFormatsTests {
         }
         try queue.close()
         let store = try EventStore.inMemory()
-        _ = try store.importFile(path, options: ImportOptions(device: "phone"), now: now)
-        let launches = try store.events(device: "phone").filter { $0.kind == .launch }
+        _ = try await store.importFile(path, options: ImportOptions(device: "phone"), now: now)
+        let launches = try await store.events(device: "phone").filter { $0.kind == .launch }
         let expected: [Milliseconds] = [evening, morning].map { (seconds: Double) in
             Milliseconds((seconds + 978_307_200) * 1000)
         }
@@ -195,14 +196,14 @@ struct MoreFormatsTests {
         #expect(first.first?.line == 9 && first.first?.field == "ZVALUEDOUBLE")
     }
 
-    @Test func knowledgeCWithPendingChangesInItsWALIsReadWithoutTouchingIt() throws {
+    @Test func knowledgeCWithPendingChangesInItsWALIsReadWithoutTouchingIt() async throws {
         let folder = TestFiles.scratchFolder()
         let path = folder.appendingPathComponent("knowledgeC.db").path
         try FileManager.default.copyItem(atPath: TestFiles.fixture("knowledgec-small.db"), toPath: path)
         // Another process still holds the database, its last change only in the -wal.
         let pool = try DatabasePool(path: path)
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
-        try pool.write { db in
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        try await pool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO ZOBJECT (Z_PK, ZSTREAMNAME, ZVALUESTRING, ZSTARTDATE, ZENDDATE, ZSECONDSFROMGMT)
@@ -211,11 +212,11 @@ struct MoreFormatsTests {
         }
         let files = ["", "-wal", "-shm"].map { path + $0 }
         let before = try files.map(fingerprint)
-        #expect(before[1] != nil)
+        await #expect(before[1] != nil)
         let store = try EventStore.inMemory()
-        _ = try store.importFile(path, options: ImportOptions(device: "mac"), now: now)
+        _ = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(try files.map(fingerprint) == before)
-        #expect(try store.events(device: "mac").contains { $0.app == "com.apple.Notes" })
+        await #expect(try await store.events(device: "mac").contains { $0.app == "com.apple.Notes" })
         try pool.close()
     }
 
@@ -245,7 +246,7 @@ struct MoreFormatsTests {
         #expect(try store.devices().isEmpty)
     }
 
-    @Test func damagedDumpsAndBucketsAreRefusedNamingFileLineAndField() throws {
+    @Test func damagedDumpsAndBucketsAreRefusedNamingFileLineAndField() async throws {
         let store = try EventStore.inMemory()
         let dump = TestFiles.write(
             """
@@ -265,30 +266,30 @@ struct MoreFormatsTests {
         #expect {
             try store.importFile(bucket, options: ImportOptions(), now: now)
         } throws: { "\($0)".contains("\(bucket):3: field 'timestamp'") }
-        #expect(try store.devices().isEmpty)
+        await #expect(try store.devices().isEmpty)
     }
 
-    @Test func appUsageNotificationsAreNotificationsOfTheAppInBrackets() throws {
+    @Test func appUsageNotificationsAreNotificationsOfTheAppInBrackets() async throws {
         let (store, _) = try importFixture("app-usage-notifications.csv", ImportOptions(timeZone: paris))
-        let events = try store.events(device: "default")
+        let events = try await store.events(device: "default")
         // A notification within a run of Chat does not end it; the Polish notification label is
         // not known, so its row is an app until a label says otherwise.
         #expect(events.filter { $0.kind == .launch }.map(\.app) == ["Chat", "News", "Powiadomienie (Video)", "Video"])
         #expect(events.filter { $0.kind == .notification }.map(\.app) == ["News", "News", "Chat"])
         #expect(events.filter { $0.kind == .unlock }.count == 3)
-        #expect(events.filter { $0.kind == .screenOff }.count == 3)
-        let apps = try store.apps(device: "default")
+        await #expect(events.filter { $0.kind == .screenOff }.count == 3)
+        let apps = try await store.apps(device: "default")
         #expect(apps.first { $0.app == "News" }?.notifications == 2)
-        #expect(!apps.contains { $0.app.hasPrefix("Notification") || $0.app.hasPrefix("Activity") })
+        await #expect(!apps.contains { $0.app.hasPrefix("Notification") || $0.app.hasPrefix("Activity") })
 
         let (labelled, _) = try importFixture(
             "app-usage-notifications.csv", ImportOptions(timeZone: paris, rowLabels: ["powiadomienie": .notification]))
-        let relabelled = try labelled.events(device: "default")
+        let relabelled = try await labelled.events(device: "default")
         #expect(relabelled.filter { $0.kind == .launch }.map(\.app) == ["Chat", "News", "Video"])
         #expect(relabelled.filter { $0.kind == .notification }.map(\.app) == ["News", "News", "Chat", "Video"])
     }
 
-    @Test func labelsOfOtherLanguagesAreAdded() throws {
+    @Test func labelsOfOtherLanguagesAreAdded() async throws {
         let path = TestFiles.write(
             """
             App,Date,Time,Duration
@@ -298,14 +299,14 @@ struct MoreFormatsTests {
             Chat,3/13/2024,08:03:00,0:01:00
             """)
         let store = try EventStore.inMemory()
-        _ = try store.importFile(
+        _ = try await store.importFile(
             path,
             options: ImportOptions(
                 timeZone: paris,
                 rowLabels: ["Pantalla encendida (desbloqueada)": .unlock, "Pantalla apagada": .screenOff]), now: now)
-        let events = try store.events(device: "default")
+        let events = try await store.events(device: "default")
         #expect(events.map(\.kind) == [.unlock, .launch, .screenOff, .launch])
-        #expect(try store.apps(device: "default").map(\.app) == ["Chat"])
+        await #expect(try store.apps(device: "default").map(\.app) == ["Chat"])
         #expect(RowLabel.parse(assignment: "Écran=screenOn")?.meaning == .screenOn)
         #expect(RowLabel.parse(assignment: "Écran=sideways") == nil)
     }

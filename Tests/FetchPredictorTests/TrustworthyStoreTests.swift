@@ -16,7 +16,7 @@ struct TrustworthyStoreTests {
 
     @Test func instantsAreStoredButPlanningAsksForTheDevicesZone() async throws {
         let store = try EventStore.inMemory()
-        let report = try store.importFile(
+        let report = try await store.importFile(
             TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(device: "phone"), now: Date())
         #expect(report.stored > 0)
         #expect(report.timeZone == nil)
@@ -24,17 +24,17 @@ struct TrustworthyStoreTests {
         let scheduler = FetchScheduler(store: store)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         await #expect(throws: StoreError.self) { try await scheduler.nextWake(after: now, device: "phone") }
-        #expect(throws: StoreError.self) { try store.backtestDevices(["phone"]) }
-        try store.setTimeZone(zone, device: "phone")
+        await #expect(throws: StoreError.self) { try await store.backtestDevices(["phone"]) }
+        try await store.setTimeZone(zone, device: "phone")
         _ = try await scheduler.nextWake(after: now, device: "phone")
-        #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
+        await #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
     }
 
     /// A device the store does not have is answered as one with no events, in no zone: nothing
     /// is planned, and no model is learned for it.
     @Test func aDeviceTheStoreDoesNotHaveIsAnsweredInNoZone() async throws {
         let store = try EventStore.inMemory()
-        try store.setDefaultInterval(.minimum)
+        try await store.setDefaultInterval(.minimum)
         let scheduler = FetchScheduler(store: store)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         #expect(try await scheduler.nextWake(after: now, device: "tablet") == nil)
@@ -45,33 +45,33 @@ struct TrustworthyStoreTests {
         #expect(try await scheduler.state(app: "news", device: "tablet", now: now) == .noHistory)
         #expect(try await scheduler.isColdStart(app: "news", device: "tablet"))
         #expect(try await scheduler.apps(device: "tablet").isEmpty)
-        #expect(scheduler.loadedDeviceCount == 0)
+        await #expect(scheduler.loadedDeviceCount == 0)
     }
 
-    @Test func aZoneThatContradictsTheDevicesIsRefusedEverywhere() throws {
+    @Test func aZoneThatContradictsTheDevicesIsRefusedEverywhere() async throws {
         let store = try EventStore.inMemory()
-        try store.setTimeZone(zone, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
         let other = TimeZone(identifier: "Asia/Kolkata")!
         #expect(throws: StoreError.self) {
             try store.importFile(
                 TestFiles.fixture("app-usage-mdy.csv"), options: ImportOptions(device: "phone", timeZone: other),
                 now: Date())
         }
-        #expect(throws: StoreError.self) { try store.backtestDevices(["phone"], timeZone: other) }
-        #expect(try launchCount(store, device: "phone") == 0)
+        await #expect(throws: StoreError.self) { try await store.backtestDevices(["phone"], timeZone: other) }
+        await #expect(try launchCount(store, device: "phone") == 0)
     }
 
-    @Test func pruningByDateForgetsWhichImportsAlsoHeldTheEvents() throws {
+    @Test func pruningByDateForgetsWhichImportsAlsoHeldTheEvents() async throws {
         let store = try EventStore.inMemory()
-        try store.setTimeZone(zone, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
         let rows = "timestamp,app,event\n2024-05-01T08:00:00Z,news,launch\n2024-05-03T08:00:00Z,news,launch\n"
         for day in [4, 5] {
-            _ = try store.importFile(
+            _ = try await store.importFile(
                 TestFiles.write(rows + "2024-05-0\(day)T08:00:00Z,news,launch\n"),
                 options: ImportOptions(device: "phone"), now: Date())
         }
-        _ = try store.prune(before: 1_714_636_800_000, device: "phone")  // 2024-05-02
-        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM alsoImported") } == 1)
+        _ = try await store.prune(before: 1_714_636_800_000, device: "phone")  // 2024-05-02
+        await #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM alsoImported") } == 1)
     }
 
     @Test func aDateOrderTheRowsContradictIsRefused() throws {
@@ -119,13 +119,13 @@ struct TrustworthyStoreTests {
             event.utcOffset = nil
             return event
         }
-        _ = try store.importFile(
+        _ = try await store.importFile(
             TestFiles.write(EventLogWriter.csv(events)), options: ImportOptions(device: "phone", timeZone: zone),
             now: Date())
         let scheduler = FetchScheduler(store: store)
         let app = try await #require(try scheduler.apps(device: "phone").first)
         let before = try await scheduler.profile(app: app, device: "phone", days: .weekday)
-        try store.setTimeZone(TimeZone(identifier: "America/New_York")!, device: "phone")
+        try await store.setTimeZone(TimeZone(identifier: "America/New_York")!, device: "phone")
         let after = try await scheduler.profile(app: app, device: "phone", days: .weekday)
         #expect(after.peaks.map(\.minute) != before.peaks.map(\.minute))
         let fresh = try await FetchScheduler(store: store).profile(app: app, device: "phone", days: .weekday)

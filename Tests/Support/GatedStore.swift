@@ -71,53 +71,58 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         }
         try await base.forEachEvent(device: device, after: time, through: end, body)
     }
-    public func apps(device: String?, asOf time: Date?) throws -> [AppSummary] {
-        try base.apps(device: device, asOf: time)
+    public func apps(device: String?, asOf time: Date?) async throws -> [AppSummary] {
+        try await base.apps(device: device, asOf: time)
     }
     public func forEachStoredEvent(
-        device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void
-    ) throws {
-        try base.forEachStoredEvent(device: device, from: start, to: end, body)
+        device: String?, from start: Milliseconds?, to end: Milliseconds?,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
+        try await base.forEachStoredEvent(device: device, from: start, to: end, body)
     }
     public func importFile(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
-        onReject: ((Rejection) -> Void)?
-    ) throws -> ImportReport {
-        try base.importFile(path, options: options, now: now, progress: progress, onReject: onReject)
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)?,
+        onReject: (@Sendable (Rejection) -> Void)?
+    ) async throws -> ImportReport {
+        try await base.importFile(path, options: options, now: now, progress: progress, onReject: onReject)
     }
-    public func imports() throws -> [ImportSummary] { try base.imports() }
-    public func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport {
-        try base.prune(before: time, device: device, dryRun: dryRun)
+    public func imports() async throws -> [ImportSummary] { try await base.imports() }
+    public func prune(before time: Milliseconds, device: String?, dryRun: Bool) async throws -> PruneReport {
+        try await base.prune(before: time, device: device, dryRun: dryRun)
     }
-    public func prune(importID: Int64, dryRun: Bool) throws -> PruneReport {
-        try base.prune(importID: importID, dryRun: dryRun)
+    public func prune(importID: Int64, dryRun: Bool) async throws -> PruneReport {
+        try await base.prune(importID: importID, dryRun: dryRun)
     }
-    public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
-        try base.reread(device: device, in: zone, now: now)
+    public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
+        try await base.reread(device: device, in: zone, now: now)
     }
     public func eraseDevice(_ device: String, dryRun: Bool) async throws -> PruneReport {
         try await base.eraseDevice(device, dryRun: dryRun)
     }
-    public func devices() throws -> [String] { try base.devices() }
-    public func wakesPerHour(device: String) throws -> Int? { try base.wakesPerHour(device: device) }
-    public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
-        try base.devices(prefix: prefix, after: after, limit: limit)
+    public func devices() async throws -> [String] { try await base.devices() }
+    public func wakesPerHour(device: String) async throws -> Int? { try await base.wakesPerHour(device: device) }
+    public func devices(prefix: String, after: String?, limit: Int) async throws -> [String] {
+        try await base.devices(prefix: prefix, after: after, limit: limit)
     }
-    public func hasDevice(_ device: String) throws -> Bool { try base.hasDevice(device) }
-    public func timeZone(device: String) throws -> TimeZone? { try base.timeZone(device: device) }
-    public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
-        try base.changeDevice(change, device: device)
+    public func hasDevice(_ device: String) async throws -> Bool { try await base.hasDevice(device) }
+    public func timeZone(device: String) async throws -> TimeZone? { try await base.timeZone(device: device) }
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) async throws {
+        try await base.changeDevice(change, device: device)
     }
-    public func defaultInterval() throws -> FetchInterval { try base.defaultInterval() }
-    public func setDefaultInterval(_ interval: FetchInterval) throws { try base.setDefaultInterval(interval) }
-    public func defaultInterval(device: String) throws -> FetchInterval { try base.defaultInterval(device: device) }
-    public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
-        try base.changeApp(change, app: app, device: device)
+    public func defaultInterval() async throws -> FetchInterval { try await base.defaultInterval() }
+    public func setDefaultInterval(_ interval: FetchInterval) async throws {
+        try await base.setDefaultInterval(interval)
     }
-    public func settings(app: String, device: String) throws -> AppSettings {
-        try base.settings(app: app, device: device)
+    public func defaultInterval(device: String) async throws -> FetchInterval {
+        try await base.defaultInterval(device: device)
     }
-    public func appSettings(device: String) throws -> [AppSettings] { try base.appSettings(device: device) }
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) async throws -> AppSettings {
+        try await base.changeApp(change, app: app, device: device)
+    }
+    public func settings(app: String, device: String) async throws -> AppSettings {
+        try await base.settings(app: app, device: device)
+    }
+    public func appSettings(device: String) async throws -> [AppSettings] { try await base.appSettings(device: device) }
     public func planningSettings(device: String) async throws -> PlanningSettings {
         try await base.planningSettings(device: device)
     }
@@ -138,7 +143,7 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func keys() async throws -> [APIKeyInfo] { try await base.keys() }
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
-    public func check() throws { try base.check() }
+    public func check() async throws { try await base.check() }
     public func keptWake(device: String) async throws -> KeptWake? { try await base.keptWake(device: device) }
     public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool {
         try await base.keepWake(planned, device: device, generation: generation)
@@ -167,8 +172,10 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try await base.planWakesWith(settings: settings)
     }
     public func keepWakes(_ plans: [KeptWake]) async throws -> Int { try await base.keepWakes(plans) }
-    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
-        try base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws {
+        try await base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
     }
-    public func defaultWakesPerHour(scope: String) throws -> Int? { try base.defaultWakesPerHour(scope: scope) }
+    public func defaultWakesPerHour(scope: String) async throws -> Int? {
+        try await base.defaultWakesPerHour(scope: scope)
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One import in the store's import log: what it read, how, and what of it the store still holds.
 public struct ImportSummary: Sendable, Hashable, Codable {
-    /// The import's id: what its events keep, and what ``EventStore/prune(importID:dryRun:)`` takes.
+    /// The import's id: what its events keep, and what `prune(importID:dryRun:)` takes.
     public var id: Int64
     /// The file, as it was named.
     public var file: String

@@ -4,7 +4,20 @@ import GRDB
 extension EventStore {
     public func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
         try StoreRules.checkAppName(app)
-        return try write { db in
+        return try write(appChange(change, app: app, device: device))
+    }
+
+    /// `changeApp(_:app:device:)` on GRDB's writer, the caller suspended meanwhile.
+    public func changeApp(_ change: AppSettingsChange, app: String, device: String) async throws -> AppSettings {
+        try StoreRules.checkAppName(app)
+        return try await write(appChange(change, app: app, device: device))
+    }
+
+    /// The write of `changeApp(_:app:device:)`: a settings change's steps (``SettingsSteps``).
+    private func appChange(_ change: AppSettingsChange, app: String, device: String)
+        -> @Sendable (Database) throws -> AppSettings
+    {
+        { [path] db in
             try SettingsSteps.changeApp(change, app: app, device: device, in: SQLiteSettings(db: db, path: path))
         }
     }
@@ -59,7 +72,19 @@ extension EventStore {
     }
 
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws {
-        try write { db in
+        try write(Self.defaultWakesPerHourChange(wakesPerHour, scope: scope))
+    }
+
+    /// `setDefaultWakesPerHour(_:scope:)` on GRDB's writer, the caller suspended meanwhile.
+    public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws {
+        try await write(Self.defaultWakesPerHourChange(wakesPerHour, scope: scope))
+    }
+
+    /// The write of `setDefaultWakesPerHour(_:scope:)`.
+    private static func defaultWakesPerHourChange(_ wakesPerHour: Int?, scope: String)
+        -> @Sendable (Database) throws -> Void
+    {
+        { db in
             let key = StoreSettingRecord.defaultWakesPerHour + scope
             if let wakesPerHour {
                 try StoreSettingRecord(key: key, value: String(wakesPerHour)).save(db)
@@ -87,14 +112,31 @@ extension EventStore {
 
     /// Changes the interval of apps that set none.
     public func setDefaultInterval(_ interval: FetchInterval) throws {
-        try write { db in
-            try StoreSettingRecord(key: StoreSettingRecord.defaultInterval, value: interval.text).save(db)
-        }
+        try write(Self.defaultIntervalChange(interval))
+    }
+
+    /// `setDefaultInterval(_:)` on GRDB's writer, the caller suspended meanwhile.
+    public func setDefaultInterval(_ interval: FetchInterval) async throws {
+        try await write(Self.defaultIntervalChange(interval))
+    }
+
+    /// The write of `setDefaultInterval(_:)`.
+    private static func defaultIntervalChange(_ interval: FetchInterval) -> @Sendable (Database) throws -> Void {
+        { db in try StoreSettingRecord(key: StoreSettingRecord.defaultInterval, value: interval.text).save(db) }
     }
 
     public func changeDevice(_ change: DeviceSettingsChange, device: String) throws {
-        try write { db in try SettingsSteps.changeDevice(change, device: device, in: SQLiteSettings(db: db, path: path))
-        }
+        try write(deviceChange(change, device: device))
+    }
+
+    /// `changeDevice(_:device:)` on GRDB's writer, the caller suspended meanwhile.
+    public func changeDevice(_ change: DeviceSettingsChange, device: String) async throws {
+        try await write(deviceChange(change, device: device))
+    }
+
+    /// The write of `changeDevice(_:device:)`: a settings change's steps (``SettingsSteps``).
+    private func deviceChange(_ change: DeviceSettingsChange, device: String) -> @Sendable (Database) throws -> Void {
+        { [path] db in try SettingsSteps.changeDevice(change, device: device, in: SQLiteSettings(db: db, path: path)) }
     }
 
     /// Puts a device in a zone. A new zone is a new device to learn: its models go, and its
@@ -119,7 +161,17 @@ extension EventStore {
 
     /// The names of the devices in the store, sorted.
     public func devices() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name") }
+        try read(Self.allDevices)
+    }
+
+    /// `devices()` on one of GRDB's readers, the caller suspended meanwhile: a fleet's devices
+    /// are many.
+    public func devices() async throws -> [String] {
+        try await read(Self.allDevices)
+    }
+
+    private static func allDevices(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name")
     }
 
     public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {

@@ -90,7 +90,18 @@ extension EventStore {
     ///
     /// - Complexity: O(n) in the events of the apps listed.
     public func apps(device: String? = nil, asOf time: Date? = nil) throws -> [AppSummary] {
-        try read { db in
+        try read(appsCounted(device: device, asOf: time))
+    }
+
+    /// `apps(device:asOf:)` on one of GRDB's readers, the caller suspended meanwhile: counting
+    /// a fleet's events takes a while.
+    public func apps(device: String? = nil, asOf time: Date? = nil) async throws -> [AppSummary] {
+        try await read(appsCounted(device: device, asOf: time))
+    }
+
+    /// The read of `apps(device:asOf:)`.
+    private func appsCounted(device: String?, asOf time: Date?) -> @Sendable (Database) throws -> [AppSummary] {
+        { [path] db in
             let storeDefault = try Self.defaultInterval(db, path: path)
             var deviceDefaults: [String: FetchInterval] = [:]
             for row in try Row.fetchAll(
@@ -159,38 +170,52 @@ extension EventStore {
         device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
         _ body: (Event) throws -> Void
     ) throws {
-        try read { db in
-            let cursor = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT device.name, 'launch' AS kind, app.name, launch.time, launch.utcOffset, NULL,
-                        launch.duration, NULL, NULL
-                    FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
-                    WHERE (?1 IS NULL OR device.name = ?1) AND launch.time >= ?2 AND launch.time < ?3
-                    UNION ALL
-                    SELECT device.name, 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result,
-                        fetch.duration, fetch.bytes, NULL
-                    FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
-                    WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
-                    UNION ALL
-                    SELECT device.name, 'notification', app.name, notification.time, notification.utcOffset, NULL,
-                        NULL, NULL, NULL
-                    FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
-                    WHERE (?1 IS NULL OR device.name = ?1) AND notification.time >= ?2 AND notification.time < ?3
-                    UNION ALL
-                    SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
-                        NULL, NULL, deviceEvent.value
-                    FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
-                    WHERE (?1 IS NULL OR device.name = ?1) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
-                    ORDER BY 1, 4, 2, 3
-                    """, arguments: [device, start ?? .min, end ?? .max])
-            while let row = try cursor.next() {
-                try body(
-                    Event(
-                        kind: try row.decode(atIndex: 1), app: row[2], time: row[3], utcOffset: row[4],
-                        result: try row.decode(atIndex: 5), duration: row[6], bytes: row[7], device: row[0],
-                        value: row[8]))
-            }
+        try read { db in try Self.forEachStoredEvent(db, device: device, from: start, to: end, body) }
+    }
+
+    /// `forEachStoredEvent(device:from:to:_:)` on one of GRDB's readers, which calls `body`, the
+    /// caller suspended meanwhile.
+    public func forEachStoredEvent(
+        device: String? = nil, from start: Milliseconds? = nil, to end: Milliseconds? = nil,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws {
+        try await read { db in try Self.forEachStoredEvent(db, device: device, from: start, to: end, body) }
+    }
+
+    private static func forEachStoredEvent(
+        _ db: Database, device: String?, from start: Milliseconds?, to end: Milliseconds?,
+        _ body: (Event) throws -> Void
+    ) throws {
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT device.name, 'launch' AS kind, app.name, launch.time, launch.utcOffset, NULL,
+                    launch.duration, NULL, NULL
+                FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
+                WHERE (?1 IS NULL OR device.name = ?1) AND launch.time >= ?2 AND launch.time < ?3
+                UNION ALL
+                SELECT device.name, 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result,
+                    fetch.duration, fetch.bytes, NULL
+                FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
+                WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
+                UNION ALL
+                SELECT device.name, 'notification', app.name, notification.time, notification.utcOffset, NULL,
+                    NULL, NULL, NULL
+                FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
+                WHERE (?1 IS NULL OR device.name = ?1) AND notification.time >= ?2 AND notification.time < ?3
+                UNION ALL
+                SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
+                    NULL, NULL, deviceEvent.value
+                FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
+                WHERE (?1 IS NULL OR device.name = ?1) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
+                ORDER BY 1, 4, 2, 3
+                """, arguments: [device, start ?? .min, end ?? .max])
+        while let row = try cursor.next() {
+            try body(
+                Event(
+                    kind: try row.decode(atIndex: 1), app: row[2], time: row[3], utcOffset: row[4],
+                    result: try row.decode(atIndex: 5), duration: row[6], bytes: row[7], device: row[0],
+                    value: row[8]))
         }
     }
 }

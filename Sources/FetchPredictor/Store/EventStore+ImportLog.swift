@@ -39,6 +39,19 @@ extension EventStore {
         try write { db in try importFile(path, options: options, now: now, progress: progress, onReject: onReject, db) }
     }
 
+    /// `importFile(_:options:now:progress:onReject:)` on a thread of Dispatch's, the caller
+    /// suspended meanwhile; `progress` and `onReject` are called on that thread.
+    public func importFile(
+        _ path: String, options: ImportOptions, now: Date,
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onReject: (@Sendable (Rejection) -> Void)? = nil
+    ) async throws -> ImportReport {
+        // The import's steps read the file as they write: synchronous, in one transaction.
+        try await Blocking.offPool {
+            try self.importFile(path, options: options, now: now, progress: progress, onReject: onReject)
+        }
+    }
+
     /// ``importFile(_:options:now:progress:onReject:)`` in a transaction of the caller's.
     func importFile(
         _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
@@ -55,20 +68,27 @@ extension EventStore {
     ///
     /// - Complexity: O(n) in the stored events, counted by import.
     public func imports() throws -> [ImportSummary] {
-        try read { db in
-            var kept: [Int64: Int] = [:]
-            for table in ["launch", "fetch", "notification", "deviceEvent"] {
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
-                for row in rows { kept[row[0], default: 0] += row[1] as Int }
-            }
-            return try ImportLogRecord.fetchAll(db, sql: "SELECT * FROM importLog ORDER BY id").map { log in
-                ImportSummary(
-                    id: log.id!, file: log.path, sha256: log.sha256, format: log.format, device: log.device,
-                    timeZone: log.timeZone, dateOrder: log.dateOrder, rowsRead: log.rowsRead, stored: log.stored,
-                    duplicates: log.duplicates, rejected: log.rejected, eventsKept: kept[log.id!] ?? 0,
-                    importedAt: Date(milliseconds: log.importedAt))
-            }
+        try read(Self.importLog)
+    }
+
+    /// `imports()` on one of GRDB's readers, the caller suspended meanwhile.
+    public func imports() async throws -> [ImportSummary] {
+        try await read(Self.importLog)
+    }
+
+    private static func importLog(_ db: Database) throws -> [ImportSummary] {
+        var kept: [Int64: Int] = [:]
+        for table in ["launch", "fetch", "notification", "deviceEvent"] {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT importId, count(*) FROM \(table) WHERE importId IS NOT NULL GROUP BY importId")
+            for row in rows { kept[row[0], default: 0] += row[1] as Int }
+        }
+        return try ImportLogRecord.fetchAll(db, sql: "SELECT * FROM importLog ORDER BY id").map { log in
+            ImportSummary(
+                id: log.id!, file: log.path, sha256: log.sha256, format: log.format, device: log.device,
+                timeZone: log.timeZone, dateOrder: log.dateOrder, rowsRead: log.rowsRead, stored: log.stored,
+                duplicates: log.duplicates, rejected: log.rejected, eventsKept: kept[log.id!] ?? 0,
+                importedAt: Date(milliseconds: log.importedAt))
         }
     }
 }
@@ -96,6 +116,11 @@ extension EventStore {
         }
         try compact()
         return reports
+    }
+
+    /// `reread(device:in:now:)` on a thread of Dispatch's, the caller suspended meanwhile.
+    public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
+        try await Blocking.offPool { try self.reread(device: device, in: zone, now: now) }
     }
 }
 

@@ -23,12 +23,25 @@ extension EventStore {
     /// earliest such import, and counts as ``PruneReport/kept``.
     ///
     /// - Parameters:
-    ///   - importID: the import's id, as ``imports()`` lists it.
+    ///   - importID: the import's id, as `imports()` lists it.
     ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
         try pruning(dryRun: dryRun) { db in try prune(importID: importID, db) }
+    }
+
+    /// `prune(before:device:dryRun:)` on a thread of Dispatch's, the caller suspended meanwhile.
+    public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) async throws
+        -> PruneReport
+    {
+        // The prune's steps and the compaction after them are synchronous.
+        try await Blocking.offPool { try self.prune(before: time, device: device, dryRun: dryRun) }
+    }
+
+    /// `prune(importID:dryRun:)` on a thread of Dispatch's, the caller suspended meanwhile.
+    public func prune(importID: Int64, dryRun: Bool = false) async throws -> PruneReport {
+        try await Blocking.offPool { try self.prune(importID: importID, dryRun: dryRun) }
     }
 
     /// ``prune(importID:dryRun:)`` in a transaction of the caller's, without compacting the file.

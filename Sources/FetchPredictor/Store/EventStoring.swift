@@ -10,15 +10,12 @@ import Foundation
 /// ``ModelCaching`` (learned models), ``ImportLogKeeping`` (imports of files), ``APIKeyKeeping``
 /// (the service's keys) and ``WakeKeeping`` (the planned wakes of a fleet).
 ///
-/// The roles become async one at a time (issue 38). What ``FetchScheduler`` calls is async:
-/// ``APIKeyKeeping``, ``ModelCaching``, ``WakeKeeping``, and of the others a batch of events, the
-/// reads a model is learned from, what planning reads of a device's settings, and an erasure. A
-/// caller waits suspended while PostgreSQL answers; SQLite's writes and its reads of events to
-/// learn from run on GRDB's own queues, and its short reads by an index (a key, a device's
-/// settings, a cached model) on the caller's thread, which costs less than a hop to a queue and
-/// back. The other calls are still synchronous: a store that talks to a server waits for it on
-/// the calling thread, so an async caller runs them off the cooperative pool (the service runs
-/// them on NIO's thread pool).
+/// Every role is async. A caller waits suspended while PostgreSQL answers. SQLite's writes, its
+/// imports and prunes, and its long reads (the events a model learns from, an export, the apps
+/// counted) run on GRDB's own queues; its short reads by an index (a key, a device's settings, a
+/// cached model) on the caller's thread, which costs less than a hop to a queue and back. The
+/// PostgreSQL store's import, prune and settings steps still wait for the server on a thread of
+/// Dispatch's, off the cooperative pool (issue 38).
 ///
 /// ## Topics
 /// - ``EventKeeping/record(_:device:)``
@@ -32,7 +29,7 @@ public protocol EventStoring: EventKeeping, DeviceSettingsKeeping, ModelCaching,
     var location: String { get }
 
     /// Reads the store once: for a service's readiness check.
-    func check() throws
+    func check() async throws
 }
 
 extension EventStoring {
@@ -45,14 +42,21 @@ extension EventStoring {
     /// - Throws: ``StoreError/noTimeZone(device:)`` for a device with no zone, and
     ///   ``StoreError/timeZoneConflict(device:stored:given:)`` when `timeZone` is not its zone:
     ///   habits are never read in a zone the device was not in.
-    public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) throws -> [BacktestDevice] {
-        try (names ?? devices()).map { name in
-            guard let zone = try self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
+    public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) async throws
+        -> [BacktestDevice]
+    {
+        var devices: [BacktestDevice] = []
+        let all: [String]
+        if let names { all = names } else { all = try await self.devices() }
+        for name in all {
+            guard let zone = try await self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
             try StoreRules.checkZone(timeZone, of: name, against: zone)
-            let events = try events(device: name)
-            return BacktestDevice(
-                name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
-                deviceEvents: events.filter { $0.kind.isDeviceEvent || $0.kind == .notification })
+            let events = try await events(device: name)
+            devices.append(
+                BacktestDevice(
+                    name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
+                    deviceEvents: events.filter { $0.kind.isDeviceEvent || $0.kind == .notification }))
         }
+        return devices
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct AppsCommand: ParsableCommand {
+struct AppsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apps",
         abstract: "List the apps of a device with their interval, launches and fetch results.",
@@ -22,15 +22,15 @@ struct AppsCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOptions
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
+        if !allDevices { try await KnownNames.requireDevice(store.device, in: eventStore) }
         // As of --now when given: a local time in the device's zone (with --all-devices, an instant).
-        let zone = allDevices ? nil : try eventStore.timeZone(device: store.device)
+        let zone = allDevices ? nil : try await eventStore.timeZone(device: store.device)
         let asOf = try clock.now.map { _ in try clock.currentDate(in: zone) }
-        let apps = try eventStore.apps(device: allDevices ? nil : store.device, asOf: asOf)
+        let apps = try await eventStore.apps(device: allDevices ? nil : store.device, asOf: asOf)
         var zones: [String: TimeZone] = [:]
-        for device in Set(apps.map(\.device)) { zones[device] = try eventStore.timeZone(device: device) }
+        for device in Set(apps.map(\.device)) { zones[device] = try await eventStore.timeZone(device: device) }
         let scope = allDevices ? "any device" : "device \(store.device)"
         try output.print(apps) { Self.describe($0, zones: zones, scope: scope) }
     }

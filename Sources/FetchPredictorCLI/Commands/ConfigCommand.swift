@@ -195,11 +195,11 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     /// Makes the change of every app of the device that fits a pattern, and says which.
-    func changeInBulk(_ eventStore: any EventKeeping & DeviceSettingsKeeping) throws {
+    func changeInBulk(_ eventStore: any EventKeeping & DeviceSettingsKeeping) async throws {
         let patterns = try bulkPatterns()
-        let names = try eventStore.apps(device: store.device, asOf: nil).map(\.app)
+        let names = try await eventStore.apps(device: store.device, asOf: nil).map(\.app)
         let chosen = names.filter { name in patterns.contains { SystemApps.matches(name, pattern: $0) } }
-        for app in chosen { try eventStore.changeApp(appChange, app: app, device: store.device) }
+        for app in chosen { try await eventStore.changeApp(appChange, app: app, device: store.device) }
         var changes: [String] = []
         if let interval { changes.append("interval \(interval)") }
         if let enable { changes.append(enable ? "enabled" : "disabled") }
@@ -243,8 +243,8 @@ struct ConfigCommand: AsyncParsableCommand {
         let changes = !appChange.isEmpty || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
         if reread, let timeZone {
             let eventStore = try store.openStore(creating: false)
-            try KnownNames.requireDevice(store.device, in: eventStore)
-            let reports = try eventStore.reread(device: store.device, in: timeZone, now: Date())
+            try await KnownNames.requireDevice(store.device, in: eventStore)
+            let reports = try await eventStore.reread(device: store.device, in: timeZone, now: Date())
             try output.print(Moved(device: store.device, timeZone: timeZone.identifier, imports: reports)) { moved in
                 ([
                     "Device \(moved.device) is in \(moved.timeZone) now; \(Output.count(reports.count, "import")) of local times read again in it\(reports.isEmpty ? "." : ":")"
@@ -255,42 +255,44 @@ struct ConfigCommand: AsyncParsableCommand {
         }
         if inBulk {
             let eventStore = try store.openStore(creating: false)
-            try KnownNames.requireDevice(store.device, in: eventStore)
-            try changeInBulk(eventStore)
+            try await KnownNames.requireDevice(store.device, in: eventStore)
+            try await changeInBulk(eventStore)
             return
         }
         let eventStore = try store.openStore(creating: changes)
         if let app, !appChange.isEmpty,
-            try !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
+            try await !eventStore.appSettings(device: store.device).contains(where: { $0.app == app })
         {
             Output.error("\(app) is not in the store yet: its settings are kept for when its events come.")
         }
         // The zone first: when it is refused, nothing else changes either.
-        if let timeZone { try eventStore.setTimeZone(timeZone, device: store.device) }
+        if let timeZone { try await eventStore.setTimeZone(timeZone, device: store.device) }
         if let wakesPerHour {
             // With --device, that device's budget; without, the store's default.
             if store.deviceOption != nil {
-                try eventStore.setWakesPerHour(wakesPerHour.count, device: store.device)
+                try await eventStore.setWakesPerHour(wakesPerHour.count, device: store.device)
             } else {
-                try eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
+                try await eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
             }
         }
-        if let app, !appChange.isEmpty { try eventStore.changeApp(appChange, app: app, device: store.device) }
+        if let app, !appChange.isEmpty { try await eventStore.changeApp(appChange, app: app, device: store.device) }
         if let defaultInterval {
             // With --device, that device's default; without, the store's.
             if store.deviceOption != nil {
-                try eventStore.setDefaultInterval(defaultInterval, device: store.device)
+                try await eventStore.setDefaultInterval(defaultInterval, device: store.device)
             } else {
-                try eventStore.setDefaultInterval(defaultInterval)
+                try await eventStore.setDefaultInterval(defaultInterval)
             }
         }
+        var appSettings: AppSettings?
+        if let app { appSettings = try await eventStore.settings(app: app, device: store.device) }
         let settings = Settings(
-            device: store.device, deviceExists: try eventStore.hasDevice(store.device),
-            timeZone: try eventStore.timeZone(device: store.device)?.identifier,
-            defaultInterval: try eventStore.defaultInterval(device: store.device),
+            device: store.device, deviceExists: try await eventStore.hasDevice(store.device),
+            timeZone: try await eventStore.timeZone(device: store.device)?.identifier,
+            defaultInterval: try await eventStore.defaultInterval(device: store.device),
             wakesPerHour: try await eventStore.planningSettings(device: store.device).wakesPerHour,
-            wakesPerHourIsDefault: try eventStore.wakesPerHour(device: store.device) == nil,
-            app: try app.map { try eventStore.settings(app: $0, device: store.device) })
+            wakesPerHourIsDefault: try await eventStore.wakesPerHour(device: store.device) == nil,
+            app: appSettings)
         try output.print(settings, text: Self.describe)
     }
 

@@ -65,7 +65,7 @@ struct DueCommand: AsyncParsableCommand {
             "\(wakes.count) device\(wakes.count == 1 ? "" : "s") due before \(TimestampFormatter.iso(due.milliseconds)):"
         )
         for wake in wakes {
-            let zone = try eventStore.timeZone(device: wake.device)
+            let zone = try await eventStore.timeZone(device: wake.device)
             let name = wake.device + String(repeating: " ", count: width - wake.device.count)
             let apps = wake.apps.map(\.app).joined(separator: ", ")
             print("  \(name)  \(Output.local(wake.time, zone))  \(apps)")

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct EvaluateCommand: ParsableCommand {
+struct EvaluateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
         abstract: "Backtest the predictor: fresh content at launch against periodic fetching and the oracle.",
@@ -122,9 +122,9 @@ struct EvaluateCommand: ParsableCommand {
         guard refinements >= 0 else { throw ValidationError("--refinements must be 0 or more.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let backtest = try backtestSettings()
-        let devices = files.isEmpty ? try storeDevices() : try fileDevices()
+        let devices = files.isEmpty ? try await storeDevices() : try fileDevices()
         // The files written after the replay are opened before it, so that a path that cannot be
         // written is said at once, not after minutes of work.
         let wakesFile = try wakesOut.map { try OutputFile(path: $0, option: "--wakes-out") }
@@ -149,10 +149,10 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     /// The store's devices, or the one `--device` names, which must be in it.
-    func storeDevices() throws -> [BacktestDevice] {
+    func storeDevices() async throws -> [BacktestDevice] {
         let eventStore = try store.openStore(creating: false)
-        if let device = store.deviceOption { try KnownNames.requireDevice(device, in: eventStore) }
-        return try eventStore.backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
+        if let device = store.deviceOption { try await KnownNames.requireDevice(device, in: eventStore) }
+        return try await eventStore.backtestDevices(store.deviceOption.map { [$0] }, timeZone: timeZone)
     }
 
     /// The devices the files name, or the one `--device` names, which must be among them.

@@ -1,8 +1,9 @@
 import ArgumentParser
 import FetchPredictor
 import Foundation
+import Synchronization
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write the store's events in an import format.",
@@ -42,19 +43,22 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
     var out: String?
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        if store.deviceOption != nil { try KnownNames.requireDevice(store.device, in: eventStore) }
-        let zone = store.deviceOption != nil ? try eventStore.timeZone(device: store.device) : nil
+        if store.deviceOption != nil { try await KnownNames.requireDevice(store.device, in: eventStore) }
+        let zone = store.deviceOption != nil ? try await eventStore.timeZone(device: store.device) : nil
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: Date()) }
         let end = try to.map { try TimeArgument.parse($0, option: "--to", zone: zone, now: Date()) }
-        let file = try OutputFile(path: out, option: "--out")
-        if format == .csv { try file.line(EventLogWriter.csvHeader) }
-        try eventStore.forEachStoredEvent(
+        // The store calls back on a thread of its own, one event after another.
+        let file = Mutex(try OutputFile(path: out, option: "--out"))
+        let format = self.format
+        if format == .csv { try file.withLock { try $0.line(EventLogWriter.csvHeader) } }
+        try await eventStore.forEachStoredEvent(
             device: store.deviceOption, from: start?.milliseconds, to: end?.milliseconds
         ) { event in
-            try file.line(format == .csv ? EventLogWriter.csvLine(event) : EventLogWriter.jsonLine(event))
+            let line = format == .csv ? EventLogWriter.csvLine(event) : EventLogWriter.jsonLine(event)
+            try file.withLock { try $0.line(line) }
         }
-        try file.close()
+        try file.withLock { try $0.close() }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import usage logs into the store.",
@@ -78,12 +78,12 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOptions
 
-    func run() throws {
+    func run() async throws {
         // A new SQLite file, and the folders made for it, go again if nothing was imported into it.
         let path = store.database.postgresURL() == nil ? store.databasePath() : nil
         let isNew = path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
         let newFolders = path.map(EventStore.missingFolders(for:)) ?? []
-        let (summary, zoneless) = try importFiles()
+        let (summary, zoneless) = try await importFiles()
         if output.json { print(try Output.json(summary)) }
         for note in ImportText.zoneNeeded(devices: zoneless) { Output.error(note) }
         guard summary.failures.isEmpty else {
@@ -99,9 +99,9 @@ struct ImportCommand: ParsableCommand {
 
     /// Imports the files, each in its own transaction; the store is closed on return. Also
     /// returns the store's devices that have no time zone, when a file was imported.
-    func importFiles() throws -> (ImportText.Summary, zoneless: [String]) {
+    func importFiles() async throws -> (ImportText.Summary, zoneless: [String]) {
         let eventStore = try store.openStore()
-        let before = Set(try eventStore.devices())
+        let before = Set(try await eventStore.devices())
         let rejectsFile = try rejects.map { try RejectsFile(path: $0) }
         let options = ImportOptions(
             format: format, device: store.device, timeZone: timeZone, dateOrder: dateOrder,
@@ -114,8 +114,8 @@ struct ImportCommand: ParsableCommand {
         for file in files {
             let bar = ProgressBar(label: (file as NSString).lastPathComponent)
             do {
-                try checkSource(of: file, in: eventStore, held: &held)
-                let report = try eventStore.importFile(
+                try await checkSource(of: file, in: eventStore, held: &held)
+                let report = try await eventStore.importFile(
                     file, options: options, now: try clock.currentDate(), progress: bar.update,
                     onReject: rejectsFile?.write)
                 bar.finish()
@@ -127,7 +127,7 @@ struct ImportCommand: ParsableCommand {
                 } else {
                     held?.append(HeldLog(file: report.file, id: nil, format: report.format.rawValue))
                 }
-                let zone = try eventStore.timeZone(device: report.device)
+                let zone = try await eventStore.timeZone(device: report.device)
                 if !output.json { ImportText.show(report, zone: zone, rejectsPath: rejects) }
             } catch {
                 bar.finish()
@@ -139,9 +139,12 @@ struct ImportCommand: ParsableCommand {
         // Every device, not only --device: a device column spreads a file over several.
         // Only the devices this import wrote into: a note about another device, zoned or not,
         // would be about nothing this command did.
-        let devices = Set(try eventStore.devices())
+        let devices = Set(try await eventStore.devices())
         let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
-        let zoneless = try written.sorted().filter { try eventStore.timeZone(device: $0) == nil }
+        var zoneless: [String] = []
+        for device in written.sorted() where try await eventStore.timeZone(device: device) == nil {
+            zoneless.append(device)
+        }
         return (summary, zoneless)
     }
 
@@ -175,10 +178,10 @@ struct ImportCommand: ParsableCommand {
     /// Refuses a file imported with no `--device` whose kind of source differs from every log
     /// the device holds (``OtherSource``), unless `--same-device` confirms it. A file whose format
     /// cannot be told is left to the import, which says why.
-    func checkSource(of file: String, in eventStore: any ImportLogKeeping, held: inout [HeldLog]?) throws {
+    func checkSource(of file: String, in eventStore: any ImportLogKeeping, held: inout [HeldLog]?) async throws {
         guard store.deviceOption == nil, !sameDevice else { return }
         if held == nil {
-            held = try eventStore.imports().filter { $0.device == store.device }.map {
+            held = try await eventStore.imports().filter { $0.device == store.device }.map {
                 HeldLog(file: $0.file, id: $0.id, format: $0.format)
             }
         }

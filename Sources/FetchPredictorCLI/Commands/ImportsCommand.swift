@@ -2,7 +2,7 @@ import ArgumentParser
 import FetchPredictor
 import Foundation
 
-struct ImportsCommand: ParsableCommand {
+struct ImportsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imports",
         abstract: "List the import log: every import, how it read its file, and what it stored.",
@@ -19,12 +19,12 @@ struct ImportsCommand: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
-    func run() throws {
+    func run() async throws {
         let eventStore = try store.openStore(creating: false)
         // Every device's imports, or those of the one --device names.
-        var imports = try eventStore.imports()
+        var imports = try await eventStore.imports()
         if let device = store.deviceOption {
-            try KnownNames.requireDevice(device, in: eventStore)
+            try await KnownNames.requireDevice(device, in: eventStore)
             imports = imports.filter { $0.device == device }
         }
         // A table for a terminal fits it; one for a file or a pipe keeps every column.

@@ -40,9 +40,9 @@ struct NextCommand: AsyncParsableCommand {
 
     func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        try KnownNames.requireDevice(store.device, in: eventStore)
-        if let app { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
-        let zone = try store.zone(in: eventStore)
+        try await KnownNames.requireDevice(store.device, in: eventStore)
+        if let app { try await KnownNames.requireApp(app, device: store.device, in: eventStore) }
+        let zone = try await store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)
         let now = try clock.currentDate(in: zone)
         let wake: DeviceWake?

@@ -28,9 +28,9 @@ struct PeaksCommand: AsyncParsableCommand {
 
     func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        try KnownNames.requireDevice(store.device, in: eventStore)
-        for app in apps { try KnownNames.requireApp(app, device: store.device, in: eventStore) }
-        let zone = try store.zone(in: eventStore)
+        try await KnownNames.requireDevice(store.device, in: eventStore)
+        for app in apps { try await KnownNames.requireApp(app, device: store.device, in: eventStore) }
+        let zone = try await store.zone(in: eventStore)
         let scheduler = FetchScheduler(store: eventStore)
         let now = try clock.currentDate(in: zone)
         let apps = self.apps.isEmpty ? try await scheduler.apps(device: store.device, asOf: now) : self.apps

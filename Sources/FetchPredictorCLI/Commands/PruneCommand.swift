@@ -75,26 +75,27 @@ struct PruneCommand: AsyncParsableCommand {
         let report: PruneReport
         let scope: String
         if all {
-            try KnownNames.requireDevice(store.device, in: eventStore)
+            try await KnownNames.requireDevice(store.device, in: eventStore)
             report = try await eventStore.eraseDevice(store.device, dryRun: dryRun)
             scope = "and device \(store.device) itself, with its apps, settings, learned models and import records"
         } else if let importID {
             // --device may name the import's own device, as a check; any other is refused.
             if let device = store.deviceOption,
-                let imported = try eventStore.imports().first(where: { $0.id == importID }), imported.device != device
+                let imported = try await eventStore.imports().first(where: { $0.id == importID }),
+                imported.device != device
             {
                 throw ValidationError(
                     "Import \(importID) was imported for device \(imported.device), not \(device): give its own device, or none."
                 )
             }
-            report = try eventStore.prune(importID: importID, dryRun: dryRun)
+            report = try await eventStore.prune(importID: importID, dryRun: dryRun)
             scope = "stored by import \(importID)"
         } else {
-            if !allDevices { try KnownNames.requireDevice(store.device, in: eventStore) }
-            let zone = allDevices ? nil : try eventStore.timeZone(device: store.device)
+            if !allDevices { try await KnownNames.requireDevice(store.device, in: eventStore) }
+            let zone = allDevices ? nil : try await eventStore.timeZone(device: store.device)
             let text = before!.count == 10 ? before! + " 00:00" : before!
             let instant = try TimeArgument.parse(text, option: "--before", zone: zone, now: Date())
-            report = try eventStore.prune(
+            report = try await eventStore.prune(
                 before: instant.milliseconds, device: allDevices ? nil : store.device, dryRun: dryRun)
             scope =
                 "before \(TimestampFormatter.iso(instant.milliseconds)) from "

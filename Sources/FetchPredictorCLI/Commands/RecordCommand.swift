@@ -44,10 +44,11 @@ struct RecordCommand: ParsableCommand {
     /// Opens the store and reads a time given as `--at`, a local time in the device's zone. A
     /// time that cannot be read is refused before a store is made for it: a new store is made
     /// only once the time has been read without a zone, as an instant.
-    static func openStore(_ store: StoreOptions, at: String, now: Date) throws -> (store: any EventStoring, time: Date)
+    static func openStore(_ store: StoreOptions, at: String, now: Date) async throws
+        -> (store: any EventStoring, time: Date)
     {
         if let existing = try? store.openStore(creating: false) {
-            let zone = try existing.timeZone(device: store.device)
+            let zone = try await existing.timeZone(device: store.device)
             return (existing, try TimeArgument.parse(at, option: "--at", zone: zone, now: now))
         }
         let time = try TimeArgument.parse(at, option: "--at", zone: nil, now: now)
@@ -78,8 +79,8 @@ struct RecordCommand: ParsableCommand {
         }
 
         /// Opens the store and reads `--at` (``RecordCommand/openStore(_:at:now:)``).
-        func openStore(_ store: StoreOptions, now: Date) throws -> (store: any EventStoring, time: Date) {
-            try RecordCommand.openStore(store, at: at, now: now)
+        func openStore(_ store: StoreOptions, now: Date) async throws -> (store: any EventStoring, time: Date) {
+            try await RecordCommand.openStore(store, at: at, now: now)
         }
     }
 
@@ -94,7 +95,7 @@ struct RecordCommand: ParsableCommand {
         @OptionGroup var clock: ClockOptions
 
         func run() async throws {
-            let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
+            let (eventStore, time) = try await event.openStore(store, now: try clock.currentDate())
             let stored = try await eventStore.record(
                 Event(kind: .launch, app: event.app, time: time.milliseconds, duration: event.duration),
                 device: store.device)
@@ -128,7 +129,7 @@ struct RecordCommand: ParsableCommand {
         }
 
         func run() async throws {
-            let (eventStore, time) = try event.openStore(store, now: try clock.currentDate())
+            let (eventStore, time) = try await event.openStore(store, now: try clock.currentDate())
             let stored = try await eventStore.record(
                 Event(
                     kind: .fetch, app: event.app, time: time.milliseconds, result: result, duration: event.duration,
@@ -188,7 +189,7 @@ struct RecordCommand: ParsableCommand {
 
         func run() async throws {
             let (kind, value) = try parsed()
-            let (eventStore, time) = try RecordCommand.openStore(store, at: at, now: try clock.currentDate())
+            let (eventStore, time) = try await RecordCommand.openStore(store, at: at, now: try clock.currentDate())
             let stored = try await eventStore.record(
                 Event(kind: kind, app: "", time: time.milliseconds, value: value), device: store.device)
             let recorded = Recorded(device: store.device, event: kind, time: time, value: value, stored: stored)

@@ -33,8 +33,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        try KnownNames.requireDevice(store.device, in: eventStore)
-        let zone = try store.zone(in: eventStore)
+        try await KnownNames.requireDevice(store.device, in: eventStore)
+        let zone = try await store.zone(in: eventStore)
         let bar = ProgressBar(label: "evaluating")
         let data = try await ReportData(
             store: eventStore, device: store.device, zone: zone, now: try clock.currentDate(in: zone),

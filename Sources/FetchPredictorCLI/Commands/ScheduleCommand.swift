@@ -34,8 +34,8 @@ struct ScheduleCommand: AsyncParsableCommand {
 
     func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        try KnownNames.requireDevice(store.device, in: eventStore)
-        let zone = try store.zone(in: eventStore)
+        try await KnownNames.requireDevice(store.device, in: eventStore)
+        let zone = try await store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
         let scheduler = FetchScheduler(store: eventStore, configuration: plan.configuration)

@@ -113,8 +113,6 @@ struct ServeCommand: ParsableCommand {
         settings.maximumConnections = maxConnections
         settings.learnWait = .seconds(learnWait)
         settings.sweepPerSecond = sweepPerSecond
-        // A database server's calls mostly wait for the network: as many threads as connections.
-        if eventStore is PostgresEventStore { settings.storeThreads = PostgresEventStore.Limits().connections }
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fetchpredict")
         logger.logLevel = Logger.Level(rawValue: logLevel)!

@@ -24,8 +24,8 @@ struct StateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let eventStore = try store.openStore(creating: false)
-        try KnownNames.requireDevice(store.device, in: eventStore)
-        let zone = try store.zone(in: eventStore)
+        try await KnownNames.requireDevice(store.device, in: eventStore)
+        let zone = try await store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
         let summary = try await FetchScheduler(store: eventStore).stateSummary(device: store.device, now: now)
         try output.print(summary) { StateText.describe($0, zone: zone) }

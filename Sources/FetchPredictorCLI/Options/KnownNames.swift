@@ -5,8 +5,8 @@ import FetchPredictor
 /// names the nearest ones that are.
 enum KnownNames {
     /// Refuses a device the store does not have, when it has others.
-    static func requireDevice(_ device: String, in store: any DeviceSettingsKeeping) throws {
-        let devices = try store.devices()
+    static func requireDevice(_ device: String, in store: any DeviceSettingsKeeping) async throws {
+        let devices = try await store.devices()
         guard !devices.isEmpty, !devices.contains(device) else { return }
         let hint = suggestion(device, among: devices)
         let list =
@@ -16,8 +16,8 @@ enum KnownNames {
     }
 
     /// Refuses an app the device does not have.
-    static func requireApp(_ app: String, device: String, in store: any DeviceSettingsKeeping) throws {
-        let apps = try store.appSettings(device: device).map(\.app)
+    static func requireApp(_ app: String, device: String, in store: any DeviceSettingsKeeping) async throws {
+        let apps = try await store.appSettings(device: device).map(\.app)
         guard !apps.contains(app) else { return }
         throw ValidationError(
             "There is no app named '\(app)' on device \(device)\(suggestion(app, among: apps))")

@@ -104,8 +104,10 @@ struct StoreOptions: ParsableArguments {
     /// The device's zone, for a command that reads or shows its local time.
     ///
     /// - Throws: ``StoreError/noTimeZone(device:)`` when it has none: no zone is assumed.
-    func zone(in eventStore: any DeviceSettingsKeeping) throws -> TimeZone {
-        guard let zone = try eventStore.timeZone(device: device) else { throw StoreError.noTimeZone(device: device) }
+    func zone(in eventStore: any DeviceSettingsKeeping) async throws -> TimeZone {
+        guard let zone = try await eventStore.timeZone(device: device) else {
+            throw StoreError.noTimeZone(device: device)
+        }
         return zone
     }
 

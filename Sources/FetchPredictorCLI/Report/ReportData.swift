@@ -1,5 +1,6 @@
 import FetchPredictor
 import Foundation
+import Synchronization
 
 /// What the report shows of a device, read from the store as of a time.
 struct ReportData {
@@ -47,7 +48,7 @@ struct ReportData {
         self.device = device
         self.zone = zone
         self.now = now
-        defaultInterval = try store.defaultInterval(device: device)
+        defaultInterval = try await store.defaultInterval(device: device)
         let scheduler = FetchScheduler(store: store, configuration: configuration)
         schedule = try await scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         state = try await scheduler.stateSummary(device: device, now: now)
@@ -56,15 +57,19 @@ struct ReportData {
             ? try await WakeText.emptyHint(scheduler, device: device, asOf: now, zone: zone) : nil
         let learned = Set(try await scheduler.apps(device: device, asOf: now))
         // The events up to now, read once in time order and counted as they come.
-        var counts = Counts(zone: zone, coldGap: ColdLaunch.gap(configuration))
-        var first: Milliseconds?
-        try store.forEachStoredEvent(device: device, from: nil, to: now.milliseconds + 1) { event in
-            if first == nil { first = event.time }
-            counts.add(event)
+        // The store calls back on a thread of its own, one event after another.
+        let counted = Mutex(
+            (counts: Counts(zone: zone, coldGap: ColdLaunch.gap(configuration)), first: Milliseconds?.none))
+        try await store.forEachStoredEvent(device: device, from: nil, to: now.milliseconds + 1) { event in
+            counted.withLock {
+                if $0.first == nil { $0.first = event.time }
+                $0.counts.add(event)
+            }
         }
+        let (counts, first) = counted.withLock { $0 }
         days = max(1, Int(((now.milliseconds - (first ?? now.milliseconds)) / 86_400_000)) + 1)
         var apps: [App] = []
-        for summary in try store.apps(device: device, asOf: now) {
+        for summary in try await store.apps(device: device, asOf: now) {
             var profiles: [DailyProfile] = []
             var coldStart = true
             var stateText = "no launch yet"
@@ -91,7 +96,7 @@ struct ReportData {
         }
         self.apps = apps
         if evaluate {
-            let devices = try store.backtestDevices([device]).map { device in
+            let devices = try await store.backtestDevices([device]).map { device in
                 var cut = device
                 cut.launches = device.launches.filter { $0.time <= now.milliseconds }
                 cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.milliseconds }

@@ -3,8 +3,9 @@ import FetchPredictor
 import Foundation
 
 /// The file `--rejects` names: every refused row, as CSV (`file,line,field,reason`, quoted as
-/// RFC 4180 says), so that a spreadsheet or a script reads it as it reads the logs.
-final class RejectsFile {
+/// RFC 4180 says), so that a spreadsheet or a script reads it as it reads the logs. An import
+/// writes it from the thread it reads its file on.
+final class RejectsFile: Sendable {
     private let handle: FileHandle
 
     init(path: String) throws {

@@ -11,37 +11,37 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     func eraseDevice(_ device: String, dryRun: Bool) async throws -> PruneReport
 
     /// The names of the devices in the store, in byte order.
-    func devices() throws -> [String]
+    func devices() async throws -> [String]
 
     /// At most `limit` names of devices that begin with `prefix` and come after `after` (a whole
     /// name, prefix included), in byte order: a page of a listing.
-    func devices(prefix: String, after: String?, limit: Int) throws -> [String]
+    func devices(prefix: String, after: String?, limit: Int) async throws -> [String]
 
     /// Whether the store has a device of that name.
-    func hasDevice(_ device: String) throws -> Bool
+    func hasDevice(_ device: String) async throws -> Bool
 
     /// A device's time zone, or `nil` when the device is unknown or has none.
-    func timeZone(device: String) throws -> TimeZone?
+    func timeZone(device: String) async throws -> TimeZone?
 
     /// The interval of apps that set none: `FetchInterval/never` until changed, as on iOS.
-    func defaultInterval() throws -> FetchInterval
+    func defaultInterval() async throws -> FetchInterval
 
     /// Changes the interval of apps that set none.
-    func setDefaultInterval(_ interval: FetchInterval) throws
+    func setDefaultInterval(_ interval: FetchInterval) async throws
 
     /// The interval of a device's apps that set none: the device's own default, else the store's.
-    func defaultInterval(device: String) throws -> FetchInterval
+    func defaultInterval(device: String) async throws -> FetchInterval
 
     /// A device's own push budget; `nil` when it has none (or is not there).
-    func wakesPerHour(device: String) throws -> Int?
+    func wakesPerHour(device: String) async throws -> Int?
 
     /// Sets the push budget of the devices of `scope` (a tenant's, as `"acme/"`; `""` for the
     /// whole store) that set none of their own; `nil` for none. A device's budget is its own, else
     /// its scope's, else the store's (``PlanningSettings/wakesPerHour``).
-    func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) throws
+    func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws
 
     /// The push budget of the devices of `scope` that set none; `nil` when it has none.
-    func defaultWakesPerHour(scope: String) throws -> Int?
+    func defaultWakesPerHour(scope: String) async throws -> Int?
 
     /// Changes a device's own settings in one transaction, creating the device when new: its
     /// zone (a new one drops its learned models and bumps its version), the interval of its apps
@@ -50,7 +50,7 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when the zone
     ///   changes and imports of the device read local times in its present zone. Nothing is
     ///   changed then.
-    func changeDevice(_ change: DeviceSettingsChange, device: String) throws
+    func changeDevice(_ change: DeviceSettingsChange, device: String) async throws
 
     /// Changes an app's settings in one transaction, creating the device and the app when new,
     /// and returns them as changed; an empty change creates the app with the defaults, or keeps
@@ -58,13 +58,13 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     ///
     /// - Throws: ``InvalidFieldError/invalid(field:reason:)`` when the app's name is not usable.
     @discardableResult
-    func changeApp(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings
+    func changeApp(_ change: AppSettingsChange, app: String, device: String) async throws -> AppSettings
 
     /// The settings of one app; an app the store has never seen has the defaults.
-    func settings(app: String, device: String) throws -> AppSettings
+    func settings(app: String, device: String) async throws -> AppSettings
 
     /// The settings of every app of a device, without counting its events, by name.
-    func appSettings(device: String) throws -> [AppSettings]
+    func appSettings(device: String) async throws -> [AppSettings]
 
     /// What planning needs to know of a device's settings, read at one moment.
     func planningSettings(device: String) async throws -> PlanningSettings
@@ -72,8 +72,8 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
 
 extension DeviceSettingsKeeping {
     /// Creates a device with no time zone when there is none of that name.
-    public func createDevice(_ device: String) throws {
-        try changeDevice(DeviceSettingsChange(), device: device)
+    public func createDevice(_ device: String) async throws {
+        try await changeDevice(DeviceSettingsChange(), device: device)
     }
 
     /// Sets a device's IANA time zone, creating the device when new; a new zone drops the
@@ -81,37 +81,37 @@ extension DeviceSettingsKeeping {
     ///
     /// - Throws: ``StoreError/localTimesReadInZone(device:stored:given:imports:)`` when imports
     ///   of the device read local times in its present zone. Nothing is changed then.
-    public func setTimeZone(_ zone: TimeZone, device: String) throws {
-        try changeDevice(DeviceSettingsChange(timeZone: zone), device: device)
+    public func setTimeZone(_ zone: TimeZone, device: String) async throws {
+        try await changeDevice(DeviceSettingsChange(timeZone: zone), device: device)
     }
 
     /// Sets a device's push budget (at most `wakesPerHour` device wakes in any hour of its
     /// plans), creating the device when new; `nil` for none.
-    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) throws {
-        try changeDevice(DeviceSettingsChange(wakesPerHour: .some(wakesPerHour)), device: device)
+    public func setWakesPerHour(_ wakesPerHour: Int?, device: String) async throws {
+        try await changeDevice(DeviceSettingsChange(wakesPerHour: .some(wakesPerHour)), device: device)
     }
 
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
-    public func setDefaultInterval(_ interval: FetchInterval?, device: String) throws {
-        try changeDevice(DeviceSettingsChange(defaultInterval: .some(interval)), device: device)
+    public func setDefaultInterval(_ interval: FetchInterval?, device: String) async throws {
+        try await changeDevice(DeviceSettingsChange(defaultInterval: .some(interval)), device: device)
     }
 
     /// Creates an app (and its device) with the default settings when there is none of that
     /// name; an app that is there keeps its settings.
-    public func createApp(_ app: String, device: String) throws {
-        try changeApp(AppSettingsChange(), app: app, device: device)
+    public func createApp(_ app: String, device: String) async throws {
+        try await changeApp(AppSettingsChange(), app: app, device: device)
     }
 
     /// Sets an app's fetch interval, creating the device and the app when new; `nil` returns it
     /// to the default.
-    public func setInterval(_ interval: FetchInterval?, app: String, device: String) throws {
-        try changeApp(AppSettingsChange(interval: .some(interval)), app: app, device: device)
+    public func setInterval(_ interval: FetchInterval?, app: String, device: String) async throws {
+        try await changeApp(AppSettingsChange(interval: .some(interval)), app: app, device: device)
     }
 
     /// Enables or disables background fetch for an app, creating the device and the app when new.
-    public func setEnabled(_ enabled: Bool, app: String, device: String) throws {
-        try changeApp(AppSettingsChange(enabled: enabled), app: app, device: device)
+    public func setEnabled(_ enabled: Bool, app: String, device: String) async throws {
+        try await changeApp(AppSettingsChange(enabled: enabled), app: app, device: device)
     }
 }
 

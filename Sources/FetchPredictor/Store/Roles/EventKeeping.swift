@@ -1,5 +1,6 @@
 import FetchPredictorImport
 import Foundation
+import Synchronization
 
 /// The events of a store: recorded in batches, read in the order a model learns them, counted per
 /// app, exported, and pruned by age. One role of ``EventStoring``.
@@ -30,7 +31,7 @@ public protocol EventKeeping: AnyObject, Sendable {
     ///
     /// As of a time, only the events up to it (included) are counted, and apps with none of them
     /// and no setting of their own are left out: the answer of a store holding only those events.
-    func apps(device: String?, asOf time: Date?) throws -> [AppSummary]
+    func apps(device: String?, asOf time: Date?) async throws -> [AppSummary]
 
     /// Calls `body` with the stored events of one device (or of all), of every kind, each naming
     /// its device, ordered by device, time, kind (by name) and app, names in byte order: what
@@ -40,9 +41,11 @@ public protocol EventKeeping: AnyObject, Sendable {
     ///   - device: the device; `nil` for every device.
     ///   - start: the earliest time kept (included); `nil` for no bound.
     ///   - end: the time events must be before; `nil` for no bound.
-    ///   - body: called with each event, in that order.
+    ///   - body: called with each event, in that order, maybe on a thread of the store's.
     func forEachStoredEvent(
-        device: String?, from start: Milliseconds?, to end: Milliseconds?, _ body: (Event) throws -> Void) throws
+        device: String?, from start: Milliseconds?, to end: Milliseconds?,
+        _ body: @escaping @Sendable (Event) throws -> Void
+    ) async throws
 
     /// Deletes for good every event before an instant, of one device or of all, and the learned
     /// models that remember them.
@@ -51,7 +54,7 @@ public protocol EventKeeping: AnyObject, Sendable {
     ///   - time: events before it go.
     ///   - device: the device; `nil` for every device.
     ///   - dryRun: count what would go, and change nothing.
-    func prune(before time: Milliseconds, device: String?, dryRun: Bool) throws -> PruneReport
+    func prune(before time: Milliseconds, device: String?, dryRun: Bool) async throws -> PruneReport
 }
 
 extension EventKeeping {
@@ -68,25 +71,25 @@ extension EventKeeping {
     }
 
     /// Every app of every device, counting every event.
-    public func apps() throws -> [AppSummary] { try apps(device: nil, asOf: nil) }
+    public func apps() async throws -> [AppSummary] { try await apps(device: nil, asOf: nil) }
 
     /// Every app of a device, counting every event.
-    public func apps(device: String) throws -> [AppSummary] { try apps(device: device, asOf: nil) }
+    public func apps(device: String) async throws -> [AppSummary] { try await apps(device: device, asOf: nil) }
 
     /// Deletes for good every event before an instant, of one device or of all (`nil`).
-    public func prune(before time: Milliseconds, device: String?) throws -> PruneReport {
-        try prune(before: time, device: device, dryRun: false)
+    public func prune(before time: Milliseconds, device: String?) async throws -> PruneReport {
+        try await prune(before: time, device: device, dryRun: false)
     }
 
     /// Every event of a device in time order (then by kind and app), each naming no device.
-    public func events(device: String) throws -> [Event] {
-        var events: [Event] = []
-        try forEachStoredEvent(device: device, from: nil, to: nil) { event in
+    public func events(device: String) async throws -> [Event] {
+        let events = Mutex<[Event]>([])
+        try await forEachStoredEvent(device: device, from: nil, to: nil) { event in
             var event = event
             event.device = nil
-            events.append(event)
+            events.withLock { $0.append(event) }
         }
-        return events
+        return events.withLock { $0 }
     }
 
     /// Records one event of a device, created when new.

@@ -15,18 +15,19 @@ public protocol ImportLogKeeping: AnyObject, Sendable {
     ///   - path: the file.
     ///   - options: format, device, time zone, and what to do with invalid rows.
     ///   - now: the time written in the import log.
-    ///   - progress: called as the file is read, with the bytes read and the file's size.
-    ///   - onReject: called with every refused row.
+    ///   - progress: called as the file is read, with the bytes read and the file's size, maybe
+    ///     on a thread of the store's.
+    ///   - onReject: called with every refused row, maybe on a thread of the store's.
     /// - Throws: `ImportError` when the file cannot be read or has invalid rows;
     ///   ``StoreError`` when the store fails, the zone contradicts the device's, or the file was
     ///   imported before and read otherwise.
     func importFile(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
-        onReject: ((Rejection) -> Void)?
-    ) throws -> ImportReport
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)?,
+        onReject: (@Sendable (Rejection) -> Void)?
+    ) async throws -> ImportReport
 
     /// The import log, oldest first, with how many of each import's events the store still holds.
-    func imports() throws -> [ImportSummary]
+    func imports() async throws -> [ImportSummary]
 
     /// Deletes for good exactly the events one import stored, and the import from the log, so
     /// that its file can be imported again, read another way. An event a later import (or
@@ -34,7 +35,7 @@ public protocol ImportLogKeeping: AnyObject, Sendable {
     /// ``PruneReport/kept``.
     ///
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
-    func prune(importID: Int64, dryRun: Bool) throws -> PruneReport
+    func prune(importID: Int64, dryRun: Bool) async throws -> PruneReport
 
     /// Moves a device to another zone and reads its imports of local times again in it, in one
     /// transaction: each such import's events are deleted (as ``prune(importID:dryRun:)`` does)
@@ -44,15 +45,17 @@ public protocol ImportLogKeeping: AnyObject, Sendable {
     /// - Returns: the new imports, in the order of the old.
     /// - Throws: ``StoreError/unknownDevice(_:)``; ``StoreError/importedFileChanged(path:importID:)``
     ///   or the import's own error when a file is gone, changed or now refused; then nothing changes.
-    func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport]
+    func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport]
 }
 
 extension ImportLogKeeping {
-    /// Imports one log file; see ``importFile(_:options:now:progress:onReject:)``.
-    public func importFile(_ path: String, options: ImportOptions, now: Date) throws -> ImportReport {
-        try importFile(path, options: options, now: now, progress: nil, onReject: nil)
+    /// Imports one log file; see `importFile(_:options:now:progress:onReject:)`.
+    public func importFile(_ path: String, options: ImportOptions, now: Date) async throws -> ImportReport {
+        try await importFile(path, options: options, now: now, progress: nil, onReject: nil)
     }
 
-    /// Deletes for good exactly the events one import stored; see ``prune(importID:dryRun:)``.
-    public func prune(importID: Int64) throws -> PruneReport { try prune(importID: importID, dryRun: false) }
+    /// Deletes for good exactly the events one import stored; see `prune(importID:dryRun:)`.
+    public func prune(importID: Int64) async throws -> PruneReport {
+        try await prune(importID: importID, dryRun: false)
+    }
 }
