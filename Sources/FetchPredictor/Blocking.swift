@@ -31,6 +31,33 @@ package enum Blocking {
         }
     }
 
+    /// Runs async work to its end on the calling thread, which it holds meanwhile: the work's
+    /// every job (its start, and each resumption after it waited for another thread) runs here,
+    /// in turn. For async steps over a handle bound to one thread: an SQLite connection inside a
+    /// GRDB access, whose queue checks that it alone uses it. Like ``wait(preferring:_:)``,
+    /// never on Swift's cooperative pool.
+    package static func onThisThread<T>(_ work: @escaping () async throws -> T) throws -> T {
+        let executor = ThisThreadExecutor()
+        let run = Unchecked(work)
+        let outcome = Unchecked<Result<T, any Error>?>(nil)
+        Task(executorPreference: executor) {
+            do {
+                outcome.value = .success(try await run.value())
+            } catch {
+                outcome.value = .failure(error)
+            }
+            executor.finish()
+        }
+        executor.runUntilFinished()
+        return try outcome.value!.get()
+    }
+
+    /// A value handed between the jobs of ``onThisThread(_:)``, which all run on one thread.
+    private final class Unchecked<Value>: @unchecked Sendable {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     /// One result, set once by a task and waited for by a thread.
     private final class Outcome<T: Sendable>: @unchecked Sendable {
         private let condition = NSCondition()
@@ -48,6 +75,41 @@ package enum Blocking {
                 while result == nil { condition.wait() }
                 return result!
             }
+        }
+    }
+}
+
+/// Runs a task's jobs on the thread that calls ``runUntilFinished()``, one after another, until
+/// ``finish()``: what ``Blocking/onThisThread(_:)`` runs its work on.
+private final class ThisThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    /// Ends ``runUntilFinished()`` once the jobs enqueued are run.
+    func finish() {
+        condition.withLock {
+            finished = true
+            condition.signal()
+        }
+    }
+
+    func runUntilFinished() {
+        while true {
+            let next: UnownedJob? = condition.withLock {
+                while jobs.isEmpty, !finished { condition.wait() }
+                return jobs.isEmpty ? nil : jobs.removeFirst()
+            }
+            guard let next else { return }
+            next.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

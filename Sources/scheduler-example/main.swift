@@ -17,7 +17,7 @@ let zone = TimeZone(identifier: "Europe/Warsaw")!
 let user = SyntheticLog(persona: .commuter, days: days, timeZone: zone, seed: 42, fetchPeriodMinutes: 0).events()
 let store = try EventStore.inMemory()
 try await store.setTimeZone(zone, device: "phone")
-try await store.setDefaultInterval(.minimum)
+try store.setDefaultInterval(.minimum)
 try await store.setInterval(.seconds(2 * 3600), app: "com.example.mail", device: "phone")
 let scheduler = FetchScheduler(store: store)
 

@@ -108,7 +108,7 @@ import Testing
         }
         let scheduler = FetchScheduler(store: store)
         let free = try #require(try await scheduler.nextWake(after: now, device: "phone", app: app))
-        await #expect(
+        #expect(
             !(23 * 60..<24 * 60).contains(minuteOfDay(free.plannedTime))
                 && minuteOfDay(free.plannedTime) >= 7 * 60,
             "unconstrained, the app is woken in the day: a constraint that moves nothing tests nothing")
@@ -135,7 +135,7 @@ import Testing
         let wake = try await #require(try scheduler.nextWake(after: now, device: "phone", app: app))
         let minute = minuteOfDay(wake.plannedTime)
         #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
-        await #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })
+        #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })
 
         // A constraint alone is a setting of the app's own: a prune of all its events keeps it.
         try await store.changeApp(

@@ -80,13 +80,13 @@ struct WakeFeedTests {
             guard page.count == 2, let last = page.last else { break }
             cursor = WakeCursor(time: last.time.milliseconds, device: last.device)
         }
-        await #expect(paged == all)
+        #expect(paged == all)
         // The first device's apps turned to never: its plan moves at once, and it is not due.
         let first = all[0].device
         try await store.setDefaultInterval(.never, device: first)
         await #expect(try store.keptWake(device: first)?.planned.holds(at: now) == false)
         let after = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
-        await #expect(!after.contains { $0.device == first })
+        #expect(!after.contains { $0.device == first })
         // A launch recorded moves it too; the feed plans it from that launch.
         try await store.setDefaultInterval(nil, device: first)
         _ = try await store.record(
@@ -143,7 +143,7 @@ struct WakeFeedTests {
         ).wakes
         #expect(wakes.count >= 3)
         for wake in wakes {
-            await #expect(
+            #expect(
                 wakes.filter { $0.time >= wake.time && $0.time < wake.time.addingTimeInterval(3600) }.count <= 1)
         }
         try await store.setDefaultWakesPerHour(nil, scope: "a/")

@@ -33,9 +33,9 @@ struct EventStoreTests {
         try await store.write { db in try db.execute(sql: "UPDATE app SET interval = 'sometimes'") }
         #expect(throws: (any Error).self) { try store.apps(device: "phone") }
         #expect(throws: (any Error).self) { try store.appSettings(device: "phone") }
-        await #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
+        #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
         try await store.write { db in try db.execute(sql: "UPDATE storeSetting SET value = '-5'") }
-        await #expect(throws: StoreError.self) { try store.defaultInterval() }
+        #expect(throws: StoreError.self) { try store.defaultInterval() }
         try await store.write { db in try db.execute(sql: "UPDATE device SET timeZone = 'Mars/Olympus'") }
         let error = try #require(throws: StoreError.self) { try store.timeZone(device: "phone") }
         #expect("\(error)".contains("Mars/Olympus"))
@@ -58,10 +58,10 @@ struct EventStoreTests {
         #expect(made == [scratch.appendingPathComponent("a/b").path, scratch.appendingPathComponent("a").path])
         do { _ = try EventStore(path: path) }
         #expect(EventStore.removeIfEmpty(at: path, madeFolders: made))
-        await #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("a").path))
         // A store holding a device's settings and no event stays.
         do { try await EventStore(path: path).setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone") }
-        await #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
+        #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
         // A store holding an event stays, and so do its folders.
         do { try await EventStore(path: path).record(.launch("com.example.news", at: 0), device: "phone") }
         #expect(!EventStore.removeIfEmpty(at: path, madeFolders: made))
@@ -96,7 +96,7 @@ struct EventStoreTests {
         await #expect(try !store.record(.launch("a", at: 1_700_000_000_000), device: "phone"))
         await #expect(try store.record(.launch("a", at: 1_700_000_000_000), device: "tablet"))
         await #expect(try store.record(.fetch("a", at: 1_700_000_000_000, result: .noData), device: "phone"))
-        await #expect(try store.eventCounts().launches == 2)
+        #expect(try store.eventCounts().launches == 2)
     }
 
     @Test func settingsDefaultToNeverAsOnIOS() async throws {
@@ -111,9 +111,9 @@ struct EventStoreTests {
         #expect(apps.first { $0.app == "a" }?.interval == .minimum)
         #expect(apps.first { $0.app == "a" }?.intervalIsDefault == true)
         #expect(apps.first { $0.app == "b" }?.interval == .seconds(3600))
-        await #expect(apps.first { $0.app == "b" }?.enabled == false)
+        #expect(apps.first { $0.app == "b" }?.enabled == false)
         try await store.setInterval(nil, app: "b", device: "phone")
-        await #expect(try store.settings(app: "b", device: "phone").interval == nil)
+        #expect(try store.settings(app: "b", device: "phone").interval == nil)
     }
 
     @Test func devicesKeepTheirOwnTimeZone() async throws {
@@ -166,7 +166,7 @@ struct RealLogImportTests {
         let store = try EventStore.inMemory()
         let path = TestFiles.dataset("app-usage-export-2023/Activity_history.csv")
         // Every date of the file has a day of 12 or less: the order must be given.
-        await #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
+        #expect(throws: ImportError.self) { try store.importFile(path, options: ImportOptions(), now: now) }
         _ = try await store.importFile(
             path, options: ImportOptions(device: "au", timeZone: TimeZone(identifier: "UTC")!, dateOrder: .dmy),
             now: now)

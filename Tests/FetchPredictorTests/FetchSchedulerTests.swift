@@ -64,7 +64,7 @@ struct FetchSchedulerTests {
         let without = try await FetchScheduler(store: store, configuration: off).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let configuration = PredictorConfiguration()
-        await #expect(configuration.learnsLaunchHazard)
+        #expect(configuration.learnsLaunchHazard)
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
@@ -79,7 +79,7 @@ struct FetchSchedulerTests {
         }
         let with = try await FetchScheduler(store: store, configuration: configuration).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
-        await #expect(with == expected)
+        #expect(with == expected)
         // Learned without the hazard, a model has none.
         var plain = Predictor(configuration: off)
         plain.setTimeZone(zone, device: "phone")
@@ -115,9 +115,9 @@ struct FetchSchedulerTests {
                 fetched[app.app] = clock
             }
         }
-        await #expect(fetched.count >= 3)
+        #expect(fetched.count >= 3)
         let summary = try await store.apps(device: "phone")
-        await #expect(summary.reduce(0) { $0 + $1.fetchesNewData } > 0)
+        #expect(summary.reduce(0) { $0 + $1.fetchesNewData } > 0)
     }
 
     @Test func neverAndDisabledAppsAreNotWoken() async throws {

@@ -30,7 +30,7 @@ struct MoreFormatsTests {
     @Test func activityWatchCSVReadsAsTheJSONExportDoes() async throws {
         let (csv, report) = try importFixture("activitywatch-small.csv")
         #expect(report.format == .activitywatchCSV && report.formatDetected)
-        await #expect(report.rowsRead == 12)
+        #expect(report.rowsRead == 12)
         let (json, _) = try importFixture("activitywatch-small.json")
         let launches = { (store: EventStore) in try await store.events(device: "default").filter { $0.kind == .launch }
         }
@@ -40,7 +40,7 @@ struct MoreFormatsTests {
 
     @Test func usageStatsDumpIsReadOnceWhateverItsSectionsRepeat() async throws {
         let (store, report) = try importFixture("usagestats-small.txt", ImportOptions(timeZone: paris))
-        await #expect(report.format == .usageStatsDump && report.formatDetected)
+        #expect(report.format == .usageStatsDump && report.formatDetected)
         let events = try await store.events(device: "default")
         let launches = events.filter { $0.kind == .launch }
         // Two resumes of chat are one visit; a launcher between two of news makes two; the screen
@@ -86,7 +86,7 @@ struct MoreFormatsTests {
         let report = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(report.format == .knowledgeC && report.formatDetected)
         #expect(try fingerprint(path) == before)
-        await #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["knowledgeC.db"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["knowledgeC.db"])
         let events = try await store.events(device: "mac")
         let launches = events.filter { $0.kind == .launch }
         // Two Safari intervals in a row are one visit; the Dock ends it; a lock ends mail's.
@@ -94,7 +94,7 @@ struct MoreFormatsTests {
         #expect(launches.first?.duration == 90)
         #expect(launches.allSatisfy { $0.utcOffset == 3600 })
         #expect(launches.first?.time == local("2024-03-01 07:30:00"))
-        await #expect(events.filter { $0.kind == .unlock }.count == 2)
+        #expect(events.filter { $0.kind == .unlock }.count == 2)
         let again = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(again.stored == 0)
     }
@@ -212,11 +212,11 @@ struct MoreFormatsTests {
         }
         let files = ["", "-wal", "-shm"].map { path + $0 }
         let before = try files.map(fingerprint)
-        await #expect(before[1] != nil)
+        #expect(before[1] != nil)
         let store = try EventStore.inMemory()
         _ = try await store.importFile(path, options: ImportOptions(device: "mac"), now: now)
         #expect(try files.map(fingerprint) == before)
-        await #expect(try await store.events(device: "mac").contains { $0.app == "com.apple.Notes" })
+        #expect(try await store.events(device: "mac").contains { $0.app == "com.apple.Notes" })
         try pool.close()
     }
 
@@ -277,10 +277,10 @@ struct MoreFormatsTests {
         #expect(events.filter { $0.kind == .launch }.map(\.app) == ["Chat", "News", "Powiadomienie (Video)", "Video"])
         #expect(events.filter { $0.kind == .notification }.map(\.app) == ["News", "News", "Chat"])
         #expect(events.filter { $0.kind == .unlock }.count == 3)
-        await #expect(events.filter { $0.kind == .screenOff }.count == 3)
+        #expect(events.filter { $0.kind == .screenOff }.count == 3)
         let apps = try await store.apps(device: "default")
         #expect(apps.first { $0.app == "News" }?.notifications == 2)
-        await #expect(!apps.contains { $0.app.hasPrefix("Notification") || $0.app.hasPrefix("Activity") })
+        #expect(!apps.contains { $0.app.hasPrefix("Notification") || $0.app.hasPrefix("Activity") })
 
         let (labelled, _) = try importFixture(
             "app-usage-notifications.csv", ImportOptions(timeZone: paris, rowLabels: ["powiadomienie": .notification]))
