@@ -1,9 +1,10 @@
 import Foundation
 
 /// Waits on the calling thread for async work: where synchronous code meets async code, at the
-/// command line's edge (`CommandEdge`) and in the PostgreSQL store's synchronous roles until
-/// they are async. Never call it on Swift's cooperative pool: the thread it holds may be the one
-/// the work needs.
+/// command line's edge (`CommandEdge`), opening a PostgreSQL store (its migrations), and an
+/// SQLite store's async steps on GRDB's writer (``onThisThread(_:)``). Never call
+/// ``wait(preferring:_:)`` on Swift's cooperative pool without an executor of its own: the thread
+/// it holds may be the one the work needs.
 package enum Blocking {
     /// Runs `work` in a task, on `executor` when one is given, and waits for its outcome.
     package static func wait<T: Sendable>(
@@ -22,9 +23,9 @@ package enum Blocking {
         return try outcome.wait().get()
     }
 
-    /// Runs synchronous work that may wait (on a server, a file's lock) on a thread of
-    /// Dispatch's, the calling task suspended meanwhile: for a store's step whose rule is not
-    /// async yet, called from async code, which must not hold a thread of Swift's cooperative pool.
+    /// Runs synchronous work that is long or waits on a thread of Dispatch's, the calling task
+    /// suspended meanwhile: reading a file to import (``ReadAhead``), learning from a million
+    /// rows; async code must not hold a thread of Swift's cooperative pool that long.
     package static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }

@@ -59,14 +59,6 @@ final class ConnectionPool: @unchecked Sendable {
         return try await body(connection)
     }
 
-    /// ``withConnection(_:)`` for a synchronous caller, which waits on its thread for a
-    /// connection: for the roles of the store that are not async yet.
-    func withConnectionWaiting<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        let connection = try Blocking.wait(preferring: DriverExecutor.shared) { try await self.take() }
-        defer { giveBack(connection) }
-        return try body(connection)
-    }
-
     /// How many callers wait for a connection now.
     var callersWaiting: Int { lock.withLock { waiting.count } }
 

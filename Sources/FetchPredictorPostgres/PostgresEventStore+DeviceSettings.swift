@@ -100,25 +100,21 @@ extension PostgresEventStore {
     }
 
     public func changeDevice(_ change: DeviceSettingsChange, device: String) async throws {
-        // A settings change's steps are synchronous yet: on a thread of Dispatch's.
-        try await Blocking.offPool { try self.changeDeviceWaiting(change, device: device) }
-    }
-
-    private func changeDeviceWaiting(_ change: DeviceSettingsChange, device: String) throws {
-        try transaction { db in
-            try SettingsSteps.changeDevice(change, device: device, in: PostgresSettings(db: db, location: location))
+        try await transaction { db in
+            try await SettingsSteps.changeDevice(
+                change, device: device, in: PostgresSettings(db: db, location: location))
         }
     }
 
     /// Puts a device in a zone. A new zone is a new device to learn: its models go, and its
     /// version moves on, so that every instance learns it again.
-    static func move(deviceID id: Int64, to zone: TimeZone, _ db: Transaction) throws {
-        let changed = try db.changes(
+    static func move(deviceID id: Int64, to zone: TimeZone, _ db: Transaction) async throws {
+        let changed = try await db.changes(
             """
             UPDATE device SET time_zone = \(zone.identifier), version = version + 1
             WHERE id = \(id) AND time_zone IS DISTINCT FROM \(zone.identifier)
             """)
-        if changed > 0 { try db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
+        if changed > 0 { try await db.changes("DELETE FROM model_cache WHERE device_id = \(id)") }
     }
 
     public func defaultInterval() async throws -> FetchInterval {
@@ -149,13 +145,8 @@ extension PostgresEventStore {
 
     public func changeApp(_ change: AppSettingsChange, app: String, device: String) async throws -> AppSettings {
         try StoreRules.checkAppName(app)
-        // A settings change's steps are synchronous yet: on a thread of Dispatch's.
-        return try await Blocking.offPool { try self.changeAppWaiting(change, app: app, device: device) }
-    }
-
-    private func changeAppWaiting(_ change: AppSettingsChange, app: String, device: String) throws -> AppSettings {
-        try transaction { db in
-            try SettingsSteps.changeApp(
+        return try await transaction { db in
+            try await SettingsSteps.changeApp(
                 change, app: app, device: device, in: PostgresSettings(db: db, location: location))
         }
     }
@@ -259,15 +250,16 @@ private struct PostgresSettings: SettingsTransaction {
     /// The server, for the store's errors.
     let location: String
 
-    func device(_ name: String, creatingIn zone: TimeZone?) throws -> (id: Int64, zone: String?) {
+    func device(_ name: String, creatingIn zone: TimeZone?) async throws -> (id: Int64, zone: String?) {
         // A new device is made in its zone, at version 0, as the SQLite store makes it.
-        let id = try PostgresEventStore.deviceID(name, timeZone: zone?.identifier, db)
-        let stored = try db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
+        let id = try await PostgresEventStore.deviceID(name, timeZone: zone?.identifier, db)
+        let stored =
+            try await db.value("SELECT time_zone FROM device WHERE id = \(id) FOR UPDATE", as: String?.self) ?? nil
         return (id, stored)
     }
 
-    func importsReadingLocalTimes(device: String, otherThan zone: String) throws -> [Int64] {
-        try db.rows(
+    func importsReadingLocalTimes(device: String, otherThan zone: String) async throws -> [Int64] {
+        try await db.rows(
             """
             SELECT id FROM import_log WHERE device = \(device) AND time_zone IS NOT NULL
                 AND time_zone != \(zone) ORDER BY id
@@ -275,29 +267,32 @@ private struct PostgresSettings: SettingsTransaction {
         ).map { try $0.decode(Int64.self) }
     }
 
-    func move(deviceID: Int64, to zone: TimeZone) throws {
-        try PostgresEventStore.move(deviceID: deviceID, to: zone, db)
+    func move(deviceID: Int64, to zone: TimeZone) async throws {
+        try await PostgresEventStore.move(deviceID: deviceID, to: zone, db)
     }
 
-    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) throws {
-        try db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(deviceID)")
+    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) async throws {
+        try await db.changes("UPDATE device SET default_interval = \(interval?.text) WHERE id = \(deviceID)")
     }
 
-    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) throws {
-        try db.changes("UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(deviceID)")
+    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) async throws {
+        try await db.changes(
+            "UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(deviceID)")
     }
 
-    func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings) {
-        let id = try PostgresEventStore.appIDs([app], device: deviceID, db)[app]!
+    func app(_ app: String, deviceID: Int64, device: String) async throws -> (id: Int64, settings: AppSettings) {
+        let id = try await PostgresEventStore.appIDs([app], device: deviceID, db)[app]!
         guard
-            let row = try db.rows("SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE")
-                .first
+            let row = try await db.rows(
+                "SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE"
+            )
+            .first
         else { throw StoreError.damaged(path: location, detail: "the app \(app) made is not there") }
         return (id, try PostgresEventStore.appSettings(row, device: device, location: location))
     }
 
-    func setAppSettings(_ settings: AppSettings, appID: Int64) throws {
-        try db.changes(
+    func setAppSettings(_ settings: AppSettings, appID: Int64) async throws {
+        try await db.changes(
             """
             UPDATE app SET interval = \(settings.interval?.text), enabled = \(settings.enabled),
                 constraints = \(settings.constraints.storeBits)

@@ -23,28 +23,21 @@ extension PostgresEventStore {
         static let result: Int16 = -1
     }
 
-    /// `record(_:device:)` of a batch for async callers: a batch's steps (`StoreRules.afterStoring`)
-    /// are synchronous yet, so they run on a thread of Dispatch's, not the caller's.
     @discardableResult
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
-        try await Blocking.offPool { try self.record(events, device: device) }
-    }
-
-    @discardableResult
-    public func record(_ events: [Event], device: String) throws -> RecordedBatch {
         try StoreRules.checkBatch(events)
         // An empty batch stores nothing and creates no device, as in the SQLite store.
         if events.isEmpty {
-            let version = try read { db in
-                try db.value("SELECT version FROM device WHERE name = \(device)", as: Int64.self)
+            let version = try await read { db in
+                try await db.value("SELECT version FROM device WHERE name = \(device)", as: Int64.self)
             }
             return RecordedBatch(stored: 0, duplicates: 0, version: version ?? 0)
         }
-        return try transaction { db in
-            let deviceID = try Self.deviceID(device, db)
+        return try await transaction { db in
+            let deviceID = try await Self.deviceID(device, db)
             // Sorted: two instances creating the same new apps take their locks in one order.
             let names = Set(events.filter { !$0.kind.isDeviceEvent }.map(\.app)).sorted()
-            let appIDs = try Self.appIDs(names, device: deviceID, db)
+            let appIDs = try await Self.appIDs(names, device: deviceID, db)
             var times: [Int64] = []
             var kinds: [Int16] = []
             var apps: [Int64] = []
@@ -64,7 +57,7 @@ extension PostgresEventStore {
                 values.append(event.value ?? "")
             }
             // Stored rows come back: how many, and the earliest launch or fetch among them.
-            let stored = try db.rows(
+            let stored = try await db.rows(
                 """
                 INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, value)
                 SELECT \(deviceID), t, k, a, NULLIF(r, -1), NULLIF(o, -2147483648), NULLIF(d, 'NaN'),
@@ -78,7 +71,7 @@ extension PostgresEventStore {
             ).map { try $0.decode((Int64, Int16).self) }
             if stored.count < events.count {
                 // An event an import stored, recorded as well, outlives that import (import 0).
-                try db.changes(
+                try await db.changes(
                     """
                     INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
                     SELECT event.device_id, event.time, event.kind, event.app_id, 0
@@ -93,26 +86,26 @@ extension PostgresEventStore {
             for (time, code) in stored {
                 if let kind = EventKind(storeCode: code) { written.stored(kind, at: time, device: deviceID) }
             }
-            let versions = try StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
+            let versions = try await StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
             let version: Int64
             if let bumped = versions[deviceID] {
                 version = bumped
             } else {
-                version = try db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0
+                version = try await db.value("SELECT version FROM device WHERE id = \(deviceID)") ?? 0
             }
             return RecordedBatch(stored: stored.count, duplicates: events.count - stored.count, version: version)
         }
     }
 
     /// The id of a device, created when new: in `timeZone`, else with no zone.
-    static func deviceID(_ name: String, timeZone: String? = nil, _ db: Transaction) throws -> Int64 {
-        if let id = try existingDeviceID(name, db) { return id }
-        _ = try db.changes(
+    static func deviceID(_ name: String, timeZone: String? = nil, _ db: Transaction) async throws -> Int64 {
+        if let id = try await existingDeviceID(name, db) { return id }
+        _ = try await db.changes(
             """
             INSERT INTO device (name, time_zone, version) VALUES (\(name), \(timeZone), \(unescaped: firstVersionSQL))
             ON CONFLICT (name) DO NOTHING
             """)
-        guard let id = try existingDeviceID(name, db) else {
+        guard let id = try await existingDeviceID(name, db) else {
             throw StoreError.unknownDevice(name)
         }
         return id
@@ -130,14 +123,9 @@ extension PostgresEventStore {
         try await db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self)
     }
 
-    /// ``existingDeviceID(_:_:)`` for the steps not async yet (an import's, a prune's).
-    static func existingDeviceID(_ name: String, _ db: Transaction) throws -> Int64? {
-        try db.value("SELECT id FROM device WHERE name = \(name)", as: Int64.self)
-    }
-
     /// The ids of a device's apps by name, each created with the default settings when new.
-    static func appIDs(_ names: [String], device: Int64, _ db: Transaction) throws -> [String: Int64] {
-        try appIDs(names.map { AppName(device: device, name: $0) }, db)[device] ?? [:]
+    static func appIDs(_ names: [String], device: Int64, _ db: Transaction) async throws -> [String: Int64] {
+        try await appIDs(names.map { AppName(device: device, name: $0) }, db)[device] ?? [:]
     }
 
     /// An app of a device, by name.
@@ -149,11 +137,11 @@ extension PostgresEventStore {
     /// The ids of apps of several devices, by device and name, each created with the default
     /// settings when new, in one statement, in the order of device and name, so that two writers
     /// take their locks in one order.
-    static func appIDs(_ apps: some Collection<AppName>, _ db: Transaction) throws -> [Int64: [String: Int64]] {
+    static func appIDs(_ apps: some Collection<AppName>, _ db: Transaction) async throws -> [Int64: [String: Int64]] {
         guard !apps.isEmpty else { return [:] }
         let devices = apps.map(\.device)
         let names = apps.map(\.name)
-        try db.changes(
+        try await db.changes(
             """
             INSERT INTO app (device_id, name)
             SELECT device_id, name FROM unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
@@ -161,7 +149,7 @@ extension PostgresEventStore {
             ON CONFLICT (device_id, name) DO NOTHING
             """)
         var ids: [Int64: [String: Int64]] = [:]
-        for row in try db.rows(
+        for row in try await db.rows(
             """
             SELECT app.device_id, app.name, app.id
             FROM app JOIN unnest(\(devices)::BIGINT[], \(names)::TEXT[]) AS new (device_id, name)
@@ -310,12 +298,12 @@ extension PostgresEventStore {
 struct PostgresStoredEvents: StoredEventsFollowing {
     let db: Transaction
 
-    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) throws {
-        try db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
+    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) async throws {
+        try await db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
     }
 
-    func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64] {
-        let rows = try db.rows(
+    func bumpVersions(of devices: [Int64]) async throws -> [Int64: Int64] {
+        let rows = try await db.rows(
             "UPDATE device SET version = version + 1 WHERE id = ANY(\(devices)) RETURNING id, version")
         var versions: [Int64: Int64] = [:]
         for row in rows {

@@ -11,20 +11,17 @@ extension PostgresEventStore {
         _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)? = nil,
         onReject: (@Sendable (Rejection) -> Void)? = nil
     ) async throws -> ImportReport {
-        // An import's steps are synchronous yet: on a thread of Dispatch's.
-        try await Blocking.offPool {
-            try self.transaction { db in
-                try self.importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
-            }
+        try await transaction { db in
+            try await importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
         }
     }
 
     /// ``importFile(_:options:now:progress:onReject:)`` in a transaction of the caller's.
     func importFile(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
-        onReject: ((Rejection) -> Void)?, _ db: Transaction
-    ) throws -> ImportReport {
-        try ImportSteps.run(
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)?,
+        onReject: (@Sendable (Rejection) -> Void)?, _ db: Transaction
+    ) async throws -> ImportReport {
+        try await ImportSteps.run(
             path, options: options, now: now, progress: progress, onReject: onReject,
             in: PostgresImport(db: db, location: location))
     }
@@ -74,18 +71,19 @@ private struct PostgresImport: ImportTransaction {
     /// The server, for the store's errors.
     let location: String
 
-    func zone(ofDevice device: String) throws -> TimeZone? {
-        try PostgresEventStore.zone(
+    func zone(ofDevice device: String) async throws -> TimeZone? {
+        try await PostgresEventStore.zone(
             db.value("SELECT time_zone FROM device WHERE name = \(device) FOR UPDATE", as: String?.self) ?? nil,
             location: location)
     }
 
-    func adoptZone(_ zone: TimeZone, device: String) throws {
-        try db.changes("UPDATE device SET time_zone = \(zone.identifier) WHERE name = \(device) AND time_zone IS NULL")
+    func adoptZone(_ zone: TimeZone, device: String) async throws {
+        try await db.changes(
+            "UPDATE device SET time_zone = \(zone.identifier) WHERE name = \(device) AND time_zone IS NULL")
     }
 
-    func beginImport(path: String, device: String, readingKey: String?, at time: Date) throws -> Int64 {
-        try db.value(
+    func beginImport(path: String, device: String, readingKey: String?, at time: Date) async throws -> Int64 {
+        try await db.value(
             """
             INSERT INTO import_log (path, sha256, format, device, rows_read, stored, duplicates, rejected,
                 imported_at, options)
@@ -94,12 +92,12 @@ private struct PostgresImport: ImportTransaction {
             """, as: Int64.self) ?? 0
     }
 
-    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws -> BulkLoader {
-        try BulkLoader(db, importID: id, newDeviceTimeZone: newDeviceTimeZone)
+    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) async throws -> BulkLoader {
+        try await BulkLoader(db, importID: id, newDeviceTimeZone: newDeviceTimeZone)
     }
 
-    func importsHoldingEvents(sha256: String, before id: Int64) throws -> [ImportReading] {
-        try db.rows(
+    func importsHoldingEvents(sha256: String, before id: Int64) async throws -> [ImportReading] {
+        try await db.rows(
             """
             SELECT \(unescaped: PostgresEventStore.readingColumns) FROM import_log
             WHERE sha256 = \(sha256) AND id < \(id)
@@ -109,8 +107,8 @@ private struct PostgresImport: ImportTransaction {
         ).map { try PostgresEventStore.reading($0).reading }
     }
 
-    func finishImport(id: Int64, report: ImportReport) throws {
-        try db.changes(
+    func finishImport(id: Int64, report: ImportReport) async throws {
+        try await db.changes(
             """
             UPDATE import_log SET sha256 = \(report.sha256), format = \(report.format.rawValue),
                 rows_read = \(report.rowsRead), stored = \(report.stored), duplicates = \(report.duplicates),
@@ -125,10 +123,8 @@ private struct PostgresImport: ImportTransaction {
 /// temporary table by `COPY`, then moved into `event` by one `INSERT ... ON CONFLICT DO NOTHING`,
 /// which counts what was new; an event that another import stored is noted in `also_imported`.
 ///
-/// The server stores one chunk while the file's next chunk is read: a chunk's statements run in
-/// a task of their own, and the loader waits for them only when the next chunk is ready (or at
-/// ``finish()``). Only one chunk is ever in flight, and the loader touches the connection only
-/// when none is, so the statements of the transaction stay in order.
+/// The server stores one chunk while the file's next chunks are read, on the reader's thread
+/// (``ReadAhead``): the loader awaits each chunk's statements, in order, on its transaction.
 final class BulkLoader: ImportLoader {
     private let db: Transaction
     private let importID: Int64
@@ -141,8 +137,6 @@ final class BulkLoader: ImportLoader {
     private var deviceIDs: [Int64] = []
     private var appIDs: [Int64: [String: Int64]] = [:]
     private var pending: [(device: Int, event: Event)] = []
-    /// The chunk the server is storing now.
-    private var inFlight: EventLoopFuture<ChunkResult>?
     /// Events stored so far.
     private(set) var stored = 0
     /// What the import stored, for what follows a write of events.
@@ -151,16 +145,11 @@ final class BulkLoader: ImportLoader {
     /// Events sent in one `COPY`: about 2 MB of text.
     static let chunk = 50_000
 
-    /// What the server stored of one chunk: events by device, and each device's earliest launch or fetch.
-    private struct ChunkResult: Sendable {
-        var storedByDevice: [(device: Int64, count: Int, earliest: Int64?)] = []
-    }
-
-    init(_ db: Transaction, importID: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws {
+    init(_ db: Transaction, importID: Int64, newDeviceTimeZone: (device: String, zone: String)?) async throws {
         self.db = db
         self.importID = importID
         self.newDeviceTimeZone = newDeviceTimeZone
-        try db.execute(
+        try await db.execute(
             """
             CREATE TEMPORARY TABLE import_stage (
                 device_id BIGINT, time BIGINT, kind SMALLINT, app_id BIGINT, result SMALLINT, utc_offset INTEGER,
@@ -170,56 +159,38 @@ final class BulkLoader: ImportLoader {
         pending.reserveCapacity(Self.chunk)
     }
 
-    /// Takes one event of the file; a full chunk is sent.
-    func add(_ event: Event, device defaultDevice: String) throws {
-        let name = event.device ?? defaultDevice
-        let device: Int
-        if let index = deviceIndex[name] {
-            device = index
-        } else {
-            device = deviceNames.count
-            deviceIndex[name] = device
-            deviceNames.append(name)
+    /// Takes events of the file; each full chunk is stored.
+    func add(_ events: [Event], device defaultDevice: String) async throws {
+        for event in events {
+            let name = event.device ?? defaultDevice
+            let device: Int
+            if let index = deviceIndex[name] {
+                device = index
+            } else {
+                device = deviceNames.count
+                deviceIndex[name] = device
+                deviceNames.append(name)
+            }
+            pending.append((device, event))
+            if pending.count >= Self.chunk { try await flush() }
         }
-        pending.append((device, event))
-        if pending.count >= Self.chunk { try flush() }
     }
 
-    /// Sends what is pending and waits until the server has stored it all, then drops the
-    /// learned models that missed an event stored and bumps the version of every device written
-    /// (``StoreRules/afterStoring(_:in:)``);
-    /// returns how many events were new.
-    func finish() throws -> Int {
-        try flush()
-        try collect()
-        try StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
+    /// Stores what is pending, then drops the learned models that missed an event stored and
+    /// bumps the version of every device written (``StoreRules/afterStoring(_:in:)``); returns how
+    /// many events were new.
+    func finish() async throws -> Int {
+        try await flush()
+        try await StoreRules.afterStoring(written, in: PostgresStoredEvents(db: db))
         return stored
     }
 
-    /// Waits for the chunk in flight, if any, without its result: before the transaction is
-    /// rolled back, so that no statement of the chunk runs after the rollback.
-    func abandon() {
-        _ = try? inFlight?.wait()
-        inFlight = nil
-    }
-
-    /// Waits for the chunk in flight and counts what it stored.
-    private func collect() throws {
-        guard let chunk = inFlight else { return }
-        inFlight = nil
-        for (device, count, earliest) in try chunk.wait().storedByDevice {
-            stored += count
-            written.stored(device: device, earliestLearned: earliest)
-        }
-    }
-
-    /// Sends the pending events once the chunk before them is stored.
-    private func flush() throws {
+    /// Stores the pending events.
+    private func flush() async throws {
         guard !pending.isEmpty else { return }
-        try collect()
-        try createDevices()
-        try createApps()
-        inFlight = store(copyText(), events: pending.count)
+        try await createDevices()
+        try await createApps()
+        try await store(copyText(), events: pending.count)
         pending.removeAll(keepingCapacity: true)
     }
 
@@ -253,69 +224,57 @@ final class BulkLoader: ImportLoader {
         return text
     }
 
-    /// Starts storing one chunk: COPY into the staging table, the INSERT that keeps what is new,
-    /// the provenance of what was not, and the staging table emptied. Runs on ``DriverExecutor``,
-    /// off Swift's cooperative pool, as ``Transaction/copyAsync(into:columns:_:)`` explains.
-    private func store(_ text: ByteBuffer, events: Int) -> EventLoopFuture<ChunkResult> {
-        let db = self.db
-        let importID = self.importID
-        let promise = db.connection.eventLoop.makePromise(of: ChunkResult.self)
-        Task(executorPreference: DriverExecutor.shared) {
-            do {
-                try await db.copyAsync(
-                    into: "import_stage",
-                    columns: [
-                        "device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes", "value",
-                    ], text)
-                // What was new, by device: how many, and the earliest event a model learns from.
-                let rows = try await db.rows(
-                    """
-                    WITH stored AS (
-                        INSERT INTO event (
-                            device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, import_id)
-                        SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, \(importID)
-                        FROM import_stage
-                        ON CONFLICT DO NOTHING
-                        RETURNING device_id, time, kind
-                    )
-                    SELECT device_id, count(*), min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.learnedKindsSQL))
-                    FROM stored GROUP BY device_id
-                    """)
-                var result = ChunkResult()
-                for row in rows {
-                    let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
-                    result.storedByDevice.append((device, count, earliest))
-                }
-                if result.storedByDevice.reduce(0, { $0 + $1.count }) < events {
-                    // An event another import stored is noted as this import's too: pruning that
-                    // one passes the event to this one.
-                    _ = try await db.rows(
-                        """
-                        INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
-                        SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
-                        FROM import_stage JOIN event ON event.device_id = import_stage.device_id
-                            AND event.time = import_stage.time AND event.kind = import_stage.kind
-                            AND event.app_id = import_stage.app_id
-                        WHERE event.import_id <> \(importID)
-                        ON CONFLICT DO NOTHING
-                        """)
-                }
-                _ = try await db.rows("TRUNCATE import_stage")
-                promise.succeed(result)
-            } catch {
-                promise.fail(error)
-            }
+    /// Stores one chunk: COPY into the staging table, the INSERT that keeps what is new, the
+    /// provenance of what was not, and the staging table emptied.
+    private func store(_ text: ByteBuffer, events: Int) async throws {
+        try await db.copy(
+            into: "import_stage",
+            columns: ["device_id", "time", "kind", "app_id", "result", "utc_offset", "duration", "bytes", "value"],
+            text)
+        // What was new, by device: how many, and the earliest event a model learns from.
+        let rows = try await db.rows(
+            """
+            WITH stored AS (
+                INSERT INTO event (device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, import_id)
+                SELECT device_id, time, kind, app_id, result, utc_offset, duration, bytes, value, \(importID)
+                FROM import_stage
+                ON CONFLICT DO NOTHING
+                RETURNING device_id, time, kind
+            )
+            SELECT device_id, count(*), min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.learnedKindsSQL))
+            FROM stored GROUP BY device_id
+            """)
+        var storedNow = 0
+        for row in rows {
+            let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
+            storedNow += count
+            written.stored(device: device, earliestLearned: earliest)
         }
-        return promise.futureResult
+        stored += storedNow
+        if storedNow < events {
+            // An event another import stored is noted as this import's too: pruning that one
+            // passes the event to this one.
+            try await db.changes(
+                """
+                INSERT INTO also_imported (device_id, time, kind, app_id, import_id)
+                SELECT event.device_id, event.time, event.kind, event.app_id, \(importID)
+                FROM import_stage JOIN event ON event.device_id = import_stage.device_id
+                    AND event.time = import_stage.time AND event.kind = import_stage.kind
+                    AND event.app_id = import_stage.app_id
+                WHERE event.import_id <> \(importID)
+                ON CONFLICT DO NOTHING
+                """)
+        }
+        try await db.execute("TRUNCATE import_stage")
     }
 
     /// Makes the devices named since the last chunk, in one statement, in sorted order.
-    private func createDevices() throws {
+    private func createDevices() async throws {
         guard deviceIDs.count < deviceNames.count else { return }
         let names = Array(deviceNames[deviceIDs.count...])
         let zoneDevice = newDeviceTimeZone?.device
         let zone = newDeviceTimeZone?.zone
-        try db.changes(
+        try await db.changes(
             """
             INSERT INTO device (name, time_zone, version)
             SELECT name, CASE WHEN name = \(zoneDevice) THEN \(zone) END, \(unescaped: PostgresEventStore.firstVersionSQL)
@@ -324,7 +283,7 @@ final class BulkLoader: ImportLoader {
             ON CONFLICT (name) DO NOTHING
             """)
         var ids: [String: Int64] = [:]
-        for row in try db.rows("SELECT name, id FROM device WHERE name = ANY(\(names)::TEXT[])") {
+        for row in try await db.rows("SELECT name, id FROM device WHERE name = ANY(\(names)::TEXT[])") {
             let (name, id) = try row.decode((String, Int64).self)
             ids[name] = id
         }
@@ -335,13 +294,13 @@ final class BulkLoader: ImportLoader {
     }
 
     /// Makes the pending events' new apps, in one statement.
-    private func createApps() throws {
+    private func createApps() async throws {
         var missing: Set<PostgresEventStore.AppName> = []
         for (index, event) in pending where !event.kind.isDeviceEvent {
             let device = deviceIDs[index]
             if appIDs[device]?[event.app] == nil { missing.insert(.init(device: device, name: event.app)) }
         }
-        for (device, ids) in try PostgresEventStore.appIDs(missing, db) {
+        for (device, ids) in try await PostgresEventStore.appIDs(missing, db) {
             appIDs[device, default: [:]].merge(ids) { _, new in new }
         }
     }
@@ -376,30 +335,27 @@ extension ByteBuffer {
 
 extension PostgresEventStore {
     public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
-        // A reread's steps are synchronous yet: on a thread of Dispatch's.
-        try await Blocking.offPool { try self.rereadWaiting(device: device, in: zone, now: now) }
-    }
-
-    private func rereadWaiting(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
-        try transaction { db in
-            guard let id = try Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
-            let logs = try db.rows(
+        try await transaction { db in
+            guard let id = try await Self.existingDeviceID(device, db) else { throw StoreError.unknownDevice(device) }
+            let logs = try await db.rows(
                 """
                 SELECT \(unescaped: Self.readingColumns) FROM import_log
                 WHERE device = \(device) AND time_zone IS NOT NULL ORDER BY id
                 """
             ).map(Self.reading)
-            for log in logs { _ = try prune(importID: log.reading.id, db) }
-            try Self.move(deviceID: id, to: zone, db)
-            return try logs.map { log in
-                let report = try importFile(
+            for log in logs { _ = try await prune(importID: log.reading.id, db) }
+            try await Self.move(deviceID: id, to: zone, db)
+            var reports: [ImportReport] = []
+            for log in logs {
+                let report = try await importFile(
                     log.reading.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
                     progress: nil, onReject: nil, db)
                 guard report.sha256 == log.sha256 else {
                     throw StoreError.importedFileChanged(path: log.reading.path, importID: log.reading.id)
                 }
-                return report
+                reports.append(report)
             }
+            return reports
         }
     }
 }

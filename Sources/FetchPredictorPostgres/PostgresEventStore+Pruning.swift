@@ -3,33 +3,26 @@ import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    // A prune's steps are synchronous yet: they run on a thread of Dispatch's.
-
     public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) async throws
         -> PruneReport
     {
-        try await Blocking.offPool {
-            try self.transaction(commit: !dryRun) { db in
-                try PruneSteps.prune(before: time, device: device, in: PostgresPrune(db: db))
-            }
+        try await transaction(commit: !dryRun) { db in
+            try await PruneSteps.prune(before: time, device: device, in: PostgresPrune(db: db))
         }
     }
 
     public func prune(importID: Int64, dryRun: Bool = false) async throws -> PruneReport {
-        try await Blocking.offPool {
-            try self.transaction(commit: !dryRun) { db in try self.prune(importID: importID, db) }
-        }
+        try await transaction(commit: !dryRun) { db in try await prune(importID: importID, db) }
     }
 
     /// ``prune(importID:dryRun:)`` in a transaction of the caller's.
-    func prune(importID: Int64, _ db: Transaction) throws -> PruneReport {
-        try PruneSteps.prune(importID: importID, in: PostgresPrune(db: db))
+    func prune(importID: Int64, _ db: Transaction) async throws -> PruneReport {
+        try await PruneSteps.prune(importID: importID, in: PostgresPrune(db: db))
     }
 
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
-        try await Blocking.offPool {
-            try self.transaction(commit: !dryRun) { db in try PruneSteps.eraseDevice(device, in: PostgresPrune(db: db))
-            }
+        try await transaction(commit: !dryRun) { db in
+            try await PruneSteps.eraseDevice(device, in: PostgresPrune(db: db))
         }
     }
 }
@@ -44,24 +37,24 @@ private struct PostgresPrune: PruneTransaction {
     /// SQL of numbers only, never of names (a device by its id).
     typealias Events = String
 
-    func events(before time: Milliseconds, device: String?) throws -> String {
+    func events(before time: Milliseconds, device: String?) async throws -> String {
         guard let device else { return "time < \(time)" }
-        let id = try db.value("SELECT id FROM device WHERE name = \(device)", as: Int64.self)
+        let id = try await db.value("SELECT id FROM device WHERE name = \(device)", as: Int64.self)
         return "time < \(time) AND device_id = \(id ?? -1)"
     }
 
     func events(ofImport id: Int64) throws -> String { "import_id = \(id)" }
 
-    func events(ofDevice device: String) throws -> String? {
-        try PostgresEventStore.existingDeviceID(device, db).map { "device_id = \($0)" }
+    func events(ofDevice device: String) async throws -> String? {
+        try await PostgresEventStore.existingDeviceID(device, db).map { "device_id = \($0)" }
     }
 
-    func forgetAlsoImported(_ events: String) throws {
-        try db.execute("DELETE FROM also_imported WHERE \(events)")
+    func forgetAlsoImported(_ events: String) async throws {
+        try await db.execute("DELETE FROM also_imported WHERE \(events)")
     }
 
-    func passOn(importID id: Int64) throws -> Int {
-        let passed = try db.changes(
+    func passOn(importID id: Int64) async throws -> Int {
+        let passed = try await db.changes(
             """
             UPDATE event SET import_id = NULLIF(other.first, 0)
             FROM (SELECT device_id, time, kind, app_id, min(import_id) AS first FROM also_imported
@@ -69,21 +62,21 @@ private struct PostgresPrune: PruneTransaction {
             WHERE event.import_id = \(id) AND event.device_id = other.device_id
                 AND event.time = other.time AND event.kind = other.kind AND event.app_id = other.app_id
             """)
-        try db.changes("DELETE FROM also_imported WHERE import_id = \(id)")
+        try await db.changes("DELETE FROM also_imported WHERE import_id = \(id)")
         return passed
     }
 
-    func dropModels(learnedFrom events: String) throws {
-        try db.execute(
+    func dropModels(learnedFrom events: String) async throws {
+        try await db.execute(
             """
             DELETE FROM model_cache WHERE device_id IN (
                 SELECT DISTINCT device_id FROM event WHERE kind IN \(PostgresEventStore.learnedKindsSQL) AND \(events))
             """)
     }
 
-    func delete(_ events: String) throws -> PruneReport {
+    func delete(_ events: String) async throws -> PruneReport {
         var report = PruneReport(launches: 0, fetches: 0, deviceEvents: 0, notifications: 0)
-        let counts = try db.rows(
+        let counts = try await db.rows(
             PostgresQuery(
                 unsafeSQL: """
                     WITH gone AS (DELETE FROM event WHERE \(events) RETURNING kind)
@@ -101,22 +94,22 @@ private struct PostgresPrune: PruneTransaction {
         return report
     }
 
-    func deleteAppsLeftEmpty() throws {
-        try db.changes(
+    func deleteAppsLeftEmpty() async throws {
+        try await db.changes(
             """
             DELETE FROM app WHERE NOT (\(unescaped: PostgresEventStore.ownSettingSQL))
             AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
             """)
     }
 
-    func deleteImport(_ id: Int64) throws -> Bool {
-        try db.changes("DELETE FROM import_log WHERE id = \(id)") > 0
+    func deleteImport(_ id: Int64) async throws -> Bool {
+        try await db.changes("DELETE FROM import_log WHERE id = \(id)") > 0
     }
 
-    func eraseDeviceRecords(_ device: String) throws {
-        try db.changes("DELETE FROM import_log WHERE device = \(device)")
+    func eraseDeviceRecords(_ device: String) async throws {
+        try await db.changes("DELETE FROM import_log WHERE device = \(device)")
         // Devices made from now on start past its version.
-        try db.changes(
+        try await db.changes(
             """
             INSERT INTO store_setting (key, value)
             SELECT 'firstDeviceVersion', (version + 1)::TEXT FROM device WHERE name = \(device)
@@ -124,11 +117,11 @@ private struct PostgresPrune: PruneTransaction {
             SET value = greatest(store_setting.value::BIGINT, excluded.value::BIGINT)::TEXT
             """)
         // Its apps, their settings and its models go with it.
-        try db.changes("DELETE FROM device WHERE name = \(device)")
+        try await db.changes("DELETE FROM device WHERE name = \(device)")
     }
 
-    func bumpEveryVersion() throws {
+    func bumpEveryVersion() async throws {
         // Models kept in memory by other instances are learned again.
-        try db.changes("UPDATE device SET version = version + 1")
+        try await db.changes("UPDATE device SET version = version + 1")
     }
 }

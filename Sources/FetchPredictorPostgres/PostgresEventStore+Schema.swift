@@ -267,13 +267,13 @@ extension PostgresEventStore {
 
     /// Creates or upgrades the schema: read first, and only a store that needs it takes the
     /// migration lock, so that many instances starting at once migrate once.
-    func migrate() throws {
-        let applied = try read { try Self.appliedMigrations($0) }
+    func migrate() async throws {
+        let applied = try await read { try await Self.appliedMigrations($0) }
         if applied > Self.migrations.count { throw StoreError.newerSchema(path: location) }
         if applied == Self.migrations.count { return }
-        try transaction { db in
-            _ = try db.rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
-            try db.execute(
+        try await transaction { db in
+            _ = try await db.rows("SELECT pg_advisory_xact_lock(\(Self.migrationLock))")
+            try await db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS fetchpredict_migration (
                     version INTEGER PRIMARY KEY,
@@ -281,20 +281,21 @@ extension PostgresEventStore {
                     applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
                 )
                 """)
-            let done = try Self.appliedMigrations(db)
+            let done = try await Self.appliedMigrations(db)
             if done > Self.migrations.count { throw StoreError.newerSchema(path: location) }
             for (index, migration) in Self.migrations.enumerated().dropFirst(done) {
-                for statement in migration.statements { try db.execute(statement) }
-                try db.changes(
+                for statement in migration.statements { try await db.execute(statement) }
+                try await db.changes(
                     "INSERT INTO fetchpredict_migration (version, name) VALUES (\(index + 1), \(migration.name))")
             }
         }
     }
 
     /// How many migrations the database has had; 0 for a new one.
-    private static func appliedMigrations(_ db: Transaction) throws -> Int {
-        let exists = try db.value("SELECT to_regclass('fetchpredict_migration') IS NOT NULL", as: Bool.self) ?? false
+    private static func appliedMigrations(_ db: Transaction) async throws -> Int {
+        let exists =
+            try await db.value("SELECT to_regclass('fetchpredict_migration') IS NOT NULL", as: Bool.self) ?? false
         guard exists else { return 0 }
-        return try db.value("SELECT coalesce(max(version), 0) FROM fetchpredict_migration", as: Int.self) ?? 0
+        return try await db.value("SELECT coalesce(max(version), 0) FROM fetchpredict_migration", as: Int.self) ?? 0
     }
 }

@@ -68,7 +68,8 @@ public final class PostgresEventStore: EventStoring {
         pool = ConnectionPool(
             configuration: configuration, group: MultiThreadedEventLoopGroup.singleton,
             maximum: limits.connections, waitTimeout: limits.connectionWait, location: location, logger: logger)
-        try migrate()
+        // Opening waits for the schema, as opening an SQLite file does.
+        try Blocking.wait(preferring: DriverExecutor.shared) { [self] in try await migrate() }
     }
 
     /// Runs `body` in one transaction, committed when it returns (unless `commit` is false: a
@@ -110,40 +111,6 @@ public final class PostgresEventStore: EventStoring {
         }
     }
 
-    /// ``transaction(snapshot:commit:_:)`` for the roles that are not async yet: the caller's
-    /// thread waits for the server.
-    @discardableResult
-    func transaction<T>(snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) throws -> T) throws -> T {
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                return try pool.withConnectionWaiting { connection in
-                    let transaction = Transaction(connection: connection, logger: logger, location: location)
-                    try transaction.execute(Self.begin(snapshot: snapshot))
-                    do {
-                        let result = try body(transaction)
-                        try transaction.execute(commit ? "COMMIT" : "ROLLBACK")
-                        return result
-                    } catch {
-                        if !connection.isClosed {
-                            do {
-                                try transaction.execute("ROLLBACK")
-                            } catch {
-                                try? connection.close().wait()
-                            }
-                        }
-                        throw error
-                    }
-                }
-            } catch let error as PSQLError where attempt < 3 && Self.isRetryable(error) {
-                continue
-            } catch let error as PSQLError {
-                throw Self.storeError(error, location: location)
-            }
-        }
-    }
-
     private static func begin(snapshot: Bool) -> String {
         snapshot ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN"
     }
@@ -153,17 +120,6 @@ public final class PostgresEventStore: EventStoring {
         do {
             return try await pool.withConnection { connection in
                 try await body(Transaction(connection: connection, logger: logger, location: location))
-            }
-        } catch let error as PSQLError {
-            throw Self.storeError(error, location: location)
-        }
-    }
-
-    /// ``read(_:)`` for the roles that are not async yet.
-    func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        do {
-            return try pool.withConnectionWaiting { connection in
-                try body(Transaction(connection: connection, logger: logger, location: location))
             }
         } catch let error as PSQLError {
             throw Self.storeError(error, location: location)
@@ -253,47 +209,16 @@ struct Transaction: Sendable {
         return rows
     }
 
-    // The synchronous forms, which wait on the calling thread: for the roles not async yet.
-
-    /// Runs one statement with no binds.
-    func execute(_ sql: String) throws {
-        // One statement, through the query that reports PSQLError, which `storeError` maps.
-        _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
-    }
-
-    /// Runs a query and returns its rows.
-    func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try connection.query(query, logger: logger).wait().rows
-    }
-
-    /// Runs a statement and returns how many rows it changed.
-    @discardableResult
-    func changes(_ query: PostgresQuery) throws -> Int {
-        try connection.query(query, logger: logger).wait().metadata.rows ?? 0
-    }
-
     /// Sends `data`, rows in COPY's text format, into `table`'s `columns` by `COPY ... FROM STDIN`.
-    ///
-    /// The driver's COPY is async only. A synchronous caller runs it in a task on
-    /// ``DriverExecutor``'s own queue, never on Swift's cooperative pool: a caller blocked on
-    /// that pool (a test, an async caller that did not move the call off it) would otherwise wait
-    /// for a thread that never comes.
-    func copyAsync(into table: String, columns: [String], _ data: ByteBuffer) async throws {
+    func copy(into table: String, columns: [String], _ data: ByteBuffer) async throws {
         try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
             try await writer.write(data)
         }
     }
-
-    /// The first column of the first row, or `nil` when there is no row.
-    func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
-        guard let row = try rows(query).first else { return nil }
-        return try row.decode(T.self)
-    }
 }
 
-/// Runs the tasks of the bulk loader's chunks (COPY and the statements after it) on a Dispatch
-/// queue of its own, outside Swift's cooperative pool, so that a synchronous caller may block on
-/// them from any thread.
+/// Runs the migrations that opening a store waits for (its one wait on a thread) on a Dispatch
+/// queue of its own, outside Swift's cooperative pool, which the opening thread may be of.
 enum DriverExecutor {
     static let shared = DispatchExecutor(label: "fetchpredict.postgres.driver")
 }

@@ -132,7 +132,7 @@ struct PostgresStoreTests {
                             .launch(
                                 index < 10 ? "shared" : "app\(writer)", at: base + Milliseconds(batch * 1_000 + index))
                         }
-                        if try store.record(events, device: "phone").stored > 0 { written += 1 }
+                        if try await store.record(events, device: "phone").stored > 0 { written += 1 }
                     }
                     return written
                 }

@@ -56,13 +56,6 @@ struct ConnectionPoolTests {
         try await pool.withConnection { connection in #expect(connection.id == first.id) }
     }
 
-    @Test func aSynchronousCallerWaitsOnItsThread() throws {
-        let pool = try pool(connections: 2, wait: 10)
-        let ids = try (0..<4).map { _ in try pool.withConnectionWaiting { $0.id } }
-        // One connection, taken and given back four times.
-        #expect(Set(ids).count == 1)
-    }
-
     /// A connection of the pool, taken by a task and held until given back.
     struct Held {
         let id: Int

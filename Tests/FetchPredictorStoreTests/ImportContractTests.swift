@@ -204,7 +204,7 @@ import Testing
         #expect(imports.map(\.eventsKept) == [3, 2])
         #expect(imports.map(\.stored) == [3, 2])
         #expect(imports.map(\.duplicates) == [0, 1])
-        let provenance = try backend.count(
+        let provenance = try await backend.count(
             in: store, sqlite: "SELECT count(*) FROM launch WHERE importId IS NULL",
             postgres: "SELECT count(*) FROM event WHERE kind = 0 AND import_id IS NULL")
         #expect(provenance == 1)
@@ -268,7 +268,7 @@ import Testing
             try store.prune(importID: 3)
                 == PruneReport(launches: 2, fetches: 1, deviceEvents: 2, notifications: 1, kept: 0))
         #expect(try await store.apps(device: "phone").isEmpty)
-        let held = try backend.count(
+        let held = try await backend.count(
             in: store, sqlite: "SELECT count(*) FROM alsoImported", postgres: "SELECT count(*) FROM also_imported")
         #expect(held == 0)
     }
@@ -285,7 +285,7 @@ import Testing
         #expect(!recorded)  // 2024-05-01T08:00Z, already stored by the import
         await #expect(try store.prune(importID: 1) == PruneReport(launches: 1, fetches: 0, deviceEvents: 0, kept: 1))
         await #expect(try launchCount(store, device: "phone") == 1)
-        let imported = try backend.count(
+        let imported = try await backend.count(
             in: store, sqlite: "SELECT count(*) FROM launch WHERE importId IS NOT NULL",
             postgres: "SELECT count(*) FROM event WHERE import_id IS NOT NULL")
         #expect(imported == 0)

@@ -248,7 +248,7 @@ import Testing
         // Both erased, no row of any device is left.
         _ = try await store.eraseDevice("phone", dryRun: false)
         _ = try await store.eraseDevice("tablet", dryRun: false)
-        let leftovers = try backend.count(
+        let leftovers = try await backend.count(
             in: store,
             sqlite: """
                 SELECT (SELECT count(*) FROM launch) + (SELECT count(*) FROM fetch) + (SELECT count(*) FROM deviceEvent)

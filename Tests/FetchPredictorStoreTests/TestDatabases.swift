@@ -28,14 +28,15 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     /// A count read straight from the store's tables, for what no API shows (which import holds
     /// an event): `sqlite` on the SQLite store, `postgres` on PostgreSQL.
-    func count(in store: any EventStoring, sqlite: String, postgres: String) throws -> Int {
+    func count(in store: any EventStoring, sqlite: String, postgres: String) async throws -> Int {
         switch self {
         case .sqlite:
             let store = try #require(store as? EventStore)
-            return try store.read { db in try Int.fetchOne(db, sql: sqlite) } ?? 0
+            return try await store.read { db in try Int.fetchOne(db, sql: sqlite) } ?? 0
         case .postgres:
             let store = try #require(store as? PostgresEventStore)
-            return try store.read { db in try db.value(PostgresQuery(unsafeSQL: postgres), as: Int.self) } ?? 0
+            return try await store.read { db in try await db.value(PostgresQuery(unsafeSQL: postgres), as: Int.self) }
+                ?? 0
         }
     }
 

@@ -1,5 +1,6 @@
 import FetchPredictorTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FetchPredictor
@@ -180,14 +181,18 @@ struct ImportRejectionTests {
         #expect(again.stored == 0)
     }
 
-    @Test func skipInvalidStoresTheValidRowsAndReportsTheRest() throws {
+    @Test func skipInvalidStoresTheValidRowsAndReportsTheRest() async throws {
         let store = try EventStore.inMemory()
         let path = TestFiles.write(
             "timestamp,app,event,result\n2024-01-01T08:00:00Z,a,launch,\nbad,a,launch,\n2024-01-01T09:00:00Z,a,fetch,maybe\n2024-01-01T10:00:00Z,a,fetch,noData\n"
         )
-        var all: [Rejection] = []
-        let report = try store.importFile(
-            path, options: ImportOptions(skipInvalid: true), now: now, onReject: { all.append($0) })
+        let refused = Mutex<[Rejection]>([])
+        let report = try await store.importFile(
+            path, options: ImportOptions(skipInvalid: true), now: now,
+            onReject: { rejection in
+                refused.withLock { $0.append(rejection) }
+            })
+        let all = refused.withLock { $0 }
         #expect(report.stored == 2)
         #expect(report.rejected == 2)
         #expect(all.map(\.line) == [3, 4])

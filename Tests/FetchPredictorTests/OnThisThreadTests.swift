@@ -1,3 +1,4 @@
+import FetchPredictorTestSupport
 import Foundation
 import Testing
 
@@ -58,5 +59,43 @@ struct OnThisThreadTests {
             }
         }
         #expect(thrown)
+    }
+
+    /// A synchronous import ends while every thread of Swift's pool is held: its steps run on
+    /// GRDB's thread and its file is read on a thread of Dispatch's, never in a task, which would
+    /// wait for a thread of the pool (with the reader in a task, the test suite hung once two of
+    /// its tests' synchronous imports held both threads of a 2-core machine's pool).
+    @Test func aSynchronousImportEndsWhileEveryThreadOfThePoolIsHeld() async throws {
+        // Several chunks of the reader's, so that the import waits for it more than once.
+        let launches = 3 * ReadAhead.chunk
+        var rows = "time,app,event\n"
+        for minute in 0..<launches {
+            let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(minute) * 60)
+            rows += "\(time.ISO8601Format()),app\(minute % 7),launch\n"
+        }
+        let path = TestFiles.write(rows)
+        let store = try EventStore.inMemory()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let stored = await onAThreadOfItsOwn { () -> Int? in
+            let width = ProcessInfo.processInfo.activeProcessorCount
+            let held = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            for _ in 0..<width {
+                Task.detached {
+                    held.signal()
+                    release.wait()
+                }
+            }
+            for _ in 0..<width { held.wait() }
+            defer { for _ in 0..<width { release.signal() } }
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var stored: Int?
+            Thread {
+                stored = try? store.importFile(path, options: ImportOptions(device: "phone"), now: now).stored
+                done.signal()
+            }.start()
+            return done.wait(timeout: .now() + 60) == .success ? stored : nil
+        }
+        #expect(stored == launches, "the import did not end while the pool was held")
     }
 }

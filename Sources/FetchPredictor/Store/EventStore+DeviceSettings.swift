@@ -18,7 +18,10 @@ extension EventStore {
         -> @Sendable (Database) throws -> AppSettings
     {
         { [path] db in
-            try SettingsSteps.changeApp(change, app: app, device: device, in: SQLiteSettings(db: db, path: path))
+            let transaction = SQLiteSettings(db: db, path: path)
+            return try Blocking.onThisThread {
+                try await SettingsSteps.changeApp(change, app: app, device: device, in: transaction)
+            }
         }
     }
 
@@ -136,7 +139,10 @@ extension EventStore {
 
     /// The write of `changeDevice(_:device:)`: a settings change's steps (``SettingsSteps``).
     private func deviceChange(_ change: DeviceSettingsChange, device: String) -> @Sendable (Database) throws -> Void {
-        { [path] db in try SettingsSteps.changeDevice(change, device: device, in: SQLiteSettings(db: db, path: path)) }
+        { [path] db in
+            let transaction = SQLiteSettings(db: db, path: path)
+            try Blocking.onThisThread { try await SettingsSteps.changeDevice(change, device: device, in: transaction) }
+        }
     }
 
     /// Puts a device in a zone. A new zone is a new device to learn: its models go, and its

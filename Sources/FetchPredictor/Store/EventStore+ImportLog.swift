@@ -33,33 +33,35 @@ extension EventStore {
     ///   except for ActivityWatch exports, which keep about 40 bytes per window event.
     public func importFile(
         _ path: String, options: ImportOptions, now: Date,
-        progress: ((Int64, Int64) -> Void)? = nil,
-        onReject: ((Rejection) -> Void)? = nil
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil,
+        onReject: (@Sendable (Rejection) -> Void)? = nil
     ) throws -> ImportReport {
         try write { db in try importFile(path, options: options, now: now, progress: progress, onReject: onReject, db) }
     }
 
-    /// `importFile(_:options:now:progress:onReject:)` on a thread of Dispatch's, the caller
-    /// suspended meanwhile; `progress` and `onReject` are called on that thread.
+    /// `importFile(_:options:now:progress:onReject:)` on GRDB's writer, the caller suspended
+    /// meanwhile; `progress` and `onReject` are called on the thread that reads the file.
     public func importFile(
         _ path: String, options: ImportOptions, now: Date,
         progress: (@Sendable (Int64, Int64) -> Void)? = nil,
         onReject: (@Sendable (Rejection) -> Void)? = nil
     ) async throws -> ImportReport {
-        // The import's steps read the file as they write: synchronous, in one transaction.
-        try await Blocking.offPool {
-            try self.importFile(path, options: options, now: now, progress: progress, onReject: onReject)
+        try await write { db in
+            try self.importFile(path, options: options, now: now, progress: progress, onReject: onReject, db)
         }
     }
 
     /// ``importFile(_:options:now:progress:onReject:)`` in a transaction of the caller's.
     func importFile(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
-        onReject: ((Rejection) -> Void)?, _ db: Database
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)?,
+        onReject: (@Sendable (Rejection) -> Void)?, _ db: Database
     ) throws -> ImportReport {
-        try ImportSteps.run(
-            path, options: options, now: now, progress: progress, onReject: onReject,
-            in: SQLiteImport(db: db, path: path))
+        // The steps run here, on GRDB's thread, which the connection is bound to.
+        let transaction = SQLiteImport(db: db, path: path)
+        return try Blocking.onThisThread {
+            try await ImportSteps.run(
+                path, options: options, now: now, progress: progress, onReject: onReject, in: transaction)
+        }
     }
 }
 
@@ -95,17 +97,34 @@ extension EventStore {
 
 extension EventStore {
     public func reread(device: String, in zone: TimeZone, now: Date) throws -> [ImportReport] {
-        let reports = try write { db -> [ImportReport] in
+        let reports = try write(rereading(device: device, in: zone, now: now))
+        try compact()
+        return reports
+    }
+
+    /// `reread(device:in:now:)` on GRDB's writer, the caller suspended meanwhile.
+    public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
+        let reports = try await write(rereading(device: device, in: zone, now: now))
+        try await writer.writeWithoutTransaction(Self.compact)
+        return reports
+    }
+
+    /// The write of `reread(device:in:now:)`: the device's imports of local times pruned, the
+    /// device moved, and the files imported again.
+    private func rereading(device: String, in zone: TimeZone, now: Date)
+        -> @Sendable (Database) throws -> [ImportReport]
+    {
+        { db in
             guard let record = try DeviceRecord.named(device, db), let id = record.id else {
                 throw StoreError.unknownDevice(device)
             }
             let logs = try ImportLogRecord.fetchAll(
                 db, sql: "SELECT * FROM importLog WHERE device = ? AND timeZone IS NOT NULL ORDER BY id",
                 arguments: [device])
-            for log in logs { _ = try prune(importID: log.id!, db) }
+            for log in logs { _ = try self.prune(importID: log.id!, db) }
             try Self.move(deviceID: id, to: zone, db)
             return try logs.map { log in
-                let report = try importFile(
+                let report = try self.importFile(
                     log.path, options: log.reading.options(in: zone, skipInvalid: log.rejected > 0), now: now,
                     progress: nil, onReject: nil, db)
                 guard report.sha256 == log.sha256 else {
@@ -114,13 +133,6 @@ extension EventStore {
                 return report
             }
         }
-        try compact()
-        return reports
-    }
-
-    /// `reread(device:in:now:)` on a thread of Dispatch's, the caller suspended meanwhile.
-    public func reread(device: String, in zone: TimeZone, now: Date) async throws -> [ImportReport] {
-        try await Blocking.offPool { try self.reread(device: device, in: zone, now: now) }
     }
 }
 
@@ -173,15 +185,13 @@ private struct SQLiteImport: ImportTransaction {
 
         init(writer: EventWriter) { self.writer = writer }
 
-        func add(_ event: Event, device: String) throws {
-            if try writer.insert(event, device: device) { stored += 1 }
+        func add(_ events: [Event], device: String) throws {
+            for event in events where try writer.insert(event, device: device) { stored += 1 }
         }
 
         func finish() throws -> Int {
             try writer.invalidateLearnedModels()
             return stored
         }
-
-        func abandon() {}
     }
 }

@@ -10,8 +10,8 @@ extension EventStore {
     ///   - dryRun: count what would go, and change nothing.
     /// - Returns: how many events were (or would be) deleted, by kind.
     public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) throws -> PruneReport {
-        try pruning(dryRun: dryRun) { db in
-            try PruneSteps.prune(before: time, device: device, in: SQLitePrune(db: db))
+        try pruning(dryRun: dryRun) { transaction in
+            try await PruneSteps.prune(before: time, device: device, in: transaction)
         }
     }
 
@@ -28,25 +28,29 @@ extension EventStore {
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownImport(_:)`` when there is no such import.
     public func prune(importID: Int64, dryRun: Bool = false) throws -> PruneReport {
-        try pruning(dryRun: dryRun) { db in try prune(importID: importID, db) }
+        try pruning(dryRun: dryRun) { transaction in try await PruneSteps.prune(importID: importID, in: transaction) }
     }
 
-    /// `prune(before:device:dryRun:)` on a thread of Dispatch's, the caller suspended meanwhile.
+    /// `prune(before:device:dryRun:)` on GRDB's writer, the caller suspended meanwhile.
     public func prune(before time: Milliseconds, device: String? = nil, dryRun: Bool = false) async throws
         -> PruneReport
     {
-        // The prune's steps and the compaction after them are synchronous.
-        try await Blocking.offPool { try self.prune(before: time, device: device, dryRun: dryRun) }
+        try await pruning(dryRun: dryRun) { transaction in
+            try await PruneSteps.prune(before: time, device: device, in: transaction)
+        }
     }
 
-    /// `prune(importID:dryRun:)` on a thread of Dispatch's, the caller suspended meanwhile.
+    /// `prune(importID:dryRun:)` on GRDB's writer, the caller suspended meanwhile.
     public func prune(importID: Int64, dryRun: Bool = false) async throws -> PruneReport {
-        try await Blocking.offPool { try self.prune(importID: importID, dryRun: dryRun) }
+        try await pruning(dryRun: dryRun) { transaction in
+            try await PruneSteps.prune(importID: importID, in: transaction)
+        }
     }
 
     /// ``prune(importID:dryRun:)`` in a transaction of the caller's, without compacting the file.
     func prune(importID: Int64, _ db: Database) throws -> PruneReport {
-        try PruneSteps.prune(importID: importID, in: SQLitePrune(db: db))
+        let transaction = SQLitePrune(db: db)
+        return try Blocking.onThisThread { try await PruneSteps.prune(importID: importID, in: transaction) }
     }
 
     /// Erases a device for good, in one transaction: every event of it, its apps and their
@@ -59,30 +63,48 @@ extension EventStore {
     /// - Returns: how many events were (or would be) deleted, by kind.
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
     public func eraseDevice(_ device: String, dryRun: Bool = false) async throws -> PruneReport {
-        // The erasure's steps and the compaction after them are synchronous: on a thread of
-        // Dispatch's, not the caller's.
-        try await Blocking.offPool { try self.eraseDevice(device, dryRun: dryRun) }
+        try await pruning(dryRun: dryRun) { transaction in try await PruneSteps.eraseDevice(device, in: transaction) }
     }
 
     /// `eraseDevice(_:dryRun:)`, the caller's thread waiting.
     public func eraseDevice(_ device: String, dryRun: Bool = false) throws -> PruneReport {
-        try pruning(dryRun: dryRun) { db in try PruneSteps.eraseDevice(device, in: SQLitePrune(db: db)) }
+        try pruning(dryRun: dryRun) { transaction in try await PruneSteps.eraseDevice(device, in: transaction) }
     }
 
-    /// Runs `body` in a write transaction, rolled back for a dry run, and compacts the file
-    /// unless it is one.
-    private func pruning(dryRun: Bool, _ body: (Database) throws -> PruneReport) throws -> PruneReport {
-        let report = try write(commit: !dryRun, body)
+    /// Runs a prune's steps in a write transaction, on GRDB's thread, which the connection is
+    /// bound to; rolls it back for a dry run, and compacts the file unless it is one.
+    private func pruning(dryRun: Bool, _ steps: @escaping @Sendable (SQLitePrune) async throws -> PruneReport) throws
+        -> PruneReport
+    {
+        let report = try write(commit: !dryRun) { db in try Self.run(steps, db) }
         if !dryRun { try compact() }
         return report
     }
 
+    /// `pruning(dryRun:_:)` on GRDB's writer, the caller suspended meanwhile.
+    private func pruning(
+        dryRun: Bool, _ steps: @escaping @Sendable (SQLitePrune) async throws -> PruneReport
+    ) async throws -> PruneReport {
+        let report = try await write(commit: !dryRun) { db in try Self.run(steps, db) }
+        if !dryRun { try await writer.writeWithoutTransaction(Self.compact) }
+        return report
+    }
+
+    private static func run(_ steps: @escaping (SQLitePrune) async throws -> PruneReport, _ db: Database) throws
+        -> PruneReport
+    {
+        let transaction = SQLitePrune(db: db)
+        return try Blocking.onThisThread { try await steps(transaction) }
+    }
+
     /// Gives the file's freed pages back to the system: deleted rows would otherwise linger in them.
     func compact() throws {
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute(sql: "VACUUM")
-        }
+        try writer.writeWithoutTransaction(Self.compact)
+    }
+
+    static func compact(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        try db.execute(sql: "VACUUM")
     }
 }
 

@@ -305,6 +305,22 @@ public final class EventStore: EventStoring {
         }
     }
 
+    /// `write(commit:_:)` on GRDB's writer, the caller suspended meanwhile.
+    func write<T: Sendable>(commit: Bool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        if commit { return try await write(body) }
+        return try await retryingBusy { began in
+            try await writer.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction {
+                    began.set()
+                    result = try body(db)
+                    return .rollback
+                }
+                return result!
+            }
+        }
+    }
+
     /// Runs `body` in a read of one snapshot, the caller suspended meanwhile: for the store's
     /// async roles.
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {

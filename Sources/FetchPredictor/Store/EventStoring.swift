@@ -14,8 +14,10 @@ import Foundation
 /// imports and prunes, and its long reads (the events a model learns from, an export, the apps
 /// counted) run on GRDB's own queues; its short reads by an index (a key, a device's settings, a
 /// cached model) on the caller's thread, which costs less than a hop to a queue and back. The
-/// PostgreSQL store's import, prune and settings steps still wait for the server on a thread of
-/// Dispatch's, off the cooperative pool (issue 38).
+/// steps of an import, a prune and a settings change are async, written once for both stores
+/// (`ImportSteps`, `PruneSteps`, `SettingsSteps`): PostgreSQL awaits each statement, SQLite runs
+/// them on GRDB's writer, to which its connection is bound, and a file is read on a thread of
+/// its own while its events are stored (`ReadAhead`).
 ///
 /// ## Topics
 /// - ``EventKeeping/record(_:device:)``

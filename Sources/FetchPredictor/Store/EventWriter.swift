@@ -180,7 +180,8 @@ final class EventWriter {
     /// versions by device id.
     @discardableResult
     func invalidateLearnedModels() throws -> [Int64: Int64] {
-        try StoreRules.afterStoring(stored, in: self)
+        let stored = self.stored
+        return try Blocking.onThisThread { try await StoreRules.afterStoring(stored, in: self) }
     }
 }
 

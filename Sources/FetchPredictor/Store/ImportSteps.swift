@@ -9,36 +9,34 @@ package protocol ImportTransaction {
 
     /// The device's zone, held by the transaction so that no other import changes it meanwhile;
     /// `nil` when the device is new or has none.
-    func zone(ofDevice device: String) throws -> TimeZone?
+    func zone(ofDevice device: String) async throws -> TimeZone?
 
     /// Gives a device that has no zone the zone an import names.
-    func adoptZone(_ zone: TimeZone, device: String) throws
+    func adoptZone(_ zone: TimeZone, device: String) async throws
 
     /// Writes the import's entry in the log, before any of its events, and returns its id.
-    func beginImport(path: String, device: String, readingKey: String?, at time: Date) throws -> Int64
+    func beginImport(path: String, device: String, readingKey: String?, at time: Date) async throws -> Int64
 
     /// What stores the events of import `id`; a device it creates named in `newDeviceTimeZone`
     /// gets that zone.
-    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) throws -> Loader
+    func loader(importID id: Int64, newDeviceTimeZone: (device: String, zone: String)?) async throws -> Loader
 
     /// The earlier imports of a file (by SHA-256) whose events the store still holds, oldest first.
-    func importsHoldingEvents(sha256: String, before id: Int64) throws -> [ImportReading]
+    func importsHoldingEvents(sha256: String, before id: Int64) async throws -> [ImportReading]
 
     /// Completes the import's entry in the log with what it read and stored.
-    func finishImport(id: Int64, report: ImportReport) throws
+    func finishImport(id: Int64, report: ImportReport) async throws
 }
 
 /// What stores the events of one import.
 package protocol ImportLoader {
-    /// Takes one event of the file, for its own device or else `device`.
-    func add(_ event: Event, device: String) throws
+    /// Takes some events of the file, in the file's order, each for its own device or else
+    /// `device`.
+    func add(_ events: [Event], device: String) async throws
 
     /// Stores what is left, drops the learned models that missed an event stored, bumps the
     /// version of every device written, and returns how many events were new.
-    func finish() throws -> Int
-
-    /// Called when the import fails before ``finish()``, before its transaction is rolled back.
-    func abandon()
+    func finish() async throws -> Int
 }
 
 /// The steps of an import, written once for every store: the zone checked and adopted, the log's
@@ -47,39 +45,35 @@ package protocol ImportLoader {
 package enum ImportSteps {
     /// Imports one file through `transaction`; see ``ImportLogKeeping/importFile(_:options:now:progress:onReject:)``.
     package static func run<Transaction: ImportTransaction>(
-        _ path: String, options: ImportOptions, now: Date, progress: ((Int64, Int64) -> Void)?,
-        onReject: ((Rejection) -> Void)?, in transaction: Transaction
-    ) throws -> ImportReport {
-        let deviceZone = try transaction.zone(ofDevice: options.device)
+        _ path: String, options: ImportOptions, now: Date, progress: (@Sendable (Int64, Int64) -> Void)?,
+        onReject: (@Sendable (Rejection) -> Void)?, in transaction: Transaction
+    ) async throws -> ImportReport {
+        let deviceZone = try await transaction.zone(ofDevice: options.device)
         try StoreRules.checkZone(options.timeZone, of: options.device, against: deviceZone)
         // A device with no zone takes the one the import names, as a new one does.
         if let given = options.timeZone, deviceZone == nil {
-            try transaction.adoptZone(given, device: options.device)
+            try await transaction.adoptZone(given, device: options.device)
         }
-        let id = try transaction.beginImport(
+        let id = try await transaction.beginImport(
             path: path, device: options.device, readingKey: options.readingKey, at: now)
-        let loader = try transaction.loader(
+        let loader = try await transaction.loader(
             importID: id, newDeviceTimeZone: options.timeZone.map { (options.device, $0.identifier) })
         // Local times are read in the device's zone when the import names none.
         var reading = options
         reading.timeZone = options.timeZone ?? deviceZone
-        var report: ImportReport
-        do {
-            report = try LogReader(options: reading).read(path, progress: progress, onReject: onReject) { event in
-                try loader.add(event, device: options.device)
-                return true
-            }
-            report.stored = try loader.finish()
-        } catch {
-            loader.abandon()
-            throw error
+        // The file is read on a thread of its own while its events are stored.
+        var report = try await ReadAhead.read(
+            path, with: LogReader(options: reading), progress: progress, onReject: onReject
+        ) { events in
+            try await loader.add(events, device: options.device)
         }
+        report.stored = try await loader.finish()
         report.duplicates = report.events - report.stored
         try ImportReading.refuseOtherReadings(
             of: report, options: options,
-            earlier: try transaction.importsHoldingEvents(sha256: report.sha256, before: id))
-        try transaction.finishImport(id: id, report: report)
-        report.timeZone = try transaction.zone(ofDevice: options.device)?.identifier
+            earlier: try await transaction.importsHoldingEvents(sha256: report.sha256, before: id))
+        try await transaction.finishImport(id: id, report: report)
+        report.timeZone = try await transaction.zone(ofDevice: options.device)?.identifier
         return report
     }
 }

@@ -7,27 +7,27 @@ import Foundation
 package protocol SettingsTransaction {
     /// A device's id and its zone as stored, the device made (in `zone`, when given) if new; its
     /// row held until the transaction ends.
-    func device(_ name: String, creatingIn zone: TimeZone?) throws -> (id: Int64, zone: String?)
+    func device(_ name: String, creatingIn zone: TimeZone?) async throws -> (id: Int64, zone: String?)
 
     /// The imports of a device that read local times in a zone other than `zone`, by id.
-    func importsReadingLocalTimes(device: String, otherThan zone: String) throws -> [Int64]
+    func importsReadingLocalTimes(device: String, otherThan zone: String) async throws -> [Int64]
 
     /// Puts a device in a zone; when it was in another, its learned models go and its version
     /// moves on, so that every process learns it again.
-    func move(deviceID: Int64, to zone: TimeZone) throws
+    func move(deviceID: Int64, to zone: TimeZone) async throws
 
     /// Sets the interval of a device's apps that set none; `nil` for the store's.
-    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) throws
+    func setDefaultInterval(_ interval: FetchInterval?, deviceID: Int64) async throws
 
     /// Sets a device's own push budget; `nil` for none.
-    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) throws
+    func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) async throws
 
     /// An app's id and settings, the app made with the defaults if new; its row held until the
     /// transaction ends.
-    func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings)
+    func app(_ app: String, deviceID: Int64, device: String) async throws -> (id: Int64, settings: AppSettings)
 
     /// Writes an app's interval, whether it is enabled, and its constraints.
-    func setAppSettings(_ settings: AppSettings, appID: Int64) throws
+    func setAppSettings(_ settings: AppSettings, appID: Int64) async throws
 }
 
 /// The steps of a settings change, written once for every store. The caller runs them in one
@@ -36,25 +36,25 @@ package enum SettingsSteps {
     /// See ``DeviceSettingsKeeping/changeDevice(_:device:)``.
     package static func changeDevice<Transaction: SettingsTransaction>(
         _ change: DeviceSettingsChange, device: String, in transaction: Transaction
-    ) throws {
+    ) async throws {
         // The zone first: when it is refused, nothing else changes either.
-        let (id, stored) = try transaction.device(device, creatingIn: change.timeZone)
+        let (id, stored) = try await transaction.device(device, creatingIn: change.timeZone)
         if let zone = change.timeZone {
             if let stored, stored != zone.identifier {
-                let imports = try transaction.importsReadingLocalTimes(device: device, otherThan: zone.identifier)
+                let imports = try await transaction.importsReadingLocalTimes(device: device, otherThan: zone.identifier)
                 if !imports.isEmpty {
                     // Moved, each of those events would mean another instant.
                     throw StoreError.localTimesReadInZone(
                         device: device, stored: stored, given: zone.identifier, imports: imports)
                 }
             }
-            try transaction.move(deviceID: id, to: zone)
+            try await transaction.move(deviceID: id, to: zone)
         }
         if let interval = change.defaultInterval {
-            try transaction.setDefaultInterval(interval, deviceID: id)
+            try await transaction.setDefaultInterval(interval, deviceID: id)
         }
         if let budget = change.wakesPerHour {
-            try transaction.setWakesPerHour(budget, deviceID: id)
+            try await transaction.setWakesPerHour(budget, deviceID: id)
         }
     }
 
@@ -62,11 +62,11 @@ package enum SettingsSteps {
     /// ``StoreRules/checkAppName(_:)`` before the transaction.
     package static func changeApp<Transaction: SettingsTransaction>(
         _ change: AppSettingsChange, app: String, device: String, in transaction: Transaction
-    ) throws -> AppSettings {
-        let deviceID = try transaction.device(device, creatingIn: nil).id
-        let (id, stored) = try transaction.app(app, deviceID: deviceID, device: device)
+    ) async throws -> AppSettings {
+        let deviceID = try await transaction.device(device, creatingIn: nil).id
+        let (id, stored) = try await transaction.app(app, deviceID: deviceID, device: device)
         let settings = change.applied(to: stored)
-        if !change.isEmpty { try transaction.setAppSettings(settings, appID: id) }
+        if !change.isEmpty { try await transaction.setAppSettings(settings, appID: id) }
         return settings
     }
 }

@@ -27,9 +27,9 @@ package struct StoredEvents: Sendable {
 /// ``StoreRules/afterStoring(_:in:)`` runs.
 package protocol StoredEventsFollowing {
     /// Drops a device's cached models that learned events up to `time` or later.
-    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) throws
+    func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) async throws
     /// Adds one to each device's version, and returns the new versions by device.
-    func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64]
+    func bumpVersions(of devices: [Int64]) async throws -> [Int64: Int64]
 }
 
 extension StoreRules {
@@ -40,13 +40,13 @@ extension StoreRules {
     ///
     /// - Returns: the new version of each device written.
     @discardableResult
-    package static func afterStoring(_ stored: StoredEvents, in store: some StoredEventsFollowing) throws
+    package static func afterStoring(_ stored: StoredEvents, in store: some StoredEventsFollowing) async throws
         -> [Int64: Int64]
     {
         for (device, time) in stored.earliestLearned.sorted(by: { $0.key < $1.key }) {
-            try store.dropCachedModels(device: device, learnedFrom: time)
+            try await store.dropCachedModels(device: device, learnedFrom: time)
         }
         guard !stored.devices.isEmpty else { return [:] }
-        return try store.bumpVersions(of: stored.devices.sorted())
+        return try await store.bumpVersions(of: stored.devices.sorted())
     }
 }
