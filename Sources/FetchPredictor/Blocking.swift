@@ -24,8 +24,9 @@ package enum Blocking {
     }
 
     /// Runs synchronous work that is long or waits on a thread of Dispatch's, the calling task
-    /// suspended meanwhile: reading a file to import (``ReadAhead``), learning from a million
-    /// rows; async code must not hold a thread of Swift's cooperative pool that long.
+    /// suspended meanwhile: learning from a million rows of PostgreSQL's; async code must not
+    /// hold a thread of Swift's cooperative pool that long. (A file to import is read on such a
+    /// thread too, by ``ReadAhead``, which hands its events over as it reads.)
     package static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }

@@ -44,6 +44,11 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         lock.withLock { gateOpen = true }
     }
 
+    /// How many times a device's kept wake was read: once a device a plan, for a test to tell
+    /// how far a sweep has gone.
+    public var keptWakeReads: Int { lock.withLock { keptWakeReadCount } }
+    private var keptWakeReadCount = 0
+
     /// How many times the events of `device` were read for learning.
     public func learnCount(_ device: String) -> Int { lock.withLock { reads[device, default: 0] } }
 
@@ -144,7 +149,10 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
     public func check() async throws { try await base.check() }
-    public func keptWake(device: String) async throws -> KeptWake? { try await base.keptWake(device: device) }
+    public func keptWake(device: String) async throws -> KeptWake? {
+        lock.withLock { keptWakeReadCount += 1 }
+        return try await base.keptWake(device: device)
+    }
     public func keepWake(_ planned: PlannedWake, device: String, generation: Int64) async throws -> Bool {
         try await base.keepWake(planned, device: device, generation: generation)
     }

@@ -119,10 +119,16 @@ extension FetchScheduler {
 
     /// Plans the kept wakes of `devices` at `time`, as ``planKeptWakes(asOf:after:limit:)`` does,
     /// and keeps them in one transaction.
+    ///
+    /// It gives its thread up between devices: a plan's reads of SQLite run on the caller's
+    /// thread, so a sweep of many devices would otherwise hold a thread of Swift's pool, which
+    /// never preempts a task, for the whole of their planning, and every request waiting for that
+    /// thread with it.
     public func planKeptWakes(of devices: [String], asOf time: Date) async throws {
         try await checkWakePlanning()
         var plans: [KeptWake] = []
         for name in devices {
+            await Task.yield()
             do {
                 let (planned, kept, generation) = try await plan(name, asOf: time, keeping: false)
                 // A plan kept already, or of a time before the device's last event, is not kept again.
