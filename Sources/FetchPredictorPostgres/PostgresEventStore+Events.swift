@@ -172,15 +172,20 @@ extension PostgresEventStore {
         return ids
     }
 
-    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
-        try await read { db in
-            guard let id = try await Self.existingDeviceID(device, db) else { return false }
-            return try await db.value(
+    public func eventCount(
+        device: String, after time: Milliseconds, through end: Milliseconds, atMost limit: Int
+    ) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try await read { db in
+            guard let id = try await Self.existingDeviceID(device, db) else { return 0 }
+            let count: Int64? = try await db.value(
                 """
-                SELECT EXISTS (SELECT 1 FROM event
+                SELECT count(*) FROM (SELECT 1 FROM event
                     WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
-                        AND event.kind IN \(unescaped: Self.learnedKindsSQL))
-                """) ?? false
+                        AND event.kind IN \(unescaped: Self.learnedKindsSQL)
+                    LIMIT \(Int64(limit))) AS counted
+                """)
+            return Int(count ?? 0)
         }
     }
 

@@ -21,9 +21,14 @@ public struct ServiceSettings: Sendable {
     /// How long a connection may send nothing before it is closed: a slow or half-sent request
     /// holds no connection for ever.
     public var readTimeout: Duration = .seconds(30)
-    /// The most models of one tenant's devices learned at once: what one tenant may take of the
-    /// cores that every tenant's requests are answered on. One a core by default.
+    /// The most models of one tenant's devices learned at once from many events (``largeLearn``):
+    /// what one tenant may take of the cores that every tenant's requests are answered on. One a
+    /// core by default.
     public var learnsPerTenant: Int = ProcessInfo.processInfo.activeProcessorCount
+    /// How many events past a device's cached model a learn reads to count against its tenant's
+    /// ``learnsPerTenant``; one of fewer costs about what planning does, and needs no turn
+    /// (`FetchScheduler.largeLearn`).
+    public var largeLearn: Int = FetchScheduler.defaultLargeLearn
     /// How long a request whose device must be learned waits for its tenant's turn (or for the
     /// device's learn by another request) before it is answered 429 (or 503) with `Retry-After`.
     public var learnWait: Duration = .seconds(10)
@@ -83,7 +88,7 @@ public enum FetchPredictorService {
         let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
-            requiresKnownDevices: true, admission: learning)
+            requiresKnownDevices: true, admission: learning, largeLearn: settings.largeLearn)
         let router = Router(context: APIContext.self)
         let health = StoreHealth(logger: logger)
         router.add(middleware: ErrorsAndMetricsMiddleware(health: health))

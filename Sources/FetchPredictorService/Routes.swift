@@ -6,9 +6,9 @@ import NIOCore
 import NIOHTTP1
 
 /// The handlers of the `/v1` routes: each parses, calls the library, and encodes, as a command's
-/// `run()` does. The scheduler's queries and the store's async roles are awaited; the store's
-/// synchronous roles run on the thread pool. A query that must learn waits for its tenant's turn,
-/// holding no thread (``TenantLearning/query(waitingAtMost:_:)``).
+/// `run()` does. The scheduler's queries and the store's roles are awaited. A query that must
+/// learn from many events waits for its tenant's turn, holding no thread
+/// (``TenantLearning/query(waitingAtMost:_:)``).
 struct Routes: Sendable {
     let store: any EventStoring
     let scheduler: FetchScheduler

@@ -1,8 +1,9 @@
 import FetchPredictor
 import Foundation
+import Metrics
 
 /// The bound on what one tenant's requests may cost the others: at most ``limit`` of its
-/// devices' models are learned at once.
+/// devices' models are learned at once from many events (``ServiceSettings/largeLearn``).
 ///
 /// Learning a device's model from the store (a cold device, one asked as of an earlier time, one
 /// whose cached model was dropped) is the one costly step of a query: a second for a million
@@ -14,6 +15,8 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     let limit: Int
     private let lock = NSLock()
     private var running: [Substring: Int] = [:]
+    /// When each learn running now began, for its duration in the metrics.
+    private var started: [String: ContinuousClock.Instant] = [:]
 
     init(limit: Int) {
         self.limit = max(1, limit)
@@ -24,15 +27,21 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
         return lock.withLock {
             guard running[tenant, default: 0] < limit else { return false }
             running[tenant, default: 0] += 1
+            started[device] = .now
             return true
         }
     }
 
     func endLearning(device: String) {
         let tenant = Self.tenant(of: device)
-        lock.withLock {
+        let began = lock.withLock {
             let count = running[tenant, default: 1] - 1
             running[tenant] = count > 0 ? count : nil
+            return started.removeValue(forKey: device)
+        }
+        if let began {
+            Metrics.Timer(label: "fetchpredict_learn_duration_seconds")
+                .recordNanoseconds((ContinuousClock.now - began).nanoseconds)
         }
     }
 
@@ -56,10 +65,16 @@ extension TenantLearning {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: wait)
         var pause = Duration.milliseconds(2)
+        var waited = false
         while true {
             do {
                 return try await body()
             } catch let busy as SchedulerBusy {
+                if !waited {
+                    waited = true
+                    let reason = busy.reason == .learningRefused ? "tenant_limit" : "device_being_learned"
+                    Counter(label: "fetchpredict_learn_waits_total", dimensions: [("reason", reason)]).increment()
+                }
                 let now = clock.now
                 guard now < deadline else { throw APIError.busy(busy, waited: wait) }
                 try await Task.sleep(for: min(pause, deadline - now))

@@ -14,6 +14,8 @@ import Testing
         var settings = ServiceSettings()
         settings.learnsPerTenant = 1
         settings.learnWait = .zero
+        // Two weeks of launches: a large learn at one event, so that every learn takes a turn.
+        settings.largeLearn = 1
         let service = try await LiveService(settings: settings, serving: { GatedStore($0, gating: "acme/big") })
         let gate = try #require(service.served as? GatedStore)
         for (device, key) in [("big", service.acme), ("small", service.acme), ("phone", service.other)] {
@@ -55,6 +57,7 @@ import Testing
         var settings = ServiceSettings()
         settings.learnsPerTenant = 1
         settings.learnWait = .seconds(60)
+        settings.largeLearn = 1
         let service = try await LiveService(settings: settings, serving: { GatedStore($0, gating: "acme/big") })
         let gate = try #require(service.served as? GatedStore)
         for device in ["big", "small"] {

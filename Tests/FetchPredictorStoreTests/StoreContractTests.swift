@@ -40,6 +40,13 @@ import Testing
         await #expect(try store.hasEvents(device: "phone", after: base + 2_000))
         await #expect(try !store.hasEvents(device: "phone", after: base + 5_000))
         await #expect(try !store.hasEvents(device: "phone", after: base, through: base + 1_999))
+        // Counted as learned, and no further than asked.
+        await #expect(try store.eventCount(device: "phone", after: .min, through: .max, atMost: 100) == learned.count)
+        await #expect(try store.eventCount(device: "phone", after: .min, through: .max, atMost: 3) == 3)
+        await #expect(try store.eventCount(device: "phone", after: base, through: .max, atMost: 100) == 2)
+        await #expect(try store.eventCount(device: "phone", after: base, through: base + 1_999, atMost: 100) == 0)
+        await #expect(try store.eventCount(device: "phone", after: .min, through: .max, atMost: 0) == 0)
+        await #expect(try store.eventCount(device: "tablet", after: .min, through: .max, atMost: 100) == 0)
         await #expect(try store.devices() == ["phone"])
     }
 

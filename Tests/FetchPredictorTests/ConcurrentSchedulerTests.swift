@@ -106,7 +106,8 @@ struct ConcurrentSchedulerTests {
     @Test func withAnAdmissionABusyDeviceIsSaidNotWaitedFor() async throws {
         let store = try gatedStore(devices: ["big", "small"], gating: "big")
         let admission = CountingAdmission(limit: 1)
-        let scheduler = FetchScheduler(store: store, admission: admission)
+        // Every learn large, so that each asks the admission.
+        let scheduler = FetchScheduler(store: store, admission: admission, largeLearn: 1)
         let big = start { try await scheduler.nextWake(after: end, device: "big") }
         #expect(store.waitUntilLearning())
         // The device being learned: said at once, not waited for
@@ -127,6 +128,34 @@ struct ConcurrentSchedulerTests {
         _ = try await scheduler.nextWake(after: end.addingTimeInterval(2), device: "small")
         #expect(store.learnCount("small") == 1)
         #expect(admission.admitted == 2)
+    }
+
+    @Test func onlyALearnOfManyEventsAsksTheAdmission() async throws {
+        let store = try gatedStore(devices: ["phone"], gating: "none")
+        let all = try await store.eventCount(device: "phone", after: .min, through: .max, atMost: .max)
+        let admission = CountingAdmission(limit: 1)
+        let scheduler = FetchScheduler(store: store, admission: admission, largeLearn: all)
+        // Every event from the start: a large learn, let in, and its model cached
+        _ = try await scheduler.nextWake(after: end, device: "phone")
+        #expect(admission.admitted == 1)
+        // A batch older than the newest learned, as two senders' batches crossing give: the
+        // model is learned again, from the cache and the two events after it, with no turn
+        try await scheduler.recordLaunch("com.example.news", at: end.addingTimeInterval(7_200), device: "phone")
+        try await scheduler.recordLaunch("com.example.news", at: end.addingTimeInterval(3_600), device: "phone")
+        admission.limit = 0
+        _ = try await scheduler.nextWake(after: end.addingTimeInterval(10_800), device: "phone")
+        #expect(store.learnCount("phone") == 2)
+        // As of a day before, from the start: fewer events than a large learn, no turn either
+        _ = try await scheduler.nextWake(after: end.addingTimeInterval(-86_400), device: "phone")
+        #expect(store.learnCount("phone") == 3)
+        #expect(admission.admitted == 1)
+        // Every event again, the cache dropped: large, refused, nothing learned
+        try await store.dropLearnedModels()
+        let fresh = FetchScheduler(store: store, admission: admission, largeLearn: all)
+        await #expect(throws: SchedulerBusy(device: "phone", reason: .learningRefused)) {
+            try await fresh.nextWake(after: end, device: "phone")
+        }
+        #expect(store.learnCount("phone") == 3)
     }
 
     @Test func theLeastRecentlyUsedModelIsDroppedBeyondTheLimit() async throws {
@@ -175,16 +204,21 @@ struct LoadedModelTests {
 
 /// An admission that lets `limit` learns run at once, and counts them.
 final class CountingAdmission: LearningAdmission, @unchecked Sendable {
-    let limit: Int
     private let lock = NSLock()
+    private var limitCount: Int
     private var runningCount = 0
     private var admittedCount = 0
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int) { limitCount = limit }
+    /// The most learns at once; 0 refuses every one.
+    var limit: Int {
+        get { lock.withLock { limitCount } }
+        set { lock.withLock { limitCount = newValue } }
+    }
     var running: Int { lock.withLock { runningCount } }
     var admitted: Int { lock.withLock { admittedCount } }
     func beginLearning(device: String) -> Bool {
         lock.withLock {
-            guard runningCount < limit else { return false }
+            guard runningCount < limitCount else { return false }
             runningCount += 1
             admittedCount += 1
             return true
@@ -205,4 +239,38 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
 /// thread never needs a thread of the cooperative pool that this test, or another, holds.
 enum TestThreads {
     static let shared = DispatchExecutor(label: "fetchpredict.tests")
+}
+
+/// More devices learned at once than the SQLite store has readers (16), on Swift's cooperative
+/// pool, whose threads also make the short reads every query makes: every query ends. Seen: a
+/// learn's events were read through GRDB's async read, which gives its reader back only once the
+/// task resumes; with every reader held so, the pool's threads waited for one in a short read,
+/// and no task could resume to give one back (the service hung under many light learns).
+struct ManyLearnsAtOnceTests {
+    @Test(.timeLimit(.minutes(1))) func moreLearnsThanTheStoreHasReadersAllEnd() async throws {
+        let zone = TimeZone(identifier: "Europe/Warsaw")!
+        let store = try EventStore(path: TestFiles.scratchFolder("many").appendingPathComponent("e.sqlite").path)
+        let devices = (0..<48).map { "d\($0)" }
+        for (index, device) in devices.enumerated() {
+            try await store.setTimeZone(zone, device: device)
+            let log = SyntheticLog(persona: .commuter, days: 7, timeZone: zone, seed: UInt64(11 + index))
+            try await store.record(log.events(), device: device)
+        }
+        let scheduler = FetchScheduler(store: store)
+        let end = Date(milliseconds: DateFields(year: 2024, month: 1, day: 8).instant(in: zone).0)
+        // Each query as of its own earlier hour: each learns its device's events from the store.
+        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+            for round in 0..<4 {
+                for device in devices {
+                    group.addTask {
+                        _ = try await scheduler.nextWake(
+                            after: end.addingTimeInterval(-3_600 * Double(round + 1)), device: device)
+                        return 1
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(answered == 4 * devices.count)
+    }
 }

@@ -56,8 +56,10 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
         try await base.record(events, device: device)
     }
-    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
-        try await base.hasEvents(device: device, after: time, through: end)
+    public func eventCount(
+        device: String, after time: Milliseconds, through end: Milliseconds, atMost limit: Int
+    ) async throws -> Int {
+        try await base.eventCount(device: device, after: time, through: end, atMost: limit)
     }
     public func forEachEvent(
         device: String, after time: Milliseconds, through end: Milliseconds,

@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:)``
+/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
@@ -32,9 +32,15 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Whether a query about a device the store does not have throws
     /// ``StoreError/unknownDevice(_:)``, rather than answer as for a device with no events.
     public let requiresKnownDevices: Bool
-    /// Who may learn a device's model now; `nil` lets every query learn, and a query of a
-    /// device that another is learning waits for it.
+    /// Who may learn a device's model now, when the learn is large (``largeLearn``); `nil` lets
+    /// every query learn, and a query of a device that another is learning waits for it.
     public let admission: (any LearningAdmission)?
+    /// How many events past a device's cached model a learn must read to be large, and ask the
+    /// ``admission``: one of fewer costs about what planning a day does (4,096 events are learned
+    /// in a few milliseconds), and runs at once, as a relearn after a batch of older events does.
+    public let largeLearn: Int
+    /// The default ``largeLearn``.
+    public static let defaultLargeLearn = 4_096
     /// Each device's model in memory, behind a lock of its own.
     private let slots: DeviceSlots
     /// Whether the store's kept wakes were checked to be planned with this configuration.
@@ -48,19 +54,22 @@ public final class FetchScheduler: @unchecked Sendable {
     ///     and learned again from the store's cache when asked.
     ///   - requiresKnownDevices: whether a query about a device the store does not have throws
     ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
-    ///   - admission: who may learn a device's model now. With one, a query never waits on its
-    ///     thread for learning, its own or another's: it throws ``SchedulerBusy`` instead, and
-    ///     the caller asks again where waiting costs no thread, as the HTTP service does.
+    ///   - admission: who may learn a device's model now, when the learn is large. With one, a
+    ///     query never waits on its thread for learning, its own or another's: it throws
+    ///     ``SchedulerBusy`` instead, and the caller asks again where waiting costs no thread, as
+    ///     the HTTP service does.
+    ///   - largeLearn: how many events past the cached model a learn reads to be large.
     public init(
         store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
         maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false,
-        admission: (any LearningAdmission)? = nil
+        admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn
     ) {
         self.store = store
         self.configuration = configuration
         self.maximumLoadedDevices = max(1, maximumLoadedDevices)
         self.requiresKnownDevices = requiresKnownDevices
         self.admission = admission
+        self.largeLearn = max(1, largeLearn)
         slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration)
     }
 
@@ -106,12 +115,6 @@ public final class FetchScheduler: @unchecked Sendable {
         if slot.loaded == nil {
             slot.isLearning = true
             defer { slot.isLearning = false }
-            if let admission {
-                guard admission.beginLearning(device: device) else {
-                    throw SchedulerBusy(device: device, reason: .learningRefused)
-                }
-            }
-            defer { admission?.endLearning(device: device) }
             let loaded = try await load(slot, zone: zone, app: app, through: limit, version: settings.version)
             // Installed for later queries only if no write of the device came meanwhile.
             keep = try await store.planningSettings(device: device).version == settings.version
@@ -169,6 +172,8 @@ public final class FetchScheduler: @unchecked Sendable {
         {
             (learning.asOf, learning.model) = (cached.asOf, cached.model)
         }
+        let admitted = try await admit(device, after: learning.asOf, through: end)
+        defer { if admitted { admission?.endLearning(device: device) } }
         let configuration = self.configuration
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
             learning.observe(event, configuration)
@@ -179,6 +184,21 @@ public final class FetchScheduler: @unchecked Sendable {
         }
         slot.predictor.setModel(learning.model, device: device)
         return learning.asOf
+    }
+
+    /// Asks the ``admission`` to learn a device's events after `time`, up to `end`, when they are
+    /// a large learn.
+    ///
+    /// - Returns: whether the admission let the learn start, and must be told when it ends.
+    /// - Throws: ``SchedulerBusy`` when it refused.
+    private func admit(_ device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
+        guard let admission,
+            try await store.eventCount(device: device, after: time, through: end, atMost: largeLearn) >= largeLearn
+        else { return false }
+        guard admission.beginLearning(device: device) else {
+            throw SchedulerBusy(device: device, reason: .learningRefused)
+        }
+        return true
     }
 
     /// Records a launch and learns from it.

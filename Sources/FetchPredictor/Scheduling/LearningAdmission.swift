@@ -3,9 +3,11 @@ import Foundation
 /// Who may learn a device's model now: how a service bounds the learning work that one tenant
 /// runs at once, so that its heavy requests cannot take every core from the others.
 ///
-/// ``FetchScheduler`` asks ``beginLearning(device:)`` before it learns a device's model from the
-/// store (the costly step of a query: reading the device's events and learning them), and calls
-/// ``endLearning(device:)`` once it is done, whatever the outcome. A scheduler made with an
+/// ``FetchScheduler`` asks ``beginLearning(device:)`` before a large learn of a device's model
+/// from the store (the costly step of a query: reading many of the device's events and learning
+/// them; at least ``FetchScheduler/largeLearn`` past its cached model), and calls
+/// ``endLearning(device:)`` once it is done, whatever the outcome. A smaller learn costs about
+/// what planning does, and is not asked about. A scheduler made with an
 /// admission never waits on its thread for another request's learning: when this refuses, or the
 /// device is being learned by another request, the query throws ``SchedulerBusy``, and the
 /// caller waits where waiting costs no thread, then asks again.

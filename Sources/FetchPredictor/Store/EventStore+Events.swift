@@ -221,22 +221,29 @@ extension EventStore {
 }
 
 extension EventStore {
-    /// Whether a device has a launch, fetch or event of its state after `time`, up to `end`
-    /// (included).
-    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) throws -> Bool {
-        try read { db in
-            try Bool.fetchOne(
+    /// How many launches, fetches and events of its state a device has after `time`, up to `end`
+    /// (included), counting no further than `limit`.
+    public func eventCount(device: String, after time: Milliseconds, through end: Milliseconds, atMost limit: Int)
+        throws -> Int
+    {
+        guard limit > 0 else { return 0 }
+        return try read { db in
+            try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM app JOIN launch ON launch.appId = app.id
+                    SELECT count(*) FROM (
+                        SELECT 1 FROM app JOIN launch ON launch.appId = app.id
                             AND launch.time > ?2 AND launch.time <= ?3
-                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
-                    OR EXISTS (SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                        UNION ALL
+                        SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
                             AND fetch.time > ?2 AND fetch.time <= ?3
-                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1))
-                    OR EXISTS (SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
-                            AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3)
-                    """, arguments: [device, time, end]) ?? false
+                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                        UNION ALL
+                        SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                            AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
+                        LIMIT ?4)
+                    """, arguments: [device, time, end, limit]) ?? 0
         }
     }
 

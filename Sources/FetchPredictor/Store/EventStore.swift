@@ -323,11 +323,22 @@ public final class EventStore: EventStoring {
 
     /// Runs `body` in a read of one snapshot, the caller suspended meanwhile: for the store's
     /// async roles.
-    func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+    ///
+    /// Through GRDB's callback read, not its async one: that gives its reader back only once the
+    /// caller's task resumes, so that with every reader held by tasks waiting to resume, the
+    /// threads of Swift's pool that would resume them could all wait for a reader in a
+    /// synchronous read, for good. This gives it back on the reader's own queue, as `body` ends.
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await retryingBusy { began in
-            try await writer.read { db in
-                began.set()
-                return try body(db)
+            try await withCheckedThrowingContinuation { continuation in
+                writer.asyncRead { database in
+                    continuation.resume(
+                        with: Result {
+                            let db = try database.get()
+                            began.set()
+                            return try body(db)
+                        })
+                }
             }
         }
     }

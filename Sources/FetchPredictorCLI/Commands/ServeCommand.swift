@@ -40,7 +40,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The most models of one tenant's devices learned at once; a request whose device must be learned beyond it waits --learn-wait, then is answered 429. Default: the number of cores, half the threads that answer.",
+            "The most models of one tenant's devices learned at once from 4,096 events or more; a request whose device must be learned so beyond it waits --learn-wait, then is answered 429. Default: the number of cores, half the threads that answer.",
             valueName: "count"))
     var learnsPerTenant: Int?
 

@@ -14,8 +14,12 @@ public protocol EventKeeping: AnyObject, Sendable {
     @discardableResult
     func record(_ events: [Event], device: String) async throws -> RecordedBatch
 
-    /// Whether a device has a launch or fetch after `time`, up to `end` (included).
-    func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool
+    /// How many of a device's events a model learns from (launches, fetches and its state) are
+    /// after `time`, up to `end` (included), counting no further than `limit`: the answer is at
+    /// most `limit`, and costs no more than reading that many.
+    func eventCount(
+        device: String, after time: Milliseconds, through end: Milliseconds, atMost limit: Int
+    ) async throws -> Int
 
     /// Calls `body` with every launch and fetch of a device after `time`, up to `end` (included),
     /// in time order, a launch before a fetch at the same instant, then by app (in byte order):
@@ -58,9 +62,11 @@ public protocol EventKeeping: AnyObject, Sendable {
 }
 
 extension EventKeeping {
-    /// Whether a device has a launch or fetch after `time`.
-    public func hasEvents(device: String, after time: Milliseconds) async throws -> Bool {
-        try await hasEvents(device: device, after: time, through: .max)
+    /// Whether a device has an event a model learns from after `time`, up to `end` (included).
+    public func hasEvents(device: String, after time: Milliseconds, through end: Milliseconds = .max)
+        async throws -> Bool
+    {
+        try await eventCount(device: device, after: time, through: end, atMost: 1) > 0
     }
 
     /// Every launch and fetch of a device after `time`, in learning order.
