@@ -33,6 +33,34 @@ struct FetchSchedulerTests {
         #expect(actual.wakes.count >= 4)
     }
 
+    /// A next wake asked again while it holds is answered from the plan the scheduler keeps in
+    /// memory: always what a fresh scheduler answers, through settings and events between.
+    @Test func theWakeKeptInMemoryIsAFreshSchedulersAnswer() async throws {
+        let store = try commuterStore()
+        let scheduler = FetchScheduler(store: store)
+        func fresh(_ time: Date) async throws -> DeviceWake? {
+            try await FetchScheduler(store: store).nextWake(after: time, device: "phone")
+        }
+        let start = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        let first = try #require(try await scheduler.nextWake(after: start, device: "phone"))
+        let before = start.addingTimeInterval(first.time.timeIntervalSince(start) / 2)
+        await #expect(try scheduler.nextWake(after: before, device: "phone") == fresh(before))
+        await #expect(try scheduler.nextWake(after: before, device: "phone") == first)
+        // Fetch off for the wake's first app: that app is not in the answer any more
+        let app = try #require(first.apps.first).app
+        _ = try await store.changeApp(AppSettingsChange(enabled: false), app: app, device: "phone")
+        let off = try await scheduler.nextWake(after: before, device: "phone")
+        #expect(off == (try await fresh(before)))
+        #expect(off?.apps.contains { $0.app == app } != true)
+        // A launch recorded: planned again from it
+        try await scheduler.recordLaunch("com.example.new", at: before, device: "phone")
+        let after = before.addingTimeInterval(60)
+        await #expect(try scheduler.nextWake(after: after, device: "phone") == fresh(after))
+        // And past the wake it gave: the next one
+        let next = try #require(try await scheduler.nextWake(after: after, device: "phone"))
+        await #expect(try scheduler.nextWake(after: next.time, device: "phone") == fresh(next.time))
+    }
+
     @Test func learnedModelIsCachedAndOnlyNewEventsAreLearned() async throws {
         let store = try commuterStore()
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)

@@ -11,6 +11,10 @@ final class DeviceSlot: @unchecked Sendable {
     var predictor: Predictor
     /// What the predictor's model was learned from; `nil` when none is loaded. Guarded by ``lock``.
     var loaded: LoadedModel?
+    /// The wake the last next-wake query planned, with the model and the settings it was planned
+    /// with: the answer at every time it holds (`PlannedWake.holds(at:)`) while they are the
+    /// same, since only an event or a setting changes a plan. Guarded by ``lock``.
+    var planned: (wake: PlannedWake, model: LoadedModel, settings: PlanningSettings)?
     /// Whether the slot left the registry: a query that waited for it takes a new one. Guarded by
     /// ``lock``.
     var retired = false

@@ -287,11 +287,17 @@ public final class FetchScheduler: @unchecked Sendable {
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") async throws
         -> DeviceWake?
     {
-        try await withDevice(device, asOf: time) { predictor in
-            guard let wake = try predictor.plannedWake(asOf: time, device: device).wake,
-                limit.map({ wake.time < $0 }) ?? true
-            else { return nil }
-            predictor.commit(to: wake, device: device)
+        try await withSlot(device, asOf: time) { slot, settings in
+            let planned: PlannedWake
+            if let kept = slot.planned, kept.model == slot.loaded, kept.wake.holds(at: time), kept.settings == settings
+            {
+                planned = kept.wake
+            } else {
+                planned = try slot.predictor.plannedWake(asOf: time, device: device)
+                slot.planned = slot.loaded.map { (planned, $0, settings) }
+            }
+            guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
+            slot.predictor.commit(to: wake, device: device)
             return wake
         }
     }
@@ -357,6 +363,14 @@ public final class FetchScheduler: @unchecked Sendable {
     func withDevice<T>(
         _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
     ) async throws -> T {
+        try await withSlot(device, app: app, asOf: time) { slot, _ in try body(&slot.predictor) }
+    }
+
+    /// ``withDevice(_:app:asOf:_:)`` with the device's slot and the settings it was prepared
+    /// with, for a query that keeps what it planned in the slot.
+    private func withSlot<T>(
+        _ device: String, app: String? = nil, asOf time: Date, _ body: (DeviceSlot, PlanningSettings) throws -> T
+    ) async throws -> T {
         let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
         // Read holding the device's lock: a batch stored through this scheduler meanwhile is
@@ -367,7 +381,7 @@ public final class FetchScheduler: @unchecked Sendable {
         let keep = try await prepare(slot, settings: settings, app: app, asOf: time)
         defer { if !keep { slots.unload(slot) } }
         do {
-            return try body(&slot.predictor)
+            return try body(slot, settings)
         } catch let error as PredictorError {
             switch error {
             case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)
