@@ -1,8 +1,10 @@
 import GRDB
 import GRDBSQLite
 
-/// Inserts events inside one write transaction, with the statements prepared once and the ids of
-/// devices and apps cached: the fast path of every import and recorder.
+/// Inserts events inside one write transaction, with the statements prepared once a connection
+/// (GRDB's cached statements) and the ids of devices and apps cached: the fast path of every
+/// import and recorder. Preparing them for each batch, the kept wake's triggers compiled into
+/// each, was most of a small batch's work.
 ///
 /// Each insert reports whether it stored the event or found it already there.
 ///
@@ -43,22 +45,22 @@ final class EventWriter {
         self.db = db
         self.newDeviceTimeZone = newDeviceTimeZone
         self.importID = importID
-        insertLaunch = try db.makeStatement(
+        insertLaunch = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO launch (appId, time, utcOffset, duration, importId) VALUES (?, ?, ?, ?, ?)")
-        insertFetch = try db.makeStatement(
+        insertFetch = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO fetch (appId, time, result, utcOffset, duration, bytes, importId)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """)
-        insertNotification = try db.makeStatement(
+        insertNotification = try db.cachedStatement(
             sql: "INSERT OR IGNORE INTO notification (appId, time, utcOffset, importId) VALUES (?, ?, ?, ?)")
-        insertDeviceEvent = try db.makeStatement(
+        insertDeviceEvent = try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO deviceEvent (deviceId, kind, time, utcOffset, importId, value)
                 VALUES (?, ?, ?, ?, ?, ?)
                 """)
         noteAlsoImported = try HeldEvent.tables.map { held in
-            try db.makeStatement(
+            try db.cachedStatement(
                 sql: """
                     INSERT OR IGNORE INTO alsoImported (event, ownerId, time, importId)
                     SELECT \(held.codeSQL), \(held.owner), time, ?1 FROM \(held.table)
@@ -187,14 +189,15 @@ final class EventWriter {
 
 extension EventWriter: StoredEventsFollowing {
     func dropCachedModels(device: Int64, learnedFrom time: Milliseconds) throws {
-        try db.execute(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?", arguments: [device, time])
+        try db.cachedStatement(sql: "DELETE FROM modelCache WHERE deviceId = ? AND asOf >= ?")
+            .execute(arguments: [device, time])
     }
 
     func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64] {
         var versions: [Int64: Int64] = [:]
+        let bump = try db.cachedStatement(sql: "UPDATE device SET version = version + 1 WHERE id = ? RETURNING version")
         for device in devices {
-            versions[device] = try Int64.fetchOne(
-                db, sql: "UPDATE device SET version = version + 1 WHERE id = ? RETURNING version", arguments: [device])
+            versions[device] = try Int64.fetchOne(bump, arguments: [device])
         }
         return versions
     }

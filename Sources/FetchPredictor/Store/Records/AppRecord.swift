@@ -21,7 +21,7 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
     /// The id of the app on the device, created with the default settings when new.
     static func findOrCreate(_ name: String, device: Int64, _ db: Database) throws -> Int64 {
         let existing = "SELECT id FROM app WHERE deviceId = ? AND name = ?"
-        if let id = try Int64.fetchOne(db, sql: existing, arguments: [device, name]) { return id }
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: existing), arguments: [device, name]) { return id }
         var record = AppRecord(id: nil, deviceId: device, name: name, interval: nil, enabled: true, constraints: 0)
         try record.insert(db)
         return record.id!

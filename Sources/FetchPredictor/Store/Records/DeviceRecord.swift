@@ -31,7 +31,9 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
 
     /// The id of the device of that name, created with `timeZone` when new.
     static func findOrCreate(_ name: String, timeZone: String?, _ db: Database) throws -> Int64 {
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM device WHERE name = ?", arguments: [name]) {
+        if let id = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM device WHERE name = ?"), arguments: [name])
+        {
             return id
         }
         var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
