@@ -21,7 +21,9 @@ extension FetchScheduler {
         if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
         do {
-            planned = try await withDevice(device, asOf: time) { try $0.plannedWake(asOf: time, device: device) }
+            planned = try await withSlot(device, asOf: time) { slot, settings in
+                try plannedWake(in: slot, settings: settings, asOf: time)
+            }
         } catch StoreError.noTimeZone {
             // Never planned until a zone is given, which makes the kept plan hold no more.
             planned = PlannedWake(wake: nil, plannedAt: .distantPast, validUntil: .distantFuture)

@@ -288,18 +288,24 @@ public final class FetchScheduler: @unchecked Sendable {
         -> DeviceWake?
     {
         try await withSlot(device, asOf: time) { slot, settings in
-            let planned: PlannedWake
-            if let kept = slot.planned, kept.model == slot.loaded, kept.wake.holds(at: time), kept.settings == settings
-            {
-                planned = kept.wake
-            } else {
-                planned = try slot.predictor.plannedWake(asOf: time, device: device)
-                slot.planned = slot.loaded.map { (planned, $0, settings) }
-            }
+            let planned = try plannedWake(in: slot, settings: settings, asOf: time)
             guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
             slot.predictor.commit(to: wake, device: device)
             return wake
         }
+    }
+
+    /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):
+    /// the plan the slot keeps when it holds then and was made with the same model and settings,
+    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:app:asOf:_:)``
+    /// prepared it with `settings`.
+    func plannedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) throws -> PlannedWake {
+        if let kept = slot.planned, kept.model == slot.loaded, kept.settings == settings, kept.wake.holds(at: time) {
+            return kept.wake
+        }
+        let planned = try slot.predictor.plannedWake(asOf: time, device: slot.device)
+        slot.planned = slot.loaded.map { (planned, $0, settings) }
+        return planned
     }
 
     /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
@@ -368,7 +374,7 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// ``withDevice(_:app:asOf:_:)`` with the device's slot and the settings it was prepared
     /// with, for a query that keeps what it planned in the slot.
-    private func withSlot<T>(
+    func withSlot<T>(
         _ device: String, app: String? = nil, asOf time: Date, _ body: (DeviceSlot, PlanningSettings) throws -> T
     ) async throws -> T {
         let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
