@@ -132,15 +132,16 @@ final class ConnectionPool: @unchecked Sendable {
             nextWaiter += 1
             return nextWaiter
         }
-        let timeout = waitTimeout
-        // The clock that ends the wait: cancelled as soon as the wait ends otherwise.
-        let clock = Task {
-            try await Task.sleep(for: .seconds(timeout))
+        // The clock that ends the wait: an event loop's timer, taken off the loop's timers when
+        // the wait ends otherwise. (A task sleeping for it, `Task.sleep`, one for each wait,
+        // hundreds a second under load, came with stalls of seconds: docs/experiments.md,
+        // 2026-11-28, evening.)
+        let clock = group.next().scheduleTask(in: .nanoseconds(Int64(waitTimeout * 1_000_000_000))) {
             self.stopWaiting(
                 id,
                 with: StoreError.unavailable(
                     location: self.location,
-                    detail: "all \(self.maximum) connections stayed busy for \(Int(timeout)) seconds"))
+                    detail: "all \(self.maximum) connections stayed busy for \(Int(self.waitTimeout)) seconds"))
         }
         defer { clock.cancel() }
         return try await withTaskCancellationHandler {

@@ -1,6 +1,7 @@
 import FetchPredictor
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The context of one request: Hummingbird's, and the tenant its key speaks for once
 /// ``BearerKeyMiddleware`` has checked it.
@@ -8,9 +9,12 @@ struct APIContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The tenant of the request's key; `nil` on routes that need none.
     var tenant: String?
+    /// The event loop of the request's connection, whose timers time the request's waits.
+    let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        eventLoop = source.channel.eventLoop
     }
 
     /// The device the path names, as the store names it: `TENANT/DEVICE`, so that tenants never

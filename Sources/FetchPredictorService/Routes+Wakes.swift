@@ -47,7 +47,8 @@ extension Routes {
 
     @Sendable func claimWakes(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let object = try await jsonObject(request, allowed: ["before", "limit", "leaseSeconds", "now"])
+        let object = try await jsonObject(
+            request, context: context, allowed: ["before", "limit", "leaseSeconds", "now"])
         let clock = clock()
         let now = try Self.instant(object["now"], field: "now") ?? clock
         let before = try dueBefore(try Self.instant(object["before"], field: "before"), now: now)
@@ -84,7 +85,7 @@ extension Routes {
 
     @Sendable func putTenantSettings(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let object = try await jsonObject(request, allowed: ["wakesPerHour"])
+        let object = try await jsonObject(request, context: context, allowed: ["wakesPerHour"])
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
         if let budget { try await store.setDefaultWakesPerHour(budget, scope: tenant + "/") }
         let answer = try await store.defaultWakesPerHour(scope: tenant + "/")

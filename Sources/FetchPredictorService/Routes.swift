@@ -97,7 +97,7 @@ struct Routes: Sendable {
 
     @Sendable func postEvents(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let bytes = Array(buffer: try await body(of: request))
+        let bytes = Array(buffer: try await body(of: request, context: context))
         let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
         let scheduler = self.scheduler
         let batch = try await scheduler.record(events, device: device.stored)
@@ -289,7 +289,8 @@ struct Routes: Sendable {
 
     @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let object = try await jsonObject(request, allowed: ["timeZone", "defaultInterval", "wakesPerHour"])
+        let object = try await jsonObject(
+            request, context: context, allowed: ["timeZone", "defaultInterval", "wakesPerHour"])
         var zone: TimeZone?
         if let value = object["timeZone"] {
             guard case .string(let name) = value else {
@@ -337,7 +338,7 @@ struct Routes: Sendable {
         let device = try context.device()
         let app = try context.app()
         let flags = ["enabled"] + AppConstraints.names
-        let object = try await jsonObject(request, allowed: Set(["interval"] + flags))
+        let object = try await jsonObject(request, context: context, allowed: Set(["interval"] + flags))
         var change = AppSettingsChange()
         if let value = object["interval"] {
             change.interval = value == .null ? .some(nil) : .some(try Self.interval(value, field: "interval"))
@@ -377,8 +378,8 @@ struct Routes: Sendable {
 
     /// The request's body, up to the size limit (413 beyond it) and within the read timeout
     /// (408 after it): a body sent a byte at a time holds no connection for ever.
-    func body(of request: Request) async throws -> ByteBuffer {
-        let (limit, timeout) = (settings.maximumBodyBytes, settings.readTimeout)
+    func body(of request: Request, context: APIContext) async throws -> ByteBuffer {
+        let (limit, timeout, loop) = (settings.maximumBodyBytes, settings.readTimeout, context.eventLoop)
         return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask {
                 do {
@@ -398,7 +399,7 @@ struct Routes: Sendable {
                 }
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try await Self.sleep(for: timeout, on: loop)
                 return nil
             }
             defer { group.cancelAll() }
@@ -412,12 +413,29 @@ struct Routes: Sendable {
         }
     }
 
+    /// Sleeps for `duration` on an event loop's timer, which a cancelled sleep takes off the
+    /// loop's timers at once, then throws `CancellationError`, as `Task.sleep` does. For the
+    /// limits raced against every body: cancelled thousands of times a second under load, a
+    /// `Task.sleep` each came with stalls of seconds (docs/experiments.md, 2026-11-28, evening).
+    static func sleep(for duration: Duration, on loop: any EventLoop) async throws {
+        let timer = loop.scheduleTask(in: .nanoseconds(duration.nanoseconds)) {}
+        try await withTaskCancellationHandler {
+            do {
+                try await timer.futureResult.get()
+            } catch EventLoopError.cancelled {
+                throw CancellationError()
+            }
+        } onCancel: {
+            timer.cancel()
+        }
+    }
+
     /// One value of a settings body.
     typealias Scalar = SettingsBodyReader.Value
 
     /// The body as a JSON object whose keys are all in `allowed`.
-    func jsonObject(_ request: Request, allowed: Set<String>) async throws -> [String: Scalar] {
-        let body = try await body(of: request)
+    func jsonObject(_ request: Request, context: APIContext, allowed: Set<String>) async throws -> [String: Scalar] {
+        let body = try await body(of: request, context: context)
         // The same parser and rules as an events body's: a key twice, or a string that is not
         // UTF-8, is refused (JSONDecoder took the first of two keys).
         let object: [String: Scalar]
