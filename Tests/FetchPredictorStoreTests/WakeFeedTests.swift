@@ -38,9 +38,11 @@ struct WakeFeedTests {
     func theFeedIsEachDevicesNextWake(backend: Backend) async throws {
         let (store, devices) = try await fleet(backend)
         let feed = FetchScheduler(store: store)
-        var generator = SystemRandomNumberGenerator()
+        // Instants drawn over two days after the logs, in time order, as a service's clock goes;
+        // seeded, so that every run asks the same (a draw of the system's, all in the night, once
+        // found too few devices due).
+        var generator = SeededGenerator(seed: 38)
         var seen = 0
-        // Random instants over two days after the logs, in time order, as a service's clock goes.
         let instants = (0..<6).map { _ in
             logEnd.addingTimeInterval(Double.random(in: 0..<(2 * 86_400), using: &generator))
         }
