@@ -66,20 +66,88 @@ struct FetchSchedulerTests {
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
         let first = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
-        let cached = try await store.read { db in try Int64.fetchOne(db, sql: "SELECT asOf FROM modelCache") }
-        let lastEvent = try await #require(
-            try store.events(device: "phone").filter { $0.kind == .launch || $0.kind == .fetch }.last)
-        #expect(cached == lastEvent.time)
+        let cached = try #require(
+            try await store.read { db in try Int64.fetchOne(db, sql: "SELECT asOf FROM modelCache") })
+        // Cached as it was before its newest events, cacheLag of them unless some share an instant.
+        let learned = try await store.events(device: "phone").filter(\.kind.isLearnedFromStore)
+        let past = learned.filter { $0.time > cached }.count
+        #expect(past > 0 && past <= FetchScheduler.cacheLag)
         // A second scheduler starts from the cache and gives the same answer.
         let second = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(second == first)
         // An event older than the cache drops it; the next scheduler learns again and sees it.
-        try await store.record(.launch("com.example.news", at: lastEvent.time - 86_400_000), device: "phone")
+        try await store.record(.launch("com.example.news", at: cached - 86_400_000), device: "phone")
         await #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 0)
         _ = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(3600), device: "phone")
         await #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 1)
+    }
+
+    /// A batch older than the newest event learned, but not than the cache (a device's launches
+    /// sent after the fetches its server recorded, two uploads crossing), leaves the cache: the
+    /// next query learns only the events after it, and answers as a predictor of every event.
+    @Test func aBatchALittleOlderThanTheNewestIsLearnedFromTheCache() async throws {
+        let store = GatedStore(try commuterStore(), gating: "none")
+        let scheduler = FetchScheduler(store: store)
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        _ = try await scheduler.nextWake(after: from, device: "phone")
+        let all = try await store.events(device: "phone").filter(\.kind.isLearnedFromStore)
+        #expect(store.eventsRead("phone") == all.count)
+        let newest = try #require(all.last).time
+        let batch: [Event] = [
+            .launch("com.example.news", at: newest - 60_000), .launch("com.example.x", at: newest - 1),
+        ]
+        try await scheduler.record(batch, device: "phone")
+        let cache = try #require(
+            try await store.cachedModel(device: "phone", configuration: scheduler.configuration.learningKey))
+        #expect(cache.asOf < newest - 60_000)
+        let day = (from, from.addingTimeInterval(86_400))
+        let answer = try await scheduler.schedule(from: day.0, to: day.1, device: "phone")
+        // Learned again from the cache: the events after it and the batch, not every event.
+        let read = store.eventsRead("phone") - all.count
+        #expect(read == all.filter { $0.time > cache.asOf }.count + batch.count)
+        #expect(read < 2 * FetchScheduler.cacheLag)
+        var predictor = Predictor()
+        predictor.setTimeZone(zone, device: "phone")
+        predictor.defaultInterval = .minimum
+        for event in try await store.events(device: "phone") { try predictor.observe(event, device: "phone") }
+        #expect(answer == (try predictor.plannedSchedule(from: day.0, to: day.1, device: "phone")))
+    }
+
+    /// The cache is kept only where every event of an instant is learned: several events at the
+    /// instant where a learn would keep it move it on to the next instant, and a model learned
+    /// from the cache is the one learned from every event, byte for byte.
+    @Test func theCacheIsKeptBetweenInstantsNeverWithinOne() async throws {
+        let store = try EventStore(path: TestFiles.scratchFolder().appendingPathComponent("events.sqlite").path)
+        let start = DateFields(year: 2024, month: 1, day: 1).instant(in: zone).0
+        // 20 days, three times a day three apps opened at the same instant: 180 events, and the
+        // cache's place, 64 before the newest, falls inside an instant.
+        var events: [Event] = []
+        for day in 0..<20 {
+            for hour in [8, 12, 19] {
+                let time = start + Milliseconds(day * 86_400_000 + hour * 3_600_000)
+                events += ["a", "b", "c"].map { Event.launch("com.example.\($0)", at: time) }
+            }
+        }
+        try await store.record(events, device: "phone")
+        try await store.setTimeZone(zone, device: "phone")
+        let scheduler = FetchScheduler(store: store)
+        let end = Date(milliseconds: start + 20 * 86_400_000)
+        _ = try await scheduler.nextWake(after: end, device: "phone")
+        let cache = try #require(
+            try await store.cachedModel(device: "phone", configuration: scheduler.configuration.learningKey))
+        let past = events.filter { $0.time > cache.asOf }.count
+        #expect(past % 3 == 0 && past > 0 && past <= FetchScheduler.cacheLag)
+        // A launch older than the newest: learned again, from the cache
+        try await scheduler.record([.launch("com.example.a", at: events.last!.time - 1)], device: "phone")
+        let model = try await scheduler.withDevice("phone", asOf: end) { $0.devices["phone"] }
+        var predictor = Predictor()
+        predictor.setTimeZone(zone, device: "phone")
+        for event in try await store.events(device: "phone") { try predictor.observe(event, device: "phone") }
+        let expected = try #require(predictor.devices["phone"])
+        #expect(model?.encodedHeader() == expected.encodedHeader())
+        #expect(model?.apps.mapValues { $0.encoded() } == expected.apps.mapValues { $0.encoded() })
     }
 
     /// A model is learned with the launch hazard only when the configuration plans from it, and

@@ -52,6 +52,10 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     /// How many times the events of `device` were read for learning.
     public func learnCount(_ device: String) -> Int { lock.withLock { reads[device, default: 0] } }
 
+    /// How many events of `device` its reads for learning gave, in all.
+    public func eventsRead(_ device: String) -> Int { lock.withLock { eventsGiven[device, default: 0] } }
+    private var eventsGiven: [String: Int] = [:]
+
     public var location: String { base.location }
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
         try await base.record(events, device: device)
@@ -76,7 +80,10 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
             while !lock.withLock({ gateOpen }) { try await Task.sleep(for: .milliseconds(2)) }
             lock.withLock { waiting -= 1 }
         }
-        try await base.forEachEvent(device: device, after: time, through: end, body)
+        try await base.forEachEvent(device: device, after: time, through: end) { event in
+            self.lock.withLock { self.eventsGiven[device, default: 0] += 1 }
+            try body(event)
+        }
     }
     public func apps(device: String?, asOf time: Date?) async throws -> [AppSummary] {
         try await base.apps(device: device, asOf: time)

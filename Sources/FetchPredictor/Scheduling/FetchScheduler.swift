@@ -158,8 +158,14 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// Learns a device's model from the cache and the events after it, up to `end` (from the
-    /// start when the cache is newer); caches the model when `caching` gives the device's version
-    /// it was learned at, and no process wrote the device since.
+    /// start when the cache is newer); caches the model as of a checkpoint when `caching` gives the
+    /// device's version it was learned at, and no process wrote the device since.
+    ///
+    /// The cache is written as of an event some ``cacheLag`` events before the newest, never as of
+    /// the newest: a batch a little older than the newest (a device's launches sent after the
+    /// fetches its server recorded, two uploads crossing) leaves it standing, and the next query
+    /// learns the events after it, not every event again. A learn that would move the cache by
+    /// fewer than ``cacheLag`` events leaves it as it is.
     ///
     /// - Returns: the time of the newest event learned.
     private func learn(
@@ -167,34 +173,56 @@ public final class FetchScheduler: @unchecked Sendable {
     ) async throws -> Milliseconds {
         let device = slot.device
         let learning = Learning(model: DeviceModel(timeZone: zone))
+        var fromCache = false
         if let cached = try await store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
             cached.model.timeZone == zone
         {
-            (learning.asOf, learning.model) = (cached.asOf, cached.model)
+            (learning.asOf, learning.model, fromCache) = (cached.asOf, cached.model, true)
         }
-        let admitted = try await admit(device, after: learning.asOf, through: end)
+        let pending = try await pendingEvents(device, after: learning.asOf, through: end, caching: version != nil)
+        let admitted = try await admit(device, pending: pending)
         defer { if admitted { admission?.endLearning(device: device) } }
+        if version != nil, let pending {
+            let before = pending - Self.cacheLag
+            if before >= (fromCache ? Self.cacheLag : 1) { learning.checkpointAfter = before }
+        }
         let configuration = self.configuration
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
             learning.observe(event, configuration)
         }
-        if learning.count > 0, let version {
+        if let version, let checkpoint = learning.checkpoint {
             try await store.cacheModel(
-                learning.model, asOf: learning.asOf, device: device, configuration: cacheKey, version: version)
+                checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey, version: version)
         }
         slot.predictor.setModel(learning.model, device: device)
         return learning.asOf
     }
 
-    /// Asks the ``admission`` to learn a device's events after `time`, up to `end`, when they are
-    /// a large learn.
+    /// How many of a device's newest events its cached model leaves out: a learn caches the model
+    /// as it was before its newest `cacheLag` events (fewer, when several share the instant where
+    /// it stops), and leaves the cache as it is when that would move it by fewer than `cacheLag`
+    /// events (``learn(_:zone:through:caching:)``). So a learn from the cache reads fewer than
+    /// twice as many events, and those stored since.
+    public static let cacheLag = 64
+
+    /// How many events past `time` up to `end` a learn reads: counted up to ``largeLearn`` when
+    /// there is an ``admission`` to ask, and exactly when the learn caches its model (`caching`),
+    /// which needs to know where its newest ``cacheLag`` events start; `nil` when neither.
+    private func pendingEvents(_ device: String, after time: Milliseconds, through end: Milliseconds, caching: Bool)
+        async throws -> Int?
+    {
+        guard caching || admission != nil else { return nil }
+        let counted = try await store.eventCount(device: device, after: time, through: end, atMost: largeLearn)
+        guard caching, counted >= largeLearn else { return counted }
+        return try await store.eventCount(device: device, after: time, through: end, atMost: .max)
+    }
+
+    /// Asks the ``admission`` to learn a device's `pending` events, when they are a large learn.
     ///
     /// - Returns: whether the admission let the learn start, and must be told when it ends.
     /// - Throws: ``SchedulerBusy`` when it refused.
-    private func admit(_ device: String, after time: Milliseconds, through end: Milliseconds) async throws -> Bool {
-        guard let admission,
-            try await store.eventCount(device: device, after: time, through: end, atMost: largeLearn) >= largeLearn
-        else { return false }
+    private func admit(_ device: String, pending: Int?) async throws -> Bool {
+        guard let admission, let pending, pending >= largeLearn else { return false }
         guard admission.beginLearning(device: device) else {
             throw SchedulerBusy(device: device, reason: .learningRefused)
         }
@@ -446,12 +474,20 @@ private final class Learning: @unchecked Sendable {
     var asOf = Milliseconds.min
     /// How many events were learned.
     var count = 0
+    /// After how many events to keep the model as it is, for the cache: kept at the first
+    /// instant past them, so that the events after it are exactly those later than its time.
+    var checkpointAfter: Int?
+    /// The model kept there, and the time of the last event it learned.
+    private(set) var checkpoint: CachedModel?
 
     init(model: DeviceModel) {
         self.model = model
     }
 
     func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+        if checkpoint == nil, let after = checkpointAfter, count >= after, event.time > asOf {
+            checkpoint = CachedModel(asOf: asOf, model: model)
+        }
         model.observe(event, configuration)
         asOf = event.time
         count += 1
