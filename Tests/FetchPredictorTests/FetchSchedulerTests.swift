@@ -71,7 +71,7 @@ struct FetchSchedulerTests {
         // Cached as it was before its newest events, cacheLag of them unless some share an instant.
         let learned = try await store.events(device: "phone").filter(\.kind.isLearnedFromStore)
         let past = learned.filter { $0.time > cached }.count
-        #expect(past > 0 && past <= FetchScheduler.cacheLag)
+        #expect(past > 0 && past <= FetchScheduler.defaultCacheLag)
         // A second scheduler starts from the cache and gives the same answer.
         let second = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
@@ -82,6 +82,24 @@ struct FetchSchedulerTests {
         _ = try await FetchScheduler(store: store).schedule(
             from: from, to: from.addingTimeInterval(3600), device: "phone")
         await #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM modelCache") } == 1)
+    }
+
+    /// With no lag (a command of the CLI), the cache is as of the newest event, and a query of one
+    /// app reads that app's model from it, learning no event.
+    @Test func withNoLagTheCacheIsAsOfTheNewestEvent() async throws {
+        let store = GatedStore(try commuterStore(), gating: "none")
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        _ = try await FetchScheduler(store: store, cacheLag: 0).nextWake(after: from, device: "phone")
+        let learned = try await store.events(device: "phone").filter(\.kind.isLearnedFromStore)
+        let cache = try #require(
+            try await store.cachedModel(device: "phone", configuration: PredictorConfiguration().learningKey))
+        #expect(cache.asOf == learned.last?.time)
+        let app = try #require(learned.last).app
+        let wake = try await FetchScheduler(store: store, cacheLag: 0).nextWake(after: from, device: "phone", app: app)
+        #expect(store.learnCount("phone") == 1)
+        let fresh = try await FetchScheduler(store: try commuterStore()).nextWake(
+            after: from, device: "phone", app: app)
+        #expect(wake == fresh)
     }
 
     /// A batch older than the newest event learned, but not than the cache (a device's launches
@@ -107,7 +125,7 @@ struct FetchSchedulerTests {
         // Learned again from the cache: the events after it and the batch, not every event.
         let read = store.eventsRead("phone") - all.count
         #expect(read == all.filter { $0.time > cache.asOf }.count + batch.count)
-        #expect(read < 2 * FetchScheduler.cacheLag)
+        #expect(read < 2 * FetchScheduler.defaultCacheLag)
         var predictor = Predictor()
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
@@ -138,7 +156,7 @@ struct FetchSchedulerTests {
         let cache = try #require(
             try await store.cachedModel(device: "phone", configuration: scheduler.configuration.learningKey))
         let past = events.filter { $0.time > cache.asOf }.count
-        #expect(past % 3 == 0 && past > 0 && past <= FetchScheduler.cacheLag)
+        #expect(past % 3 == 0 && past > 0 && past <= FetchScheduler.defaultCacheLag)
         // A launch older than the newest: learned again, from the cache
         try await scheduler.record([.launch("com.example.a", at: events.last!.time - 1)], device: "phone")
         let model = try await scheduler.withDevice("phone", asOf: end) { $0.devices["phone"] }

@@ -41,6 +41,18 @@ public final class FetchScheduler: @unchecked Sendable {
     public let largeLearn: Int
     /// The default ``largeLearn``.
     public static let defaultLargeLearn = 4_096
+    /// How many of a device's newest events its cached model leaves out: a learn caches the model
+    /// as it was before its newest `cacheLag` events (fewer, when several share the instant where
+    /// it stops), and leaves the cache as it is when that would move it by fewer than `cacheLag`
+    /// events. So a batch a little older than the newest event learned (a device's launches sent
+    /// after the fetches its server recorded, two uploads crossing) leaves the cache standing, and
+    /// the next query learns fewer than twice as many events, and those stored since, not every
+    /// event again. With 0 the cache is as of the newest event, and a query of one app
+    /// (``nextWake(after:device:app:)``) reads only that app's model from it.
+    public let cacheLag: Int
+    /// The default ``cacheLag``: a learn from the cache reads fewer than 128 events, well under
+    /// a millisecond.
+    public static let defaultCacheLag = 64
     /// Each device's model in memory, behind a lock of its own.
     private let slots: DeviceSlots
     /// Whether the store's kept wakes were checked to be planned with this configuration.
@@ -59,10 +71,13 @@ public final class FetchScheduler: @unchecked Sendable {
     ///     ``SchedulerBusy`` instead, and the caller asks again where waiting costs no thread, as
     ///     the HTTP service does.
     ///   - largeLearn: how many events past the cached model a learn reads to be large.
+    ///   - cacheLag: how many of a device's newest events its cached model leaves out
+    ///     (``cacheLag``): 0 for a process that asks once, as a command of the CLI does.
     public init(
         store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
         maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false,
-        admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn
+        admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn,
+        cacheLag: Int = FetchScheduler.defaultCacheLag
     ) {
         self.store = store
         self.configuration = configuration
@@ -70,6 +85,7 @@ public final class FetchScheduler: @unchecked Sendable {
         self.requiresKnownDevices = requiresKnownDevices
         self.admission = admission
         self.largeLearn = max(1, largeLearn)
+        self.cacheLag = max(0, cacheLag)
         slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration)
     }
 
@@ -161,11 +177,8 @@ public final class FetchScheduler: @unchecked Sendable {
     /// start when the cache is newer); caches the model as of a checkpoint when `caching` gives the
     /// device's version it was learned at, and no process wrote the device since.
     ///
-    /// The cache is written as of an event some ``cacheLag`` events before the newest, never as of
-    /// the newest: a batch a little older than the newest (a device's launches sent after the
-    /// fetches its server recorded, two uploads crossing) leaves it standing, and the next query
-    /// learns the events after it, not every event again. A learn that would move the cache by
-    /// fewer than ``cacheLag`` events leaves it as it is.
+    /// The cache is written as of the model before the newest ``cacheLag`` events, and only when
+    /// that moves it by ``cacheLag`` events or more.
     ///
     /// - Returns: the time of the newest event learned.
     private func learn(
@@ -183,27 +196,21 @@ public final class FetchScheduler: @unchecked Sendable {
         let admitted = try await admit(device, pending: pending)
         defer { if admitted { admission?.endLearning(device: device) } }
         if version != nil, let pending {
-            let before = pending - Self.cacheLag
-            if before >= (fromCache ? Self.cacheLag : 1) { learning.checkpointAfter = before }
+            // Moved by at least cacheLag events, and by one at least.
+            let before = pending - cacheLag
+            if before >= max(fromCache ? cacheLag : 0, 1) { learning.checkpointAfter = before }
         }
         let configuration = self.configuration
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
             learning.observe(event, configuration)
         }
-        if let version, let checkpoint = learning.checkpoint {
+        if let version, let checkpoint = learning.kept {
             try await store.cacheModel(
                 checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey, version: version)
         }
         slot.predictor.setModel(learning.model, device: device)
         return learning.asOf
     }
-
-    /// How many of a device's newest events its cached model leaves out: a learn caches the model
-    /// as it was before its newest `cacheLag` events (fewer, when several share the instant where
-    /// it stops), and leaves the cache as it is when that would move it by fewer than `cacheLag`
-    /// events (``learn(_:zone:through:caching:)``). So a learn from the cache reads fewer than
-    /// twice as many events, and those stored since.
-    public static let cacheLag = 64
 
     /// How many events past `time` up to `end` a learn reads: counted up to ``largeLearn`` when
     /// there is an ``admission`` to ask, and exactly when the learn caches its model (`caching`),
@@ -478,7 +485,13 @@ private final class Learning: @unchecked Sendable {
     /// instant past them, so that the events after it are exactly those later than its time.
     var checkpointAfter: Int?
     /// The model kept there, and the time of the last event it learned.
-    private(set) var checkpoint: CachedModel?
+    private var checkpoint: CachedModel?
+
+    /// The model to cache: the one kept at the checkpoint, or the one learned when the
+    /// checkpoint is its end.
+    var kept: CachedModel? {
+        checkpoint ?? (count > 0 && count == checkpointAfter ? CachedModel(asOf: asOf, model: model) : nil)
+    }
 
     init(model: DeviceModel) {
         self.model = model

@@ -31,7 +31,7 @@ struct PeaksCommand: AsyncParsableCommand {
         try await KnownNames.requireDevice(store.device, in: eventStore)
         for app in apps { try await KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try await store.zone(in: eventStore)
-        let scheduler = FetchScheduler(store: eventStore)
+        let scheduler = FetchScheduler(command: eventStore)
         let now = try clock.currentDate(in: zone)
         let apps = self.apps.isEmpty ? try await scheduler.apps(device: store.device, asOf: now) : self.apps
         var learned: [AppHabits] = []

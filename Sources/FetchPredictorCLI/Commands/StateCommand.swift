@@ -27,7 +27,7 @@ struct StateCommand: AsyncParsableCommand {
         try await KnownNames.requireDevice(store.device, in: eventStore)
         let zone = try await store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
-        let summary = try await FetchScheduler(store: eventStore).stateSummary(device: store.device, now: now)
+        let summary = try await FetchScheduler(command: eventStore).stateSummary(device: store.device, now: now)
         try output.print(summary) { StateText.describe($0, zone: zone) }
     }
 }

@@ -49,7 +49,7 @@ struct ReportData {
         self.zone = zone
         self.now = now
         defaultInterval = try await store.defaultInterval(device: device)
-        let scheduler = FetchScheduler(store: store, configuration: configuration)
+        let scheduler = FetchScheduler(command: store, configuration: configuration)
         schedule = try await scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         state = try await scheduler.stateSummary(device: device, now: now)
         emptyHint =
