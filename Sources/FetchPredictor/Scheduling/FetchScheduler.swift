@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:)``
+/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
