@@ -192,13 +192,18 @@ public final class FetchScheduler: @unchecked Sendable {
         {
             (learning.asOf, learning.model, fromCache) = (cached.asOf, cached.model, true)
         }
-        let pending = try await pendingEvents(device, after: learning.asOf, through: end, caching: version != nil)
+        // With a lag, where the newest cacheLag events start is counted; with none, the cache is
+        // the model learned.
+        let lagged = version != nil && cacheLag > 0
+        let pending = try await pendingEvents(device, after: learning.asOf, through: end, caching: lagged)
         let admitted = try await admit(device, pending: pending)
         defer { if admitted { admission?.endLearning(device: device) } }
-        if version != nil, let pending {
-            // Moved by at least cacheLag events, and by one at least.
+        if lagged, let pending {
+            // Moved by at least cacheLag events.
             let before = pending - cacheLag
-            if before >= max(fromCache ? cacheLag : 0, 1) { learning.checkpointAfter = before }
+            if before >= (fromCache ? cacheLag : 1) { learning.checkpointAfter = before }
+        } else if version != nil {
+            learning.keepsEnd = true
         }
         let configuration = self.configuration
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
@@ -213,8 +218,9 @@ public final class FetchScheduler: @unchecked Sendable {
     }
 
     /// How many events past `time` up to `end` a learn reads: counted up to ``largeLearn`` when
-    /// there is an ``admission`` to ask, and exactly when the learn caches its model (`caching`),
-    /// which needs to know where its newest ``cacheLag`` events start; `nil` when neither.
+    /// there is an ``admission`` to ask, and exactly when the learn caches its model behind a lag
+    /// (`caching`), which needs to know where its newest ``cacheLag`` events start; `nil` when
+    /// neither.
     private func pendingEvents(_ device: String, after time: Milliseconds, through end: Milliseconds, caching: Bool)
         async throws -> Int?
     {
@@ -487,10 +493,12 @@ private final class Learning: @unchecked Sendable {
     /// The model kept there, and the time of the last event it learned.
     private var checkpoint: CachedModel?
 
-    /// The model to cache: the one kept at the checkpoint, or the one learned when the
-    /// checkpoint is its end.
+    /// Whether the model learned is the one to cache, when it learned any event.
+    var keepsEnd = false
+
+    /// The model to cache: the one kept at the checkpoint, or the one learned.
     var kept: CachedModel? {
-        checkpoint ?? (count > 0 && count == checkpointAfter ? CachedModel(asOf: asOf, model: model) : nil)
+        checkpoint ?? (keepsEnd && count > 0 ? CachedModel(asOf: asOf, model: model) : nil)
     }
 
     init(model: DeviceModel) {
