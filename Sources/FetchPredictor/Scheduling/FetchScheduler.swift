@@ -225,9 +225,8 @@ public final class FetchScheduler: @unchecked Sendable {
         async throws -> Int?
     {
         guard caching || admission != nil else { return nil }
-        let counted = try await store.eventCount(device: device, after: time, through: end, atMost: largeLearn)
-        guard caching, counted >= largeLearn else { return counted }
-        return try await store.eventCount(device: device, after: time, through: end, atMost: .max)
+        return try await store.eventCount(
+            device: device, after: time, through: end, atMost: caching ? .max : largeLearn)
     }
 
     /// Asks the ``admission`` to learn a device's `pending` events, when they are a large learn.
