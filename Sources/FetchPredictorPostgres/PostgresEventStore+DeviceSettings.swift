@@ -53,6 +53,10 @@ extension PostgresEventStore {
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws {
         let key = "defaultWakesPerHour:" + scope
         try await transaction { db in
+            // The same budget again is no change: it moves no plan.
+            let stored = try await db.value(
+                "SELECT value FROM store_setting WHERE key = \(key) FOR UPDATE", as: String.self)
+            guard stored != wakesPerHour.map(String.init) else { return }
             if let wakesPerHour {
                 try await db.changes(
                     """
@@ -62,8 +66,8 @@ extension PostgresEventStore {
             } else {
                 try await db.changes("DELETE FROM store_setting WHERE key = \(key)")
             }
-            // Every kept plan may have counted on it.
-            try await Self.planEveryWakeAgain(db)
+            // The scope's kept plans may have counted on it (every plan, for the store's own).
+            try await Self.planWakesAgain(scope: scope, db)
         }
     }
 

@@ -134,10 +134,11 @@ extension PostgresEventStore {
             }
             return try await db.rows(
                 """
-                UPDATE kept_wake SET leased_time = time, lease_until = \(leaseUntil)
+                UPDATE kept_wake SET leased_time = time, leased_generation = generation, lease_until = \(leaseUntil)
                 WHERE device_id IN (
                     SELECT device_id FROM kept_wake
-                    WHERE \(unescaped: condition) AND (leased_time IS DISTINCT FROM time OR lease_until <= \(clock))
+                    WHERE \(unescaped: condition)
+                        AND (leased_generation IS DISTINCT FROM generation OR lease_until <= \(clock))
                     ORDER BY time, device LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED)
                 RETURNING \(unescaped: Self.keptColumns)
@@ -149,9 +150,18 @@ extension PostgresEventStore {
     }
 
     /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
-    /// (or of a scope's) changed.
+    /// changed.
     static func planEveryWakeAgain(_ db: Transaction) async throws {
         try await db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+    }
+
+    /// Makes the kept plans of a scope's devices hold no more, in the caller's transaction: a
+    /// setting of that scope changed. The store's own scope, `""`, is every scope's fallback, so
+    /// its change moves every plan; a tenant's moves its own devices' alone.
+    static func planWakesAgain(scope: String, _ db: Transaction) async throws {
+        guard !scope.isEmpty else { return try await planEveryWakeAgain(db) }
+        try await db.changes(
+            "UPDATE kept_wake SET valid_until = 0, generation = generation + 1 WHERE scope = \(scope)")
     }
 
     @discardableResult

@@ -46,7 +46,13 @@ private struct PostgresPrune: PruneTransaction {
     func events(ofImport id: Int64) throws -> String { "import_id = \(id)" }
 
     func events(ofDevice device: String) async throws -> String? {
-        try await PostgresEventStore.existingDeviceID(device, db).map { "device_id = \($0)" }
+        // The device's row locked first: a batch of its events holds it (FOR NO KEY UPDATE) from
+        // its first statement to its commit, so the two are ordered. A batch that came first
+        // commits before the erasure reads its events, and is erased with them; one that comes
+        // after waits, then finds no device and makes it anew. Never an event left under a
+        // device that is gone, nor a deadlock over the rows both touch.
+        try await db.value("SELECT id FROM device WHERE name = \(device) FOR UPDATE", as: Int64.self)
+            .map { "device_id = \($0)" }
     }
 
     func forgetAlsoImported(_ events: String) async throws {
@@ -120,8 +126,8 @@ private struct PostgresPrune: PruneTransaction {
         try await db.changes("DELETE FROM device WHERE name = \(device)")
     }
 
-    func bumpEveryVersion() async throws {
+    func moveVersions(of events: String) async throws {
         // Models kept in memory by other instances are learned again.
-        try await db.changes("UPDATE device SET version = version + 1")
+        try await db.execute("UPDATE device SET version = version + 1 WHERE id IN (SELECT device_id FROM event WHERE \(events))")
     }
 }

@@ -257,6 +257,14 @@ extension PostgresEventStore {
                 """,
             ]
         ),
+        (
+            "v8: leases held by the plan they were given from",
+            [
+                // The generation of the plan a claim leased: the lease holds until lease_until or
+                // until the plan moves on, whatever time another claim plans the device as of.
+                "ALTER TABLE kept_wake ADD COLUMN leased_generation BIGINT"
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

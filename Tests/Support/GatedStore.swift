@@ -56,6 +56,14 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func eventsRead(_ device: String) -> Int { lock.withLock { eventsGiven[device, default: 0] } }
     private var eventsGiven: [String: Int] = [:]
 
+    /// Run before each read of the due kept wakes: a write of another client's, between the
+    /// feed's plan of the stale devices and that read.
+    public var beforeDueWakes: (@Sendable () async throws -> Void)? {
+        get { lock.withLock { dueWakesHook } }
+        set { lock.withLock { dueWakesHook = newValue } }
+    }
+    private var dueWakesHook: (@Sendable () async throws -> Void)?
+
     public var location: String { base.location }
     public func record(_ events: [Event], device: String) async throws -> RecordedBatch {
         try await base.record(events, device: device)
@@ -176,7 +184,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func dueWakes(
         scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
     ) async throws -> [KeptWake] {
-        try await base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
+        if let hook = lock.withLock({ dueWakesHook }) { try await hook() }
+        return try await base.dueWakes(scope: scope, at: time, before: before, after: cursor, limit: limit)
     }
     public func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,

@@ -36,11 +36,13 @@ extension FetchScheduler {
     }
 
     /// Plans the devices of `scope` whose kept wake does not hold at `time`.
-    /// - Returns: the plans not kept (as of a time before the store's last event, or all when
-    ///   not `keeping`), each with the generation it was made at.
-    private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) async throws -> [KeptWake] {
+    /// - Returns: the plans made, each with the generation it was made at and whether it was
+    ///   kept (it is not as of a time before the store's last event, nor when not `keeping`).
+    private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) async throws
+        -> [(plan: KeptWake, kept: Bool)]
+    {
         try await checkWakePlanning()
-        var unkept: [KeptWake] = []
+        var plans: [(plan: KeptWake, kept: Bool)] = []
         var after: String?
         let page = 256
         while true {
@@ -48,12 +50,12 @@ extension FetchScheduler {
             for name in names {
                 do {
                     let (planned, kept, generation) = try await plan(name, asOf: time, keeping: keeping)
-                    if !kept { unkept.append(KeptWake(device: name, planned: planned, generation: generation)) }
+                    plans.append((KeptWake(device: name, planned: planned, generation: generation), kept))
                 } catch StoreError.unknownDevice {
                     continue  // erased meanwhile
                 }
             }
-            guard names.count == page else { return unkept }
+            guard names.count == page else { return plans }
             after = names.last
         }
     }
@@ -72,22 +74,29 @@ extension FetchScheduler {
         scope: String?, before: Date, asOf time: Date, after cursor: WakeCursor? = nil, limit: Int,
         keeping: Bool = true
     ) async throws -> [DeviceWake] {
-        let unkept = try await planStale(scope: scope, asOf: time, keeping: keeping)
+        let planned = try await planStale(scope: scope, asOf: time, keeping: keeping)
         var wakes = try await store.dueWakes(
             scope: scope, at: time.milliseconds, before: before.milliseconds, after: cursor, limit: limit
         ).compactMap(\.planned.wake)
         let later = { (wake: DeviceWake) in
             cursor.map { (wake.time.milliseconds, wake.device) > ($0.time, $0.device) } ?? true
         }
-        wakes += unkept.compactMap(\.planned.wake).filter { $0.time < before && later($0) }
+        // Every plan just made is in the answer, kept or not: one kept, then moved by another's
+        // write before the read of the kept plans, would otherwise be in neither (the store's
+        // row, when it holds again, is the newer and wins).
+        let answered = Set(wakes.map(\.device))
+        wakes += planned.compactMap(\.plan.planned.wake).filter {
+            $0.time < before && later($0) && !answered.contains($0.device)
+        }
         wakes.sort { ($0.time, $0.device) < ($1.time, $1.device) }
         return Array(wakes.prefix(limit))
     }
 
     /// Leases to the caller up to `limit` of the wakes ``dueWakes(scope:before:asOf:after:limit:keeping:)``
     /// gives (from its first page), that no other lease holds at `clock`, until `clock` +
-    /// `lease`: no other claim gets a device's wake until the lease ends, or until the device's
-    /// plan moves on (its fetch results recorded, a setting changed), when its new wake is free.
+    /// `lease`: no other claim gets a device's wake until the lease ends (whatever time it plans
+    /// the device as of), or until the device's plan moves on (its fetch results recorded, a
+    /// setting changed), when its new wake is free.
     /// Only kept plans are leased: as of a time before a device's last event, none is.
     public func claimWakes(
         scope: String?, before: Date, asOf time: Date, limit: Int, lease: TimeInterval, clock: Date
@@ -96,7 +105,7 @@ extension FetchScheduler {
         // at the service's clock, for a claim as of another) comes between them and the claim.
         // A plan of a time before a device's last event holds no more than then, and is not kept.
         var plans: [KeptWake] = []
-        for plan in try await planStale(scope: scope, asOf: time, keeping: false)
+        for (plan, _) in try await planStale(scope: scope, asOf: time, keeping: false)
         where try await !store.hasEvents(device: plan.device, after: time.milliseconds) {
             plans.append(plan)
         }

@@ -89,13 +89,15 @@ extension EventStore {
     {
         { db in
             let key = StoreSettingRecord.defaultWakesPerHour + scope
+            // The same budget again is no change: it moves no plan.
+            guard try StoreSettingRecord.value(key, db) != wakesPerHour.map(String.init) else { return }
             if let wakesPerHour {
                 try StoreSettingRecord(key: key, value: String(wakesPerHour)).save(db)
             } else {
                 try db.execute(sql: "DELETE FROM storeSetting WHERE key = ?", arguments: [key])
             }
-            // Every kept plan may have counted on it.
-            try Self.planEveryWakeAgain(db)
+            // The scope's kept plans may have counted on it (every plan, for the store's own).
+            try Self.planWakesAgain(scope: scope, db)
         }
     }
 

@@ -118,10 +118,10 @@ extension EventStore {
             return try Row.fetchAll(
                 db,
                 sql: """
-                    UPDATE keptWake SET leasedTime = time, leaseUntil = ?
+                    UPDATE keptWake SET leasedTime = time, leasedGeneration = generation, leaseUntil = ?
                     WHERE deviceId IN (
                         SELECT deviceId FROM keptWake
-                        WHERE \(condition) AND (leasedTime IS NOT time OR leaseUntil <= ?)
+                        WHERE \(condition) AND (leasedGeneration IS NOT generation OR leaseUntil <= ?)
                         ORDER BY time, device LIMIT ?)
                     RETURNING \(Self.keptColumns)
                     """,
@@ -131,9 +131,18 @@ extension EventStore {
     }
 
     /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
-    /// (or of a scope's) changed.
+    /// changed.
     static func planEveryWakeAgain(_ db: Database) throws {
         try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+    }
+
+    /// Makes the kept plans of a scope's devices hold no more, in the caller's transaction: a
+    /// setting of that scope changed. The store's own scope, `""`, is every scope's fallback, so
+    /// its change moves every plan; a tenant's moves its own devices' alone.
+    static func planWakesAgain(scope: String, _ db: Database) throws {
+        guard !scope.isEmpty else { return try planEveryWakeAgain(db) }
+        try db.execute(
+            sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1 WHERE scope = ?", arguments: [scope])
     }
 
     @discardableResult

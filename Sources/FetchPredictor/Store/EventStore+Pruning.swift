@@ -223,8 +223,15 @@ private struct SQLitePrune: PruneTransaction {
         try db.execute(sql: "DELETE FROM device WHERE name = ?", arguments: [device])
     }
 
-    func bumpEveryVersion() throws {
-        try db.execute(sql: "UPDATE device SET version = version + 1")
+    func moveVersions(of events: Events) throws {
+        try db.execute(
+            sql: """
+                UPDATE device SET version = version + 1 WHERE id IN (
+                    SELECT app.deviceId FROM app WHERE app.id IN (SELECT appId FROM launch WHERE \(events.appEvents))
+                    OR app.id IN (SELECT appId FROM fetch WHERE \(events.appEvents))
+                    OR app.id IN (SELECT appId FROM notification WHERE \(events.appEvents)))
+                OR id IN (SELECT deviceId FROM deviceEvent WHERE \(events.deviceEvents))
+                """, arguments: events.arguments)
     }
 }
 

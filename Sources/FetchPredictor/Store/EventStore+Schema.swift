@@ -244,6 +244,12 @@ extension EventStore {
                     END;
                     """)
         }
+        migrator.registerMigration("v13: leases held by the plan they were given from") { db in
+            // The generation of the plan a claim leased (leasedTime its wake): the lease holds
+            // until leaseUntil or until the plan moves on (generation), whatever time another
+            // claim plans the device as of, which may move the wake's time but not the plan.
+            try db.execute(sql: "ALTER TABLE keptWake ADD COLUMN leasedGeneration INTEGER")
+        }
         return migrator
     }
 }

@@ -42,14 +42,16 @@ package protocol PruneTransaction {
     /// its version, so that a process that held its model learns it again.
     func eraseDeviceRecords(_ device: String) async throws
 
-    /// Moves every device's version on, so that models kept in memory by other processes are
-    /// learned again.
-    func bumpEveryVersion() async throws
+    /// Moves on the version of every device some of `events` belong to, so that models kept in
+    /// memory by other processes are learned again and its kept plan is made again: of those
+    /// devices alone, since no other's events, model or plan change.
+    func moveVersions(of events: Events) async throws
 }
 
 /// The steps of removing events for good, written once for every store: what other imports held
-/// is settled first, then the learned models that remember the events, the events, the apps
-/// left empty, what else goes with them, and every device's version. The caller runs them in one
+/// is settled first, then the learned models that remember the events and the versions of their
+/// devices, the events, the apps
+/// left empty, and what else goes with them. The caller runs them in one
 /// transaction and rolls it back for a dry run.
 package enum PruneSteps {
     /// See ``EventKeeping/prune(before:device:dryRun:)``.
@@ -88,14 +90,15 @@ package enum PruneSteps {
     private static func remove<Transaction: PruneTransaction>(
         _ events: Transaction.Events, kept: Int, in transaction: Transaction, then: () async throws -> Void = {}
     ) async throws -> PruneReport {
-        // Models of every device whose events go are dropped: they remember them.
+        // Models of every device whose events go are dropped: they remember them. Their
+        // versions move on, and with them their kept plans; no other device's.
         try await transaction.dropModels(learnedFrom: events)
+        try await transaction.moveVersions(of: events)
         var report = try await transaction.delete(events)
         report.kept = kept
         // Apps left with no event and no setting of their own go too: their names are data.
         try await transaction.deleteAppsLeftEmpty()
         try await then()
-        try await transaction.bumpEveryVersion()
         return report
     }
 }
