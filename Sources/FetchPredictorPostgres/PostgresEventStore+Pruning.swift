@@ -128,6 +128,7 @@ private struct PostgresPrune: PruneTransaction {
 
     func moveVersions(of events: String) async throws {
         // Models kept in memory by other instances are learned again.
-        try await db.execute("UPDATE device SET version = version + 1 WHERE id IN (SELECT device_id FROM event WHERE \(events))")
+        try await db.execute(
+            "UPDATE device SET version = version + 1 WHERE id IN (SELECT device_id FROM event WHERE \(events))")
     }
 }
