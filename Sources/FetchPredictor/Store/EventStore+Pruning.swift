@@ -2,7 +2,8 @@ import GRDB
 
 extension EventStore {
     /// Deletes for good every event before an instant, of one device or of all, and the learned
-    /// models that remember them; the file's freed pages are given back to the system.
+    /// models that remember them; the file's freed pages are given back to the system
+    /// (incrementally: the cost grows with what went, not with the file).
     ///
     /// - Parameters:
     ///   - time: events before it go.
@@ -102,10 +103,24 @@ extension EventStore {
         try writer.writeWithoutTransaction(Self.compact)
     }
 
+    /// Gives the freed pages back, at a cost that grows with what was freed, not with the file:
+    /// the store vacuums incrementally (every file the store creates is made so), and deleted
+    /// content is overwritten as it goes (`secure_delete`), so an erasure of one device on a large store takes milliseconds, and holds no other
+    /// writer behind a rewrite of the whole file. A store made before it is turned incremental by
+    /// its first compaction, the one that rewrites the whole file.
     static func compact(_ db: Database) throws {
-        try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        try db.execute(sql: "VACUUM")
+        // A passive checkpoint waits for no reader: a learn may read for seconds.
+        try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        if try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == incrementalVacuum {
+            try db.execute(sql: "PRAGMA incremental_vacuum")
+        } else {
+            try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+            try db.execute(sql: "VACUUM")
+        }
     }
+
+    /// `PRAGMA auto_vacuum`'s value for incremental vacuum.
+    static let incrementalVacuum = 2
 }
 
 /// The steps of a prune on SQLite (``PruneSteps``), in the caller's write transaction. App

@@ -73,6 +73,9 @@ public final class EventStore: EventStoring {
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
             // Sorts and VACUUM keep their scratch data in memory: nothing is written outside the store's path.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Deleted content is overwritten where that costs no more writes (the pages left free
+            // go with the incremental vacuum): a device erased for good is not in the file.
+            try db.execute(sql: "PRAGMA secure_delete = FAST")
         }
         // Opened again while SQLite declines at once to wait for another process (which a new
         // store's first moments, its journal mode changing, may make it do).
@@ -88,6 +91,14 @@ public final class EventStore: EventStoring {
                 // on opening).
                 if isNew, !concurrentReads {
                     try writer.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+                }
+                // A new file gives freed pages back a few at a time (``compact(_:)``), never by a
+                // rewrite of the whole file; set before its first table, when it costs nothing.
+                if isNew {
+                    try writer.writeWithoutTransaction { db in
+                        try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL")
+                        try db.execute(sql: "VACUUM")
+                    }
                 }
                 try Self.migrate(writer, path: path)
             }
