@@ -45,6 +45,21 @@ extension PostgresEventStore {
     public func tenant(forKey key: String) async throws -> String? {
         try await read { db in try await db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
     }
+
+    public func cursorSecret() async throws -> [UInt8] {
+        let text = try await transaction { db in
+            try await db.changes(
+                """
+                INSERT INTO store_setting (key, value) VALUES ('cursorSecret', \(APIKeyText.newSecret()))
+                ON CONFLICT (key) DO NOTHING
+                """)
+            return try await db.value("SELECT value FROM store_setting WHERE key = 'cursorSecret'", as: String.self)
+        }
+        guard let text, let secret = APIKeyText.secretBytes(text) else {
+            throw StoreError.damaged(path: location, detail: "the cursor secret is not 64 hex digits")
+        }
+        return secret
+    }
 }
 
 /// A key's tenant, unless revoked: asked by every request of the service.

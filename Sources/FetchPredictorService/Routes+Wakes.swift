@@ -19,7 +19,7 @@ extension Routes {
         let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
         var after: WakeCursor?
         if let text = request.uri.queryParameters["cursor"] {
-            guard let cursor = WakePageCursor.read(String(text), tenant: tenant) else {
+            guard let cursor = try await cursors.wake(String(text), tenant: tenant) else {
                 throw APIError(.badRequest, "'cursor' is not one this service gave this key's tenant", field: "cursor")
             }
             after = cursor
@@ -34,9 +34,10 @@ extension Routes {
                 scope: scope, before: before, asOf: now, after: after, limit: limit + 1, keeping: keeping)
         }
         let page = Array(wakes.prefix(limit))
-        let cursor =
-            wakes.count > limit
-            ? page.last.map { WakePageCursor.make(Self.named($0, scope: scope), tenant: tenant) } : nil
+        var cursor: String?
+        if wakes.count > limit, let last = page.last {
+            cursor = try await cursors.wakes(after: Self.named(last, scope: scope), tenant: tenant)
+        }
         return try Self.json(WakesAnswer(wakes: page.map { Self.named($0, scope: scope) }, cursor: cursor))
     }
 
@@ -138,20 +139,18 @@ extension Routes {
     }
 }
 
-/// The feed's cursor: the last wake's time and device, and the tenant it was given to, as
-/// base64url. A cursor given to one tenant is refused with another's key.
-enum WakePageCursor {
-    static func make(_ wake: DeviceWake, tenant: String) -> String {
-        DeviceCursor.make("\(tenant)\n\(wake.time.milliseconds)\n\(wake.device)")
+/// The feed's cursor: the last wake's time and device, and the tenant it was given to, signed
+/// (``CursorSeal``). A cursor given to one tenant is refused with another's key.
+extension CursorSeal {
+    func wakes(after wake: DeviceWake, tenant: String) async throws -> String {
+        try await seal(["wakes", tenant, String(wake.time.milliseconds), wake.device])
     }
 
     /// The place a cursor holds, in the store's names; `nil` when it is not one given to `tenant`.
-    static func read(_ cursor: String, tenant: String) -> WakeCursor? {
-        guard let text = DeviceCursor.name(cursor) else { return nil }
-        let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == tenant, let time = Milliseconds(parts[1]), !parts[2].isEmpty else {
-            return nil
-        }
-        return WakeCursor(time: time, device: "\(tenant)/\(parts[2])")
+    func wake(_ cursor: String, tenant: String) async throws -> WakeCursor? {
+        guard let fields = try await open(cursor, fields: 4), fields[0] == "wakes", fields[1] == tenant,
+            let time = Milliseconds(fields[2]), !fields[3].isEmpty
+        else { return nil }
+        return WakeCursor(time: time, device: "\(tenant)/\(fields[3])")
     }
 }

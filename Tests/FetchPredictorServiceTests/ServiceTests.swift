@@ -207,8 +207,11 @@ struct ServiceTests {
         let first = try await service.request("GET", "/v1/devices?limit=1", key: service.acme)
         let acmeCursor = try #require(first.json["cursor"] as? String)
         let others = try await service.request("GET", "/v1/devices?cursor=\(acmeCursor)", key: service.other)
-        #expect(others.status == 200)
-        #expect(others.json["devices"] as? [String] == ["phone2"])
+        #expect(others.status == 400 && others.json["field"] as? String == "cursor", "a cursor is its tenant's alone")
+        #expect(
+            try await service.request("GET", "/v1/devices", key: service.other).json["devices"] as? [String] == [
+                "phone2"
+            ])
         for query in ["cursor=%2F%2F", "limit=0", "limit=1001", "limit=x"] {
             let bad = try await service.request("GET", "/v1/devices?\(query)", key: service.acme)
             #expect(bad.status == 400, "\(query)")

@@ -163,6 +163,7 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try await base.createKey(tenant: tenant, now: now)
     }
     public func keys() async throws -> [APIKeyInfo] { try await base.keys() }
+    public func cursorSecret() async throws -> [UInt8] { try await base.cursorSecret() }
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
     public func check() async throws { try await base.check() }

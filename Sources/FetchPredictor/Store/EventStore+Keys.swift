@@ -94,4 +94,17 @@ extension EventStore {
                 arguments: [APIKeyText.digest(key)])
         }
     }
+
+    public func cursorSecret() async throws -> [UInt8] {
+        let text = try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO storeSetting (key, value) VALUES ('cursorSecret', ?)",
+                arguments: [APIKeyText.newSecret()])
+            return try StoreSettingRecord.value("cursorSecret", db)
+        }
+        guard let text, let secret = APIKeyText.secretBytes(text) else {
+            throw StoreError.damaged(path: path, detail: "the cursor secret is not 64 hex digits")
+        }
+        return secret
+    }
 }

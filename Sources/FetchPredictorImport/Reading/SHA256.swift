@@ -49,6 +49,17 @@ struct SHA256 {
 
     /// The digest, as 64 lower-case hexadecimal digits.
     mutating func finalizeHex() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        for byte in finalize() {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0xf)])
+        }
+        return String(decoding: hex, as: UTF8.self)
+    }
+
+    /// The digest's 32 bytes.
+    mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
@@ -59,12 +70,9 @@ struct SHA256 {
         update(tail)
         length = savedLength
         let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
-        let digits = Array("0123456789abcdef".utf8)
-        var hex: [UInt8] = []
-        for word in words {
-            for shift in stride(from: 28, through: 0, by: -4) { hex.append(digits[Int((word >> UInt32(shift)) & 0xf)]) }
+        return words.flatMap { word in
+            stride(from: 24, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
         }
-        return String(decoding: hex, as: UTF8.self)
     }
 
     private mutating func compress(_ block: UnsafePointer<UInt8>) {
@@ -121,5 +129,20 @@ public enum Digest {
         var hash = SHA256()
         hash.update(bytes)
         return hash.finalizeHex()
+    }
+
+    /// The SHA-256 of the bytes.
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.finalize()
+    }
+
+    /// HMAC-SHA-256 (RFC 2104) of a message under a key: what the service signs its cursors with.
+    public static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var block = key.count > 64 ? sha256(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = sha256(block.map { $0 ^ 0x36 } + message)
+        return sha256(block.map { $0 ^ 0x5c } + inner)
     }
 }

@@ -22,6 +22,11 @@ public protocol APIKeyKeeping: AnyObject, Sendable {
 
     /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
     func tenant(forKey key: String) async throws -> String?
+
+    /// The store's secret that the service signs its cursors with: 32 random bytes, made the
+    /// first time it is asked for and kept in the store, so that every instance of the service
+    /// on the store signs alike, and a cursor one gave is read by another.
+    func cursorSecret() async throws -> [UInt8]
 }
 
 /// The API keys of the HTTP service: what every store makes and checks the same way.
@@ -31,6 +36,25 @@ package enum APIKeyText {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return "fpk_" + bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A new cursor secret, as the hex a store keeps (64 digits of the system's random generator).
+    package static func newSecret() -> String {
+        String(generate().dropFirst(4))
+    }
+
+    /// A kept secret's bytes; `nil` when the text is not 64 hex digits.
+    package static func secretBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        return bytes
     }
 
     /// The hex SHA-256 of a key: what a store keeps.
