@@ -119,7 +119,8 @@ public enum FetchPredictorService {
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
         let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
-        Routes(store: store, scheduler: scheduler, settings: settings, cursors: CursorSeal(store: store), clock: clock).add(to: v1)
+        Routes(store: store, scheduler: scheduler, settings: settings, cursors: CursorSeal(store: store), clock: clock)
+            .add(to: v1)
         let sweep = WakeSweep(
             scheduler: scheduler, clock: clock, perTick: settings.sweepPerSecond,
             interval: .seconds(1),
