@@ -47,6 +47,29 @@ struct FloodTests {
         #expect(log.components(separatedBy: "shedding connections:").count - 1 == 1, "\(log.suffix(2000))")
         #expect(log.contains("stopped shedding connections"), "\(log.suffix(2000))")
     }
+
+    /// Connections that have sent nothing give way to a new one, oldest first: a client with a
+    /// request is answered while a flood of idle connections is held open.
+    @Test func aClientIsAnsweredWhileIdleConnectionsAreHeld() async throws {
+        let store = TestFiles.scratchFolder("flood").appendingPathComponent("events.sqlite").path
+        let server = try ServeProcessTests.Server(storeArguments: ["--db", store], openFiles: 256)
+        defer { if server.process.isRunning { server.process.terminate() } }
+        // 400 idle connections opened and held, three times the service's room
+        let flood = await offThePool {
+            (0..<400).compactMap { _ in try? RawConnection(port: server.port) }
+        }
+        #expect(flood.count > 300)
+        // While they are held, every one of 20 clients with a request is answered
+        let answered = await offThePool {
+            (0..<20).filter { _ in statusLine("/healthz", port: server.port).hasPrefix("HTTP/1.1 200") }.count
+        }
+        #expect(answered == 20, "only \(answered) of 20 clients were answered during the flood")
+        // And the oldest idle connections were the ones closed for them
+        let closed = await offThePool { flood.prefix(40).filter { $0.waitForClose(seconds: 1) }.count }
+        #expect(closed == 40)
+        for connection in flood { connection.close() }
+        #expect(server.process.isRunning)
+    }
 }
 
 /// Every request has a deadline to arrive whole (issue 41, point 2), also when the service never
