@@ -118,13 +118,19 @@ extension Routes {
         return value
     }
 
-    /// An instant of a JSON body, as a query's: with `Z` or an offset.
+    /// An instant of a JSON body, as a query's: with `Z` or an offset, or Unix seconds.
     static func instant(_ value: Scalar?, field: String) throws -> Date? {
-        guard let value else { return nil }
-        guard case .string(let text) = value else {
-            throw APIError(.badRequest, "'\(field)' must be an instant such as 2024-01-29T07:00:00Z", field: field)
+        switch value {
+        case nil: return nil
+        case .string(let text): return try instant(text, field: field)
+        // Unix seconds, as a query and an event's timestamp take them.
+        case .number(let seconds) where seconds.isFinite:
+            let text = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+            return try instant(text, field: field)
+        default:
+            throw APIError(
+                .badRequest, "'\(field)' must be an instant such as 2024-01-29T07:00:00Z or Unix seconds", field: field)
         }
-        return try instant(text, field: field)
     }
 
     /// A whole number of a JSON body within `range`.

@@ -95,6 +95,26 @@ struct WakeFeedServiceTests {
         await service.stop()
     }
 
+    /// A claim's instants are ISO 8601 or Unix seconds, as a query's are.
+    @Test func aClaimTakesUnixSeconds() async throws {
+        let service = try await fleet()
+        let seconds = [Self.before, Self.now].map { Int(ISO8601DateFormatter().date(from: $0)!.timeIntervalSince1970) }
+        let feed = try await service.request(
+            "GET", "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=3", key: service.acme)
+        let body = Data(#"{"before":\#(seconds[0]),"now":\#(seconds[1]),"limit":3}"#.utf8)
+        let claimed = try await service.request("POST", "/v1/wakes/claim", key: service.acme, body: body)
+        #expect(claimed.status == 200, "\(claimed.text)")
+        func devices(_ answer: LiveService.Answer) -> [String] {
+            (answer.json["wakes"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
+        }
+        #expect(devices(claimed).count == 3)
+        #expect(devices(claimed) == devices(feed))
+        let bad = try await service.request(
+            "POST", "/v1/wakes/claim", key: service.acme, body: Data(#"{"before":true}"#.utf8))
+        #expect(bad.status == 400 && bad.json["field"] as? String == "before")
+        await service.stop()
+    }
+
     @Test func aClaimLeasesEachWakeOnce() async throws {
         let service = try await fleet()
         let body = Data(#"{"before":"\#(Self.before)","now":"\#(Self.now)","limit":3,"leaseSeconds":60}"#.utf8)

@@ -74,3 +74,25 @@ struct ErasureSpaceTests {
         var all: [String] { lock.withLock { sql } }
     }
 }
+
+/// A schedule written as CSV for a spreadsheet runs nothing: a name that begins as a formula
+/// does is written as text.
+struct ScheduleCSVTests {
+    @Test func namesThatLookLikeFormulasAreWrittenAsText() throws {
+        let time = Date(timeIntervalSince1970: 1_706_000_000)
+        let apps = ["=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "com.example.news"].map {
+            AppWake(app: $0, plannedTime: time, expectedLaunches: 0.5, reasons: [])
+        }
+        let csv = WakeCalendar.csv([DeviceWake(device: "=phone", time: time, apps: apps)])
+        let rows = csv.split(separator: "\n").dropFirst().map(String.init)
+        #expect(rows.count == 5)
+        for row in rows {
+            let cells = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(cells[1] == "'=phone")
+            #expect(cells[2].first == "'" || cells[2].first == "\"" || cells[2] == "com.example.news", "\(row)")
+            #expect(!"=+-@".contains(cells[2].first!), "\(row)")
+        }
+        #expect(csv.contains("\"'=HYPERLINK(\"\"http://x\"\")\""))
+        #expect(csv.contains(",'-2,"))
+    }
+}

@@ -9,13 +9,14 @@ public enum WakeCalendar {
         var lines = ["time,device,app,planned,expected_launches,reasons"]
         for wake in wakes {
             for app in wake.apps {
+                // Names and reasons are text a spreadsheet must not run as a formula.
                 lines.append(
                     [
-                        TimestampFormatter.iso(wake.time.milliseconds), wake.device, app.app,
-                        TimestampFormatter.iso(app.plannedTime.milliseconds),
-                        String(format: "%.3f", app.expectedLaunches),
-                        app.reasons.map(\.description).joined(separator: "; "),
-                    ].map(CSVText.field).joined(separator: ","))
+                        CSVText.field(TimestampFormatter.iso(wake.time.milliseconds)), CSVText.textCell(wake.device),
+                        CSVText.textCell(app.app), CSVText.field(TimestampFormatter.iso(app.plannedTime.milliseconds)),
+                        CSVText.field(String(format: "%.3f", app.expectedLaunches)),
+                        CSVText.textCell(app.reasons.map(\.description).joined(separator: "; ")),
+                    ].joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n")

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -14,21 +14,27 @@ T = TypeVar("T", bound="ClaimWakesBody")
 class ClaimWakesBody:
     """
     Attributes:
-        before (str): The instant wakes are due by (after `now`).
-        now (str | Unset): The instant to plan from (default the service's clock).
+        before (float | str): The instant wakes are due by (after `now`), ISO 8601 with an offset or `Z`, or Unix
+            seconds.
+        now (float | str | Unset): The instant to plan from (default the service's clock), ISO 8601 or Unix seconds.
         limit (int | Unset): The most wakes leased (default 100).
         lease_seconds (int | Unset): How long the lease holds, by the service's clock (default 60).
     """
 
-    before: str
-    now: str | Unset = UNSET
+    before: float | str
+    now: float | str | Unset = UNSET
     limit: int | Unset = UNSET
     lease_seconds: int | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        before: float | str
         before = self.before
 
-        now = self.now
+        now: float | str | Unset
+        if isinstance(self.now, Unset):
+            now = UNSET
+        else:
+            now = self.now
 
         limit = self.limit
 
@@ -53,9 +59,18 @@ class ClaimWakesBody:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        before = d.pop("before")
 
-        now = d.pop("now", UNSET)
+        def _parse_before(data: object) -> float | str:
+            return cast(float | str, data)
+
+        before = _parse_before(d.pop("before"))
+
+        def _parse_now(data: object) -> float | str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(float | str | Unset, data)
+
+        now = _parse_now(d.pop("now", UNSET))
 
         limit = d.pop("limit", UNSET)
 

@@ -91,7 +91,8 @@ def sync_detailed(
     body: ClaimWakesBody,
 ) -> Response[ClaimWakesResponse200 | Error]:
     """Leases due wakes to the caller, as `GET /v1/wakes` gives them: no other claim gets a device's wake
-    until the lease ends or the device's plan moves on (its fetch results recorded).
+    until the lease ends or the device's plan moves on (its fetch results recorded), whatever `now`
+    another claim names.
 
     Args:
         body (ClaimWakesBody):
@@ -121,7 +122,8 @@ def sync(
     body: ClaimWakesBody,
 ) -> ClaimWakesResponse200 | Error | None:
     """Leases due wakes to the caller, as `GET /v1/wakes` gives them: no other claim gets a device's wake
-    until the lease ends or the device's plan moves on (its fetch results recorded).
+    until the lease ends or the device's plan moves on (its fetch results recorded), whatever `now`
+    another claim names.
 
     Args:
         body (ClaimWakesBody):
@@ -146,7 +148,8 @@ async def asyncio_detailed(
     body: ClaimWakesBody,
 ) -> Response[ClaimWakesResponse200 | Error]:
     """Leases due wakes to the caller, as `GET /v1/wakes` gives them: no other claim gets a device's wake
-    until the lease ends or the device's plan moves on (its fetch results recorded).
+    until the lease ends or the device's plan moves on (its fetch results recorded), whatever `now`
+    another claim names.
 
     Args:
         body (ClaimWakesBody):
@@ -174,7 +177,8 @@ async def asyncio(
     body: ClaimWakesBody,
 ) -> ClaimWakesResponse200 | Error | None:
     """Leases due wakes to the caller, as `GET /v1/wakes` gives them: no other claim gets a device's wake
-    until the lease ends or the device's plan moves on (its fetch results recorded).
+    until the lease ends or the device's plan moves on (its fetch results recorded), whatever `now`
+    another claim names.
 
     Args:
         body (ClaimWakesBody):
