@@ -23,6 +23,8 @@ struct WakeSweep: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             var after: String?
+            // Failed ticks since the last that ended: logged once when it begins, once when it ends.
+            var failing = 0
             while !Task.isCancelled {
                 let now = clock()
                 do {
@@ -51,8 +53,15 @@ struct WakeSweep: Service {
                     Gauge(label: "fetchpredict_plans_behind").record(behind.count)
                     let seconds = behind.since.map { max(0, now.milliseconds - $0) / 1000 } ?? 0
                     Gauge(label: "fetchpredict_plans_behind_seconds").record(Int(seconds))
+                    if failing > 0 {
+                        logger.notice("the sweep of kept wakes runs again", metadata: ["failedTicks": "\(failing)"])
+                        failing = 0
+                    }
                 } catch {
-                    logger.warning("the sweep of kept wakes failed: \(error)")
+                    // Once an outage, not once a tick: the store's own outage is logged beside it.
+                    if failing == 0 { logger.warning("the sweep of kept wakes failed: \(error)") }
+                    failing += 1
+                    Counter(label: "fetchpredict_sweep_failures_total").increment()
                 }
                 try? await Task.sleep(for: interval)
             }
