@@ -39,6 +39,10 @@ public struct ServiceSettings: Sendable {
     /// The most devices whose kept wake the sweep plans again each second (``WakeSweep``);
     /// 0 for no sweep.
     public var sweepPerSecond: Int = 2_000
+    /// How many wrong API keys one client address may send a minute (and at once) before its
+    /// requests with a key are answered 429 until it slows (``KeyGuessLimit``); 0 for no limit,
+    /// as behind a proxy that limits them itself.
+    public var keyFailuresPerMinute: Int = 60
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -118,7 +122,9 @@ public enum FetchPredictorService {
         router.get("/openapi.yaml") { _, _ in
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
-        let v1 = router.group("v1").add(middleware: BearerKeyMiddleware(store: store))
+        let v1 = router.group("v1").add(
+            middleware: BearerKeyMiddleware(
+                store: store, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger)))
         Routes(store: store, scheduler: scheduler, settings: settings, cursors: CursorSeal(store: store), clock: clock)
             .add(to: v1)
         let sweep = WakeSweep(

@@ -7,10 +7,12 @@ import NIOPosix
 
 /// Checks `Authorization: Bearer KEY` and puts the key's tenant into the context: a missing,
 /// unknown or revoked key is 401. The key is looked up on every request, so that a revoked one
-/// is refused at once.
+/// is refused at once; a client that sent too many wrong keys is answered 429 before its key is
+/// looked up (``KeyGuessLimit``).
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any APIKeyKeeping
+    let guesses: KeyGuessLimit
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -21,8 +23,16 @@ struct BearerKeyMiddleware: RouterMiddleware {
         else {
             throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
         }
+        if let wait = guesses.wait(for: context.client) {
+            var error = APIError(
+                .tooManyRequests,
+                "too many wrong API keys from this address; wait and send the right one")
+            error.headers[.retryAfter] = String(max(1, Int(wait.components.seconds) + 1))
+            throw error
+        }
         let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         guard let tenant = try await store.tenant(forKey: key) else {
+            guesses.failed(context.client)
             throw Self.refusal("the API key is not valid, or was revoked")
         }
         var context = context

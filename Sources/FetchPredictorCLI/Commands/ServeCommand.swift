@@ -66,6 +66,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The most wrong API keys one client address may send a minute (and at once); beyond, its requests with a key are answered 429 with Retry-After until it slows. 0 for no limit, as behind a proxy that limits them.",
+            valueName: "count"))
+    var keyFailuresPerMinute: Int = 60
+
+    @Option(
+        help: ArgumentHelp(
             "The least severe log level: trace, debug, info, notice, warning, error; the ready and stopped lines are always logged.",
             valueName: "level"))
     var logLevel: String = "info"
@@ -81,6 +87,7 @@ struct ServeCommand: ParsableCommand {
         guard learnsPerTenant ?? 1 >= 1 else { throw ValidationError("--learns-per-tenant must be at least 1.") }
         guard maxConnections ?? 1 >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
         guard sweepPerSecond >= 0 else { throw ValidationError("--sweep-per-second must be 0 or more.") }
+        guard keyFailuresPerMinute >= 0 else { throw ValidationError("--key-failures-per-minute must be 0 or more.") }
         guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -113,6 +120,7 @@ struct ServeCommand: ParsableCommand {
         settings.maximumConnections = maxConnections
         settings.learnWait = .seconds(learnWait)
         settings.sweepPerSecond = sweepPerSecond
+        settings.keyFailuresPerMinute = keyFailuresPerMinute
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         var logger = Logger(label: "fetchpredict")
         logger.logLevel = Logger.Level(rawValue: logLevel)!
