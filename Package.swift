@@ -88,6 +88,8 @@ let package = Package(
         .executableTarget(name: "fetchpredict-bench", dependencies: ["FetchPredictor"]),
         // The scheduler loop of docs/library.md, against a simulated clock.
         .executableTarget(name: "scheduler-example", dependencies: ["FetchPredictor"]),
+        // The README's Swift snippet, as written (ReadmeExampleTests).
+        .executableTarget(name: "readme-example", dependencies: ["FetchPredictor"]),
         .testTarget(
             name: "FetchPredictorCoreTests", dependencies: ["FetchPredictorCore", "FetchPredictorTestSupport"]),
         // What the tests share: fixtures' paths, the fuzzer, a store that holds learning still.

@@ -228,16 +228,34 @@ struct Routes: Sendable {
         var timeZone: String?
         /// The device's default interval: its own, or the store's.
         var defaultInterval: String
-        /// The device's push budget: at most this many device wakes in any hour; absent for none.
+        /// The push budget the device is planned with: at most this many device wakes in any
+        /// hour; null for none.
         var wakesPerHour: Int?
+        /// Whose budget that is: `device` (its own), `tenant` (its tenant's, `PUT /v1/settings`),
+        /// `store` (the store's), or `none`.
+        var wakesPerHourFrom: String
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device, forKey: .device)
+            try container.encodeIfPresent(timeZone, forKey: .timeZone)
+            try container.encode(defaultInterval, forKey: .defaultInterval)
+            // Always there, null for none: a client reads "no budget", not "not told".
+            try container.encode(wakesPerHour, forKey: .wakesPerHour)
+            try container.encode(wakesPerHourFrom, forKey: .wakesPerHourFrom)
+        }
+
+        enum CodingKeys: String, CodingKey { case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom }
     }
 
-    /// A device's settings, as GET and PUT answer them.
+    /// A device's settings, as GET and PUT answer them: the push budget the device is planned
+    /// with, and whose it is.
     static func settings(of device: StoreDevice, in store: any EventStoring) async throws -> DeviceSettingsAnswer {
-        DeviceSettingsAnswer(
+        let budget = try await store.effectiveWakesPerHour(device: device.stored)
+        return DeviceSettingsAnswer(
             device: device.name, timeZone: try await store.timeZone(device: device.stored)?.identifier,
             defaultInterval: try await store.defaultInterval(device: device.stored).text,
-            wakesPerHour: try await store.wakesPerHour(device: device.stored))
+            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from.rawValue)
     }
 
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {

@@ -107,7 +107,8 @@ extension ExampleTests {
         }
         let tastes = try Self.section("A taste of each use", of: "README.md").components(separatedBy: "```")
         // The odd parts are the fenced blocks, each after its language.
-        let lines = stride(from: 1, to: tastes.count, by: 2).flatMap {
+        // The Swift block is a program of its own, built and run whole (ReadmeExampleTests).
+        let lines = stride(from: 1, to: tastes.count, by: 2).filter { !tastes[$0].hasPrefix("swift\n") }.flatMap {
             tastes[$0].split(separator: "\n", omittingEmptySubsequences: false).dropFirst()
         }
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("//") }

@@ -149,6 +149,54 @@ struct ConstraintPlanningTests {
         #expect(try podcastWakes(after: seven, before: halfHour).isEmpty)
     }
 
+    /// A state event alone makes the plan in force (issue 56): the charge that begins in the
+    /// afternoon of a day of no launch gives the app that needs power its wake then, as the plan
+    /// made at that event has it; and a low battery read alone weighs the next half hour's wakes.
+    @Test func aStateEventAloneMakesThePlanInForce() throws {
+        let from = Learned.instant(zone, 2024, 1, 29, 8, 0)
+        let daytime = try wakes(try commuter(constraints: AppConstraints(), state: nights), of: app, from: from)
+            .map(\.plannedTime).filter { (9 * 60..<21 * 60).contains(Learned.localMinute($0, zone)) }
+        let used = try #require(
+            daytime.first, "the app is used in the day: a constraint that moves nothing tests nothing")
+        var predictor = try commuter(constraints: AppConstraints(requiresPower: true), state: nights)
+        let charged = used.addingTimeInterval(-15 * 60)
+        let before = try predictor.plannedSchedule(from: charged, to: charged.addingTimeInterval(1800), device: "phone")
+        #expect(
+            !before.wakes.flatMap(\.apps).contains { $0.app == app }, "off power all day: no wake before the charge")
+        try predictor.observe(.state(.powerConnected, at: charged.milliseconds), device: "phone")
+        let asked = charged.addingTimeInterval(60)
+        let inForce = try predictor.plannedSchedule(from: asked, to: asked.addingTimeInterval(86_400), device: "phone")
+        #expect(
+            inForce.wakes.contains { wake in
+                wake.time < charged.addingTimeInterval(Double(Planner.currentStateMinutes) * 60)
+                    && wake.apps.contains { $0.app == app }
+            }, "\(inForce.wakes.map(\.time))")
+        // It is the plan made at the event, as after a launch: the next wake asked a minute later
+        // is the schedule's first.
+        #expect(try predictor.plannedWake(asOf: asked, device: "phone").wake == inForce.wakes.first)
+        #expect(
+            inForce.wakes
+                == (try predictor.schedule(from: charged, to: asked.addingTimeInterval(86_400), device: "phone")).wakes
+                .filter { $0.time > asked })
+
+        // A battery at 14% read alone, off power: the next half hour's wakes say what they were
+        // weighed against, at some reading of the day (at others no wake is near).
+        let base = try commuter(constraints: AppConstraints())
+        var weighedWakes = 0
+        for step in 0..<24 {
+            var low = base
+            let read = Learned.instant(zone, 2024, 1, 29, 8, 0).addingTimeInterval(Double(step) * 1800)
+            try low.observe(.state(.powerDisconnected, at: read.milliseconds - 60_000), device: "phone")
+            try low.observe(.battery(14, at: read.milliseconds), device: "phone")
+            let weighed = try low.plannedSchedule(
+                from: read.addingTimeInterval(60), to: read.addingTimeInterval(1800), device: "phone"
+            ).wakes.flatMap(\.apps)
+            #expect(weighed.allSatisfy { $0.reasons.contains(.lowBattery(percent: 14)) }, "\(read): \(weighed)")
+            weighedWakes += weighed.count
+        }
+        #expect(weighedWakes > 0, "no wake near any reading: the battery weighed nothing")
+    }
+
     /// A device that never told its state plans a constrained app's wakes where it would plan
     /// them unconstrained, and says it cannot know.
     @Test func noStateToldPlansAsWithoutConstraints() throws {

@@ -80,3 +80,46 @@ struct FormatsWithoutStoreTests {
         #expect(again == text)
     }
 }
+
+/// A key or column no format knows is refused by its name, not dropped (issue 56): a fetch with
+/// `"durration": 2.5` was stored with no duration.
+struct UnknownFieldTests {
+    @Test func anUnknownKeyOfAJSONLinesEventIsRefusedByLineAndName() throws {
+        let path = TestFiles.write(
+            #"""
+            {"timestamp": "2024-01-01T08:00:00Z", "app": "news", "event": "launch"}
+            {"timestamp": "2024-01-01T08:05:00Z", "app": "news", "event": "fetch", "result": "newData", "durration": 2.5}
+            """#, name: "typo.jsonl")
+        #expect {
+            try ReadLog(path, options: ImportOptions(format: .jsonl))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("typo.jsonl:2:") && text.contains("durration")
+                && text.contains("duration")
+        }
+    }
+
+    @Test func anUnknownColumnOfTheCSVFormatIsRefusedByItsName() throws {
+        let path = TestFiles.write(
+            "timestamp,app,event,result,durration\n2024-01-01T08:05:00Z,news,fetch,newData,2.5\n", name: "typo.csv")
+        #expect {
+            try ReadLog(path, options: ImportOptions(format: .csv))
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("typo.csv:1:") && text.contains("durration")
+        }
+        // Detected, the csv format says why it does not fit.
+        #expect {
+            try ReadLog(path)
+        } throws: { error in "\(error)".contains("durration") }
+    }
+
+    @Test func theBatchReaderRefusesAnUnknownKeyByItsPath() {
+        let body = #"{"events": [{"timestamp": "2024-01-01T08:05:00Z", "app": "n", "event": "launch", "extra": 1}]}"#
+        guard case .failure(let problem) = EventBatchReader.read(Array(body.utf8), maximumEvents: 10) else {
+            Issue.record("an unknown key was read")
+            return
+        }
+        #expect(problem.field == "events[0].extra", "\(problem)")
+    }
+}

@@ -169,7 +169,7 @@ struct ServiceTests {
         #expect(put.status == 200 && put.json["wakesPerHour"] as? Int == 1, "\(put.text)")
         #expect(try await busiestHour() == 1)
         let got = try await service.request("GET", "/v1/devices/phone", key: service.acme)
-        #expect(got.json["wakesPerHour"] as? Int == 1)
+        #expect(got.json["wakesPerHour"] as? Int == 1 && got.json["wakesPerHourFrom"] as? String == "device")
         for bad in [
             #"{"wakesPerHour": 0}"#, #"{"wakesPerHour": 1.5}"#, #"{"wakesPerHour": "2"}"#, #"{"wakesPerHour": 61}"#,
         ] {
@@ -178,8 +178,19 @@ struct ServiceTests {
         }
         let cleared = try await service.request(
             "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"wakesPerHour": null}"#.utf8))
-        #expect(cleared.status == 200 && cleared.json["wakesPerHour"] == nil)
+        #expect(cleared.status == 200 && cleared.json["wakesPerHour"] is NSNull, "\(cleared.text)")
+        #expect(cleared.json["wakesPerHourFrom"] as? String == "none")
         #expect(try await busiestHour() > 1)
+        // A budget the device inherits is shown as the one it is planned with, and whose it is
+        // (issue 56: it was left out, and the Python client printed an Unset object).
+        _ = try await service.request(
+            "PUT", "/v1/settings", key: service.acme, body: Data(#"{"wakesPerHour": 2}"#.utf8))
+        let inherited = try await service.request("GET", "/v1/devices/phone", key: service.acme)
+        #expect(inherited.json["wakesPerHour"] as? Int == 2, "\(inherited.text)")
+        #expect(inherited.json["wakesPerHourFrom"] as? String == "tenant", "\(inherited.text)")
+        #expect(try await busiestHour() <= 2)
+        _ = try await service.request(
+            "PUT", "/v1/settings", key: service.acme, body: Data(#"{"wakesPerHour": null}"#.utf8))
         await service.stop()
     }
 

@@ -107,7 +107,7 @@ import Testing
             return fields.hour! * 60 + fields.minute!
         }
         let scheduler = FetchScheduler(store: store)
-        let free = try #require(try await scheduler.nextWake(after: now, device: "phone", app: app))
+        let free = try #require(try await scheduler.nextWake(after: now, device: "phone", app: app)?.apps.first)
         #expect(
             !(23 * 60..<24 * 60).contains(minuteOfDay(free.plannedTime))
                 && minuteOfDay(free.plannedTime) >= 7 * 60,
@@ -132,7 +132,7 @@ import Testing
             try store.apps(device: "phone", asOf: nil).first { $0.app == "com.example.news" }?.constraints.isEmpty
                 == true)
 
-        let wake = try await #require(try scheduler.nextWake(after: now, device: "phone", app: app))
+        let wake = try await #require(try scheduler.nextWake(after: now, device: "phone", app: app)?.apps.first)
         let minute = minuteOfDay(wake.plannedTime)
         #expect(minute >= 23 * 60 || minute < 7 * 60, "\(wake.plannedTime)")
         #expect(wake.reasons.contains { if case .requiredState(.some, nil, nil) = $0 { true } else { false } })

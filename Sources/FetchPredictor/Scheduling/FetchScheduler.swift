@@ -47,8 +47,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// events. So a batch a little older than the newest event learned (a device's launches sent
     /// after the fetches its server recorded, two uploads crossing) leaves the cache standing, and
     /// the next query learns fewer than twice as many events, and those stored since, not every
-    /// event again. With 0 the cache is as of the newest event, and a query of one app
-    /// (``nextWake(after:device:app:)``) reads only that app's model from it.
+    /// event again. With 0 the cache is as of the newest event.
     public let cacheLag: Int
     /// The default ``cacheLag``: a learn from the cache reads fewer than 128 events, well under
     /// a millisecond.
@@ -348,10 +347,16 @@ public final class FetchScheduler: @unchecked Sendable {
         return planned
     }
 
-    /// The next planned wake of one app strictly after `time`, within a day, before coalescing.
-    public func nextWake(after time: Date, device: String = "default", app: String) async throws -> AppWake? {
-        try await withDevice(device, app: app, asOf: time) { predictor in
-            try predictor.nextWake(after: time, device: device, app: app)
+    /// The next device wake strictly after `time`, within a day, that fetches for `app`, with that
+    /// app alone in its apps: the first wake of the device's plan in force
+    /// (``schedule(from:to:device:)``) that holds it, coalesced and kept within the push budget,
+    /// so that every question is answered by one plan. `nil` when that plan has none for it.
+    public func nextWake(after time: Date, device: String = "default", app: String) async throws -> DeviceWake? {
+        try await withDevice(device, asOf: time) { predictor in
+            let plan = try predictor.plannedSchedule(
+                from: time, to: time.addingTimeInterval(Predictor.lookAhead), device: device)
+            guard let wake = plan.wakes.first(where: { $0.apps.contains { $0.app == app } }) else { return nil }
+            return DeviceWake(device: device, time: wake.time, apps: wake.apps.filter { $0.app == app })
         }
     }
 

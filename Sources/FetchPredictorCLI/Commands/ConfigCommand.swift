@@ -125,14 +125,14 @@ struct ConfigCommand: AsyncParsableCommand {
         var deviceExists = true
         var timeZone: String?
         var defaultInterval: FetchInterval
-        /// The device's push budget in force: its own, else the store's.
+        /// The device's push budget in force: its own, else its tenant's, else the store's.
         var wakesPerHour: Int?
-        /// Whether the budget is the store's, the device having none of its own; not in the JSON.
-        var wakesPerHourIsDefault = false
+        /// Whose budget that is.
+        var wakesPerHourFrom = BudgetSource.none
         var app: AppSettings?
 
         enum CodingKeys: String, CodingKey {
-            case device, timeZone, defaultInterval, wakesPerHour, app
+            case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom, app
         }
     }
 
@@ -286,14 +286,23 @@ struct ConfigCommand: AsyncParsableCommand {
         }
         var appSettings: AppSettings?
         if let app { appSettings = try await eventStore.settings(app: app, device: store.device) }
+        let budget = try await eventStore.effectiveWakesPerHour(device: store.device)
         let settings = Settings(
             device: store.device, deviceExists: try await eventStore.hasDevice(store.device),
             timeZone: try await eventStore.timeZone(device: store.device)?.identifier,
             defaultInterval: try await eventStore.defaultInterval(device: store.device),
-            wakesPerHour: try await eventStore.planningSettings(device: store.device).wakesPerHour,
-            wakesPerHourIsDefault: try await eventStore.wakesPerHour(device: store.device) == nil,
+            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from,
             app: appSettings)
         try output.print(settings, text: Self.describe)
+    }
+
+    /// Whose a budget in force is, as the text says it after the budget.
+    static func whose(_ source: BudgetSource, device: String) -> String {
+        switch source {
+        case .device, .none: ""
+        case .tenant: " (tenant \(device.prefix { $0 != "/" })'s)"
+        case .store: " (the store's)"
+        }
     }
 
     static func describe(_ settings: Settings) -> String {
@@ -307,7 +316,7 @@ struct ConfigCommand: AsyncParsableCommand {
             "push budget: "
                 + (settings.wakesPerHour.map {
                     "at most \(Output.count($0, "device wake")) in any hour"
-                        + (settings.wakesPerHourIsDefault ? " (the store's)" : "")
+                        + Self.whose(settings.wakesPerHourFrom, device: settings.device)
                 } ?? "none (set one with --wakes-per-hour)"),
         ]
         if let app = settings.app {

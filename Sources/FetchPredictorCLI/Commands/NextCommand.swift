@@ -8,8 +8,8 @@ struct NextCommand: AsyncParsableCommand {
         abstract: "Show the next planned background-fetch wake, of the device or of one app.",
         discussion: """
             Looks a day ahead. Without an app, prints the next device wake and every app it \
-            fetches for; with one, that app's next planned wake, which coalescing may move up to \
-            10 minutes earlier to share a device wake (see schedule).
+            fetches for; with one, the next device wake that fetches for the app, as the \
+            schedule has it.
 
             Example:
               fetchpredict next
@@ -47,9 +47,7 @@ struct NextCommand: AsyncParsableCommand {
         let now = try clock.currentDate(in: zone)
         let wake: DeviceWake?
         if let app {
-            wake = try await scheduler.nextWake(after: now, device: store.device, app: app).map {
-                DeviceWake(device: store.device, time: $0.plannedTime, apps: [$0])
-            }
+            wake = try await scheduler.nextWake(after: now, device: store.device, app: app)
         } else {
             wake = try await scheduler.nextWake(after: now, device: store.device)
         }

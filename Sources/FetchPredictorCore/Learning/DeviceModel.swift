@@ -37,6 +37,14 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// at each time of day, from its state events.
     public internal(set) var stateHabits = StateHabits()
 
+    /// The time of the latest event a plan is made at: a launch, a fetch, or an event that told
+    /// the device's power, network or battery, which a plan counts on from the moment it changes
+    /// (``Predictor/plannedWake(asOf:device:)``). Low Power Mode is not among them: while it is on
+    /// nothing is planned, and once off the plan is the one the device would have had.
+    public var lastPlanningTime: Milliseconds? {
+        [lastEventTime, stateHabits.lastChange].compactMap { $0 }.max()
+    }
+
     /// Creates a value with every field given.
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone

@@ -57,14 +57,21 @@ public struct DeviceStateSummary: Sendable, Hashable, Codable {
 extension DeviceModel {
     /// The summary of the device's state as of `now` (the model learned up to it).
     public func stateSummary(device: String, now: Date) -> DeviceStateSummary {
-        let habits = stateHabits
+        DeviceStateSummary(device: device, now: now, lowPowerMode: lowPowerMode, habits: stateHabits)
+    }
+}
+
+extension DeviceStateSummary {
+    /// The summary of what a device's state events said: Low Power Mode as they left it, and its
+    /// habits. Reads no time zone: the chances are by local time already.
+    init(device: String, now: Date, lowPowerMode: LowPowerMode?, habits: StateHabits) {
         func chances(weekend: Bool) -> DeviceStateSummary.Chances {
             let days = habits.daysKnown(weekend: weekend)
             return DeviceStateSummary.Chances(
                 onPower: habits.powerChances(weekend: weekend), unmetered: habits.unmeteredChances(weekend: weekend),
                 powerDays: days.power, networkDays: days.network)
         }
-        return DeviceStateSummary(
+        self.init(
             device: device, now: now, lowPowerMode: lowPowerMode,
             power: habits.power.map { .init(isOn: $0.isOn, since: Date(milliseconds: $0.since)) },
             network: habits.network.map { .init(state: $0.state, since: Date(milliseconds: $0.since)) },
@@ -77,6 +84,7 @@ extension Predictor {
     /// What the device's state events say as of `now`: ``DeviceStateSummary``; an empty one for
     /// a device the predictor has no model of.
     public func stateSummary(device: String, now: Date) -> DeviceStateSummary {
-        (devices[device] ?? DeviceModel(timeZone: .gmt)).stateSummary(device: device, now: now)
+        devices[device]?.stateSummary(device: device, now: now)
+            ?? DeviceStateSummary(device: device, now: now, lowPowerMode: nil, habits: StateHabits())
     }
 }

@@ -61,6 +61,12 @@ public struct StateHabits: Sendable, Hashable, Codable {
         return AppConstraints.isLow(batteryPercent: battery.percent, onPower: powerState?.isOn)
     }
 
+    /// When the last event that told the state came: the latest of the power's, the network's
+    /// and the battery's. A plan is made again from it (``DeviceModel/lastPlanningTime``).
+    public var lastChange: Milliseconds? {
+        [powerState?.since, networkState?.since, batteryState?.at].compactMap { $0 }.max()
+    }
+
     /// Whether it has learned anything: a device with no state event has nothing.
     public var isEmpty: Bool { powerState == nil && networkState == nil && batteryState == nil }
 

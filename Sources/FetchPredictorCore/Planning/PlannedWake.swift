@@ -25,7 +25,8 @@ public struct PlannedWake: Sendable, Hashable {
 
 extension Predictor {
     /// The wake a device waits for at `time`, by the plan in force then: the day's schedule made
-    /// at the device's last event up to `time`, or, a day or more after it, at the last daily
+    /// at the device's last launch, fetch or state event up to `time`
+    /// (``DeviceModel/lastPlanningTime``), or, a day or more after it, at the last daily
     /// re-plan (which falls at the time of day of that event). Its first wake after `time`, so
     /// that asking again at any time until that wake gives the same wake, and a store can keep it
     /// (``PlannedWake/validUntil``). Asked at an event's time, it is the wake
@@ -92,13 +93,13 @@ extension Predictor {
     /// at any time before the re-plan is one plan.
     static let planSpan = 2 * Milliseconds.seconds(lookAhead)
 
-    /// When the plan in force at `time` was made (the last event up to `time`, or a whole
-    /// number of days after it), and when the next one is made; `time` itself for a device with
+    /// When the plan in force at `time` was made (the last launch, fetch or state event up to
+    /// `time`, or a whole number of days after it), and when the next one is made; `time` itself for a device with
     /// no events.
     private func planMoments(asOf time: Date, device: String) -> (plannedAt: Milliseconds, replan: Milliseconds) {
         let now = time.milliseconds
         let day = Milliseconds.seconds(Self.lookAhead)
-        guard let last = devices[device]?.lastEventTime, last <= now else { return (now, now + day) }
+        guard let last = devices[device]?.lastPlanningTime, last <= now else { return (now, now + day) }
         let plannedAt = last + (now - last) / day * day
         return (plannedAt, plannedAt + day)
     }

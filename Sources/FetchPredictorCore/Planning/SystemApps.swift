@@ -1,3 +1,5 @@
+import Foundation
+
 /// Packages of the system that logs list as apps but whose content never goes stale: clocks and
 /// alarms, calls, the system UI, settings, installers, permission dialogs and Play services. An
 /// app of these with no interval of its own is never woken, whatever the default interval: on a
@@ -16,14 +18,28 @@ public enum SystemApps {
         "com.android.systemui", "com.android.settings", "com.google.android.gms", "com.android.packageinstaller",
         "com.google.android.packageinstaller", "com.android.permissioncontroller",
         "com.google.android.permissioncontroller", "com.wssyncmldm",
-        // The names App Usage gives them.
+        // The names App Usage gives them, in English and in the languages its exports are read
+        // in (Android's own labels): French, Polish, German, Spanish.
         "Clock", "Phone", "Settings", "System UI", "Package installer", "Permission controller",
         "Google Play services",
+        "Horloge", "Téléphone", "Paramètres", "Interface système", "Interface du système",
+        "Programme d'installation de packages", "Programme d’installation de packages", "Installateur de packages",
+        "Contrôleur des autorisations", "Services Google Play",
+        "Zegar", "Telefon", "Ustawienia", "Interfejs systemu", "Instalator pakietów", "Kontroler uprawnień",
+        "Usługi Google Play",
+        "Uhr", "Einstellungen", "System-UI", "Paket-Installer", "Paketinstaller", "Berechtigungscontroller",
+        "Google Play-Dienste",
+        "Reloj", "Teléfono", "Ajustes", "IU del sistema", "Instalador de paquetes", "Controlador de permisos",
+        "Servicios de Google Play",
     ]
 
     /// Whether an app is one of the system's, by the built-in patterns.
     public static func contains(_ app: String) -> Bool {
-        patterns.contains { matches(app, pattern: $0) }
+        if patterns.contains(where: { matches(app, pattern: $0) }) { return true }
+        // A label written decomposed (an e and a combining accent) is the same label.
+        let composed = app.precomposedStringWithCanonicalMapping
+        guard !composed.unicodeScalars.elementsEqual(app.unicodeScalars) else { return false }
+        return patterns.contains { matches(composed, pattern: $0) }
     }
 
     /// Whether a name fits a pattern, where `*` stands for any run of characters (none included)

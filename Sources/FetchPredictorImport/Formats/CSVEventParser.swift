@@ -8,7 +8,7 @@ import Foundation
 /// `screenOff`, and the device's state: `powerConnected`, `powerDisconnected`, `battery`,
 /// `network`, `lowPowerOn`, `lowPowerOff`), whose `app` is empty; a fetch needs `result`, a
 /// `battery` event a `value` of a whole percent, a `network` event `unmetered`, `metered` or `none`. Timestamps are ISO 8601 with `Z` or an
-/// offset, or Unix seconds. Columns it does not know are ignored; blank lines are skipped.
+/// offset, or Unix seconds. A column it does not know is refused; blank lines are skipped.
 struct CSVEventParser: LogParser {
     static let requiredColumns = ["timestamp", "app", "event"]
     static let optionalColumns = ["result", "duration", "bytes", "value", "device"]
@@ -23,6 +23,7 @@ struct CSVEventParser: LogParser {
         CSVTable.names(ofHeader: line).flatMap { names in
             var columns = Columns()
             columns.count = names.count
+            var unknown: String?
             for (index, name) in names.enumerated() {
                 switch name {
                 case "timestamp", "time": columns.timestamp = index
@@ -33,11 +34,19 @@ struct CSVEventParser: LogParser {
                 case "bytes": columns.bytes = index
                 case "value": columns.value = index
                 case "device": columns.device = index
-                default: break
+                case "": break  // a trailing comma's empty column holds nothing
+                default: if unknown == nil { unknown = name }
                 }
             }
             let required = zip(requiredColumns, [columns.timestamp, columns.app, columns.event])
             if let problem = CSVTable.missing(required.map { ($0, $1) }) { return .failure(problem) }
+            // A column no event has is refused, not ignored: a misspelt one would lose what it held.
+            if let unknown {
+                return .failure(
+                    .init(
+                        reason: "the header's column "
+                            + FieldNames.notAField(unknown, known: requiredColumns + optionalColumns)))
+            }
             return .success(columns)
         }
     }

@@ -3,7 +3,7 @@ import FetchPredictorCore
 /// Reads the `jsonl` format: one JSON object a line with the fields of the csv format,
 /// `timestamp` (ISO 8601 text or Unix seconds as a number), `app`, `event`, and optionally
 /// `result`, `duration`, `bytes`, `value` (a battery level as a number, a network as text) and
-/// `device`. Blank lines are skipped.
+/// `device`; any other key is refused. Blank lines are skipped.
 ///
 /// Each line goes through the same ``JSONReader`` as ActivityWatch exports, with a tighter
 /// nesting limit: the format's objects are flat.
@@ -50,7 +50,16 @@ struct JSONLinesParser: LogParser {
         return .success(members)
     }
 
+    /// The keys an event object may hold (`time` is read as `timestamp`).
+    static let keys = ["timestamp", "time", "app", "event", "result", "duration", "bytes", "value", "device"]
+
     static func readObject(_ object: [String: JSONValue], line: Int, sink: ImportSink) throws {
+        // A key no event has is refused, not dropped: a misspelt one would lose what it held.
+        if let key = object.keys.sorted().first(where: { !keys.contains($0) }) {
+            return sink.reject(
+                line: line, field: String(key.prefix(40)),
+                reason: FieldNames.notAField(key, known: keys.filter { $0 != "time" }))
+        }
         let time: Timestamp
         switch object["timestamp"] ?? object["time"] {
         case nil:

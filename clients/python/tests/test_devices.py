@@ -19,9 +19,16 @@ def test_settings_round_trip(fleet: FetchPredictor) -> None:
     kept = fleet.device("phone")
     assert (kept.time_zone, kept.default_interval, kept.wakes_per_hour) == ("Europe/Warsaw", "3600", 3)
 
-    # and a budget of None takes the budget away.
+    # and a budget of None takes the budget away: None, and whose it is, "none".
     fleet.put_device("phone", wakes_per_hour=None)
-    assert fleet.device("phone").wakes_per_hour is UNSET
+    cleared = fleet.device("phone")
+    assert cleared.wakes_per_hour is None and cleared.wakes_per_hour_from == "none"
+
+    # A budget the tenant sets is the one the device is planned with, and says whose it is.
+    fleet.put_tenant_settings(wakes_per_hour=2)
+    inherited = fleet.device("phone")
+    assert (inherited.wakes_per_hour, inherited.wakes_per_hour_from) == (2, "tenant")
+    fleet.put_tenant_settings(wakes_per_hour=None)
 
 
 def test_tenant_budget_round_trip(fleet: FetchPredictor) -> None:

@@ -91,6 +91,17 @@ extension DeviceSettingsKeeping {
         try await changeDevice(DeviceSettingsChange(wakesPerHour: .some(wakesPerHour)), device: device)
     }
 
+    /// The push budget a device is planned with (``PlanningSettings/wakesPerHour``), and whose
+    /// it is: its own, its tenant's (the scope of its name up to the first `/`), the store's, or
+    /// none.
+    public func effectiveWakesPerHour(device: String) async throws -> (wakesPerHour: Int?, from: BudgetSource) {
+        if let own = try await wakesPerHour(device: device) { return (own, .device) }
+        guard let planned = try await planningSettings(device: device).wakesPerHour else { return (nil, .none) }
+        let scope = DeviceScope.of(device)
+        guard !scope.isEmpty, try await defaultWakesPerHour(scope: scope) != nil else { return (planned, .store) }
+        return (planned, .tenant)
+    }
+
     /// Sets the interval of one device's apps that set none, creating the device when new;
     /// `nil` returns the device to the store's default.
     public func setDefaultInterval(_ interval: FetchInterval?, device: String) async throws {
@@ -113,6 +124,18 @@ extension DeviceSettingsKeeping {
     public func setEnabled(_ enabled: Bool, app: String, device: String) async throws {
         try await changeApp(AppSettingsChange(enabled: enabled), app: app, device: device)
     }
+}
+
+/// Whose push budget a device is planned with.
+public enum BudgetSource: String, Sendable, Hashable, Codable {
+    /// The device's own.
+    case device
+    /// Its tenant's, for the devices of the tenant that set none.
+    case tenant
+    /// The store's, for every device that sets none.
+    case store
+    /// No budget.
+    case none
 }
 
 /// What planning needs to know of a device's settings.

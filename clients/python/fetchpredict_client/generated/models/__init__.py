@@ -11,6 +11,7 @@ from .claim_wakes_response_200 import ClaimWakesResponse200
 from .delete_device_response_200 import DeleteDeviceResponse200
 from .delete_device_response_200_erased import DeleteDeviceResponse200Erased
 from .device_settings import DeviceSettings
+from .device_settings_wakes_per_hour_from import DeviceSettingsWakesPerHourFrom
 from .device_wake import DeviceWake
 from .error import Error
 from .event import Event
@@ -44,6 +45,7 @@ __all__ = (
     "DeleteDeviceResponse200",
     "DeleteDeviceResponse200Erased",
     "DeviceSettings",
+    "DeviceSettingsWakesPerHourFrom",
     "DeviceWake",
     "Error",
     "Event",

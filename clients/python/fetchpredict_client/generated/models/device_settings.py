@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.device_settings_wakes_per_hour_from import DeviceSettingsWakesPerHourFrom
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="DeviceSettings")
@@ -17,14 +18,17 @@ class DeviceSettings:
     Attributes:
         device (str):
         default_interval (str):
+        wakes_per_hour (int | None): The push budget the device is planned with (at most this many device wakes in any
+            hour): its own, else its tenant's, else the store's; null for none.
+        wakes_per_hour_from (DeviceSettingsWakesPerHourFrom): Whose budget wakesPerHour is.
         time_zone (str | Unset):
-        wakes_per_hour (int | Unset): The device's push budget, when it has one.
     """
 
     device: str
     default_interval: str
+    wakes_per_hour: int | None
+    wakes_per_hour_from: DeviceSettingsWakesPerHourFrom
     time_zone: str | Unset = UNSET
-    wakes_per_hour: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,9 +36,12 @@ class DeviceSettings:
 
         default_interval = self.default_interval
 
-        time_zone = self.time_zone
-
+        wakes_per_hour: int | None
         wakes_per_hour = self.wakes_per_hour
+
+        wakes_per_hour_from = self.wakes_per_hour_from.value
+
+        time_zone = self.time_zone
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -42,12 +49,12 @@ class DeviceSettings:
             {
                 "device": device,
                 "defaultInterval": default_interval,
+                "wakesPerHour": wakes_per_hour,
+                "wakesPerHourFrom": wakes_per_hour_from,
             }
         )
         if time_zone is not UNSET:
             field_dict["timeZone"] = time_zone
-        if wakes_per_hour is not UNSET:
-            field_dict["wakesPerHour"] = wakes_per_hour
 
         return field_dict
 
@@ -58,15 +65,23 @@ class DeviceSettings:
 
         default_interval = d.pop("defaultInterval")
 
-        time_zone = d.pop("timeZone", UNSET)
+        def _parse_wakes_per_hour(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
 
-        wakes_per_hour = d.pop("wakesPerHour", UNSET)
+        wakes_per_hour = _parse_wakes_per_hour(d.pop("wakesPerHour"))
+
+        wakes_per_hour_from = DeviceSettingsWakesPerHourFrom(d.pop("wakesPerHourFrom"))
+
+        time_zone = d.pop("timeZone", UNSET)
 
         device_settings = cls(
             device=device,
             default_interval=default_interval,
-            time_zone=time_zone,
             wakes_per_hour=wakes_per_hour,
+            wakes_per_hour_from=wakes_per_hour_from,
+            time_zone=time_zone,
         )
 
         device_settings.additional_properties = d

@@ -4,7 +4,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..models.event_event import EventEvent
 from ..models.event_result import EventResult
@@ -16,7 +15,8 @@ T = TypeVar("T", bound="Event")
 
 @_attrs_define
 class Event:
-    """
+    """An event; a key it does not have is refused (400 naming it), never dropped.
+
     Attributes:
         timestamp (float | str): An instant, ISO 8601 with an offset or `Z`, or Unix seconds.
         event (EventEvent): What happened. The device's own events (unlock, screen on or off, and its state: power,
@@ -37,7 +37,6 @@ class Event:
     duration: float | Unset = UNSET
     bytes_: int | Unset = UNSET
     value: EventValueType1 | int | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         timestamp: float | str
@@ -64,7 +63,7 @@ class Event:
             value = self.value
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "timestamp": timestamp,
@@ -133,21 +132,4 @@ class Event:
             value=value,
         )
 
-        event.additional_properties = d
         return event
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
