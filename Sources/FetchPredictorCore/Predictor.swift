@@ -34,6 +34,7 @@ public struct Predictor: Sendable {
     public var configuration: PredictorConfiguration {
         didSet {
             caches.removeAll()
+            keptSchedules.removeAll()
             // A launch model's features need the traces, whatever configuration comes.
             if launchModel != nil { configuration.tracksLaunchFeatures = true }
         }
@@ -45,19 +46,27 @@ public struct Predictor: Sendable {
     public var launchModel: LaunchModel? {
         didSet {
             caches.removeAll()
+            keptSchedules.removeAll()
             if launchModel != nil { configuration.tracksLaunchFeatures = true }
         }
     }
     /// The learned model of each device.
     public private(set) var devices: [String: DeviceModel] = [:]
     /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
-    public var defaultInterval: FetchInterval = .never
+    public var defaultInterval: FetchInterval = .never {
+        didSet { if defaultInterval != oldValue { keptSchedules.removeAll() } }
+    }
     /// Each device's apps' policies, by app.
     private(set) var policies: [String: [String: AppPolicy]] = [:]
     /// Each device's push budget: at most this many device wakes in any hour of its plans.
     private(set) var budgets: [String: Int] = [:]
     /// Each device's cached plans, for ``nextWake(after:device:)``.
     var caches: [String: DeviceCache] = [:]
+    /// The schedule of the plan in force that ``plannedWake(asOf:device:)`` last made for each
+    /// device, so that asking past its first wake is a search of it, not a plan: dropped by every
+    /// change that may move the device's plans (an event, a model, a zone, a policy, a budget,
+    /// the default interval, the configuration).
+    var keptSchedules: [String: KeptSchedule] = [:]
 
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
@@ -68,7 +77,10 @@ public struct Predictor: Sendable {
     /// the whole horizon only when no app wakes sooner. `nil` plans every app through the whole
     /// horizon at once, as a check that the stages change no wake.
     var planningStage: Int? = 4 * 60 {
-        didSet { caches.removeAll() }
+        didSet {
+            caches.removeAll()
+            keptSchedules.removeAll()
+        }
     }
 
     /// Creates a value with every field given.
@@ -96,6 +108,7 @@ public struct Predictor: Sendable {
     public mutating func setModel(_ model: DeviceModel, device: String) {
         devices[device] = model
         caches[device] = nil
+        keptSchedules[device] = nil
     }
 
     /// Forgets a device: its model, its policies and its cached plans.
@@ -104,6 +117,7 @@ public struct Predictor: Sendable {
         policies[device] = nil
         budgets[device] = nil
         caches[device] = nil
+        keptSchedules[device] = nil
     }
 
     /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
@@ -115,18 +129,24 @@ public struct Predictor: Sendable {
             devices[device]!.timeZone = zone
         }
         caches[device] = nil
+        keptSchedules[device] = nil
     }
 
     /// Sets an app's interval and whether it is enabled; `nil` returns it to the default interval.
     public mutating func setPolicy(_ policy: AppPolicy?, app: String, device: String) {
+        guard policies[device]?[app] != policy else { return }
         policies[device, default: [:]][app] = policy
+        keptSchedules[device] = nil
     }
 
     /// Sets a device's push budget: at most `wakesPerHour` device wakes in any rolling hour of
     /// its plans, the wakes worth the most expected launches kept (a push service's limit on
     /// silent notifications); `nil` plans as many as are worth it.
     public mutating func setWakesPerHour(_ wakesPerHour: Int?, device: String) {
-        budgets[device] = wakesPerHour.map { max(1, $0) }
+        let budget = wakesPerHour.map { max(1, $0) }
+        guard budgets[device] != budget else { return }
+        budgets[device] = budget
+        keptSchedules[device] = nil
     }
 
     /// A device's push budget, when it has one.
@@ -146,6 +166,7 @@ public struct Predictor: Sendable {
         guard devices[device] != nil else { throw .noTimeZone(device: device) }
         // In place: a copy of the model would copy every app's counts.
         devices[device]!.observe(event, configuration)
+        keptSchedules[device] = nil
     }
 
     /// The apps the predictor knows on a device: seen in events or given a policy.

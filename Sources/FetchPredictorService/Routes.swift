@@ -406,8 +406,10 @@ struct Routes: Sendable {
             group.addTask {
                 do {
                     return try await request.body.collect(upTo: limit)
-                } catch let error as NIOTooManyBytesError {
-                    throw error
+                } catch is NIOTooManyBytesError {
+                    throw APIError(
+                        .contentTooLarge,
+                        "the body is larger than the \(limit) bytes the service accepts (--max-body-bytes): send it in parts")
                 } catch is HTTPParserError {
                     // The client's framing (a chunk size of 'zz'), not the service's fault.
                     var answer = APIError(.badRequest, "the request's body is not valid HTTP/1.1 framing")

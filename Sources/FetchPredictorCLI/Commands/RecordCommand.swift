@@ -144,9 +144,9 @@ struct RecordCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record the device's state: power, battery, network or Low Power Mode.",
             discussion: """
-                KIND is powerConnected, powerDisconnected, battery (VALUE a whole percent),
-                network (VALUE unmetered, metered or none), lowPowerOn or lowPowerOff. While Low
-                Power Mode is on, no app is woken.
+                KIND is powerConnected, powerDisconnected, battery (VALUE a whole percent), \
+                network (VALUE unmetered, metered or none), lowPowerOn or lowPowerOff. While \
+                Low Power Mode is on, no app is woken.
 
                 Example:
                   fetchpredict record state network unmetered

@@ -24,6 +24,14 @@ public struct PlannedWake: Sendable, Hashable {
 }
 
 extension Predictor {
+    /// The schedule of a plan in force, as ``plannedWake(asOf:device:)`` made it.
+    struct KeptSchedule: Sendable {
+        /// When the plan was made.
+        var plannedAt: Milliseconds
+        /// Its wakes, through ``planSpan``.
+        var wakes: [DeviceWake]
+    }
+
     /// The wake a device waits for at `time`, by the plan in force then: the day's schedule made
     /// at the device's last launch, fetch or state event up to `time`
     /// (``DeviceModel/lastPlanningTime``), or, a day or more after it, at the last daily
@@ -57,10 +65,17 @@ extension Predictor {
                 wake: first, plannedAt: Date(milliseconds: plannedAt),
                 validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
         }
-        let schedule = try schedule(
-            from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
+        let wakes: [DeviceWake]
+        if let kept = keptSchedules[device], kept.plannedAt == plannedAt {
+            wakes = kept.wakes
+        } else {
+            wakes = try schedule(
+                from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device
+            ).wakes
+            keptSchedules[device] = KeptSchedule(plannedAt: plannedAt, wakes: wakes)
+        }
         var from = plannedAt
-        for wake in schedule.wakes {
+        for wake in wakes {
             if wake.time > time {
                 // A wake past the next re-plan holds until then.
                 return PlannedWake(
