@@ -263,13 +263,49 @@ public struct Predictor: Sendable {
     }
 
     /// The schedule from `start` to `end`, planned from `plannedFrom` (at most `start`): its
-    /// wakes up to `start` are left out, and its silence is the one at `start`.
+    /// wakes up to `start` are left out, and its silence is the one at `start`. The plan itself is
+    /// the one kept for the device (``keptSchedules``) when it was made from the same instant to
+    /// the same end, else made now.
     func schedule(from start: Date, to end: Date, plannedFrom: Date, device: String) throws(PredictorError)
         -> Schedule
     {
         guard let model = try planningModel(device) else {
             return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
         }
+        let plan =
+            try keptPlan(device, from: plannedFrom, to: end) ?? makePlan(model, device, from: plannedFrom, to: end)
+        var wakes = plan.wakes
+        let silence = model.silence(at: start, configuration)
+        var silentApps: [String] = []
+        if silence == nil {
+            for app in apps(device: device) {
+                let policy = policy(app: app, device: device)
+                // The device is in use: the app's own silence, without finding the device's last
+                // launch again for each app.
+                if policy.enabled, policy.interval != .never, model.appSilence(app, at: start, configuration) != nil {
+                    silentApps.append(app)
+                }
+            }
+        }
+        let lowPowerMode = model.lowPowerMode(at: start)
+        if lowPowerMode != nil { wakes = [] }
+        if plannedFrom < start { wakes.removeAll { $0.time <= start } }
+        return Schedule(
+            device: device, from: start, to: end, wakes: wakes, coldStartApps: plan.coldStart, silence: silence,
+            silentApps: silentApps, lowPowerMode: lowPowerMode)
+    }
+
+    /// The plan kept for the device when it was made from `plannedFrom` to `end`.
+    func keptPlan(_ device: String, from plannedFrom: Date, to end: Date) -> KeptSchedule? {
+        guard let kept = keptSchedules[device], kept.plannedAt == plannedFrom.milliseconds,
+            kept.end == end.milliseconds
+        else { return nil }
+        return kept
+    }
+
+    /// The device's wakes planned from `plannedFrom` to `end`, coalesced and within its push
+    /// budget, and its apps in cold start.
+    func makePlan(_ model: DeviceModel, _ device: String, from plannedFrom: Date, to end: Date) -> KeptSchedule {
         let first = plannedFrom.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, end.milliseconds.minutes(since: first)), configuration: configuration,
@@ -277,36 +313,23 @@ public struct Predictor: Sendable {
         let planner = Planner(device: model, clock: clock, configuration, launchModel: launchModel)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
-        let silence = model.silence(at: start, configuration)
-        var silentApps: [String] = []
         for app in apps(device: device) {
-            let policy = policy(app: app, device: device)
-            // The device is in use: the app's own silence, without finding the device's last
-            // launch again for each app.
-            if silence == nil, policy.enabled, policy.interval != .never,
-                model.appSilence(app, at: start, configuration) != nil
-            {
-                silentApps.append(app)
-            }
             guard
                 let plan = planner.planApp(
-                    app, policy: policy, startIndex: 0, planMinutes: clock.planMinutes(configuration))
+                    app, policy: policy(app: app, device: device), startIndex: 0,
+                    planMinutes: clock.planMinutes(configuration))
             else { continue }
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan
         }
         var wakes = planner.coalesce(plans, device: device, from: Date(milliseconds: first - 1), to: end)
-        let lowPowerMode = model.lowPowerMode(at: start)
-        if lowPowerMode != nil { wakes = [] }
         if let perHour = budgets[device] {
             // The wakes carried out in the hour before the plan count against its first hour.
             let before = model.recentWakes.filter { $0 <= plannedFrom.milliseconds && $0 > first - .perHour }
             wakes = Planner.capPerHour(wakes, perHour: perHour, after: before)
         }
-        if plannedFrom < start { wakes.removeAll { $0.time <= start } }
-        return Schedule(
-            device: device, from: start, to: end, wakes: wakes, coldStartApps: coldStart, silence: silence,
-            silentApps: silentApps, lowPowerMode: lowPowerMode)
+        return KeptSchedule(
+            plannedAt: plannedFrom.milliseconds, end: end.milliseconds, wakes: wakes, coldStart: coldStart)
     }
 
     /// What was learned of an app: its daily profile for a kind of day, with its peaks; the

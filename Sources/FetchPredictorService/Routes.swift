@@ -409,7 +409,8 @@ struct Routes: Sendable {
                 } catch is NIOTooManyBytesError {
                     throw APIError(
                         .contentTooLarge,
-                        "the body is larger than the \(limit) bytes the service accepts (--max-body-bytes): send it in parts")
+                        "the body is larger than the \(limit) bytes the service accepts (--max-body-bytes): send it in parts"
+                    )
                 } catch is HTTPParserError {
                     // The client's framing (a chunk size of 'zz'), not the service's fault.
                     var answer = APIError(.badRequest, "the request's body is not valid HTTP/1.1 framing")

@@ -353,6 +353,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// so that every question is answered by one plan. `nil` when that plan has none for it.
     public func nextWake(after time: Date, device: String = "default", app: String) async throws -> DeviceWake? {
         try await withDevice(device, asOf: time) { predictor in
+            try predictor.keepPlan(asOf: time, to: time.addingTimeInterval(Predictor.lookAhead), device: device)
             let plan = try predictor.plannedSchedule(
                 from: time, to: time.addingTimeInterval(Predictor.lookAhead), device: device)
             guard let wake = plan.wakes.first(where: { $0.apps.contains { $0.app == app } }) else { return nil }
@@ -365,7 +366,8 @@ public final class FetchScheduler: @unchecked Sendable {
     /// ``nextWake(after:before:device:)`` gives at `start`.
     public func schedule(from start: Date, to end: Date, device: String = "default") async throws -> Schedule {
         try await withDevice(device, asOf: start) { predictor in
-            try predictor.plannedSchedule(from: start, to: end, device: device)
+            try predictor.keepPlan(asOf: start, to: end, device: device)
+            return try predictor.plannedSchedule(from: start, to: end, device: device)
         }
     }
 

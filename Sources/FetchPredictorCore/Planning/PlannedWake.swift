@@ -24,12 +24,28 @@ public struct PlannedWake: Sendable, Hashable {
 }
 
 extension Predictor {
-    /// The schedule of a plan in force, as ``plannedWake(asOf:device:)`` made it.
+    /// The plan in force of a device, as made from its instant to its end: what the schedules
+    /// and wakes asked of it search until the next change.
     struct KeptSchedule: Sendable {
         /// When the plan was made.
         var plannedAt: Milliseconds
-        /// Its wakes, through ``planSpan``.
+        /// How far it reaches.
+        var end: Milliseconds
+        /// Its wakes, coalesced and within the push budget.
         var wakes: [DeviceWake]
+        /// Its apps in cold start.
+        var coldStart: [String]
+    }
+
+    /// Makes the plan in force at `time` through `end` (at least ``planSpan`` past it) and keeps
+    /// it, unless it is kept: the schedules (``plannedSchedule(from:to:device:)``) and the wakes
+    /// asked of it until the next change of the device search it.
+    public mutating func keepPlan(asOf time: Date, to end: Date, device: String) throws(PredictorError) {
+        let (plannedAt, _) = planMoments(asOf: time, device: device)
+        let from = Date(milliseconds: plannedAt)
+        let to = Date(milliseconds: max(plannedAt + Self.planSpan, end.milliseconds))
+        guard keptPlan(device, from: from, to: to) == nil, let model = try planningModel(device) else { return }
+        keptSchedules[device] = makePlan(model, device, from: from, to: to)
     }
 
     /// The wake a device waits for at `time`, by the plan in force then: the day's schedule made
@@ -65,17 +81,11 @@ extension Predictor {
                 wake: first, plannedAt: Date(milliseconds: plannedAt),
                 validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
         }
-        let wakes: [DeviceWake]
-        if let kept = keptSchedules[device], kept.plannedAt == plannedAt {
-            wakes = kept.wakes
-        } else {
-            wakes = try schedule(
-                from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device
-            ).wakes
-            keptSchedules[device] = KeptSchedule(plannedAt: plannedAt, wakes: wakes)
-        }
+        try keepPlan(asOf: time, to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
+        let schedule = try schedule(
+            from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
         var from = plannedAt
-        for wake in wakes {
+        for wake in schedule.wakes {
             if wake.time > time {
                 // A wake past the next re-plan holds until then.
                 return PlannedWake(
