@@ -63,7 +63,8 @@ extension Predictor {
     ///   time zone.
     /// - Complexity: one ``nextWake(after:device:)`` while the plan's first wake is to come and the
     ///   device has no push budget (its plans staged and cached, as after every event), else one
-    ///   ``schedule(from:to:device:)`` of two days.
+    ///   ``schedule(from:to:device:)`` of two days the first time, kept (``keepPlan(asOf:to:device:)``)
+    ///   and searched (linear in its wakes) until the next change.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
         let (plannedAt, replan) = planMoments(asOf: time, device: device)
         // In Low Power Mode no wake is planned, until the event that turns it off.
@@ -72,20 +73,20 @@ extension Predictor {
                 wake: nil, plannedAt: max(mode.since, Date(milliseconds: plannedAt)),
                 validUntil: Date(milliseconds: replan))
         }
+        let span = (from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan))
         // The schedule's first wake is nextWake's at the same time (as PlanningStageTests check):
         // while it is to come, it is the answer, found at a fraction of a schedule's work.
-        if budgets[device] == nil, let first = try nextWake(after: Date(milliseconds: plannedAt), device: device),
-            first.time > time
+        if budgets[device] == nil, keptPlan(device, from: span.from, to: span.to) == nil,
+            let first = try nextWake(after: span.from, device: device), first.time > time
         {
             return PlannedWake(
-                wake: first, plannedAt: Date(milliseconds: plannedAt),
-                validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
+                wake: first, plannedAt: span.from, validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
         }
-        try keepPlan(asOf: time, to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
-        let schedule = try schedule(
-            from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan), device: device)
+        // Past it (or under a budget), a search of the whole plan, made once and kept.
+        try keepPlan(asOf: time, to: span.to, device: device)
+        let wakes = keptPlan(device, from: span.from, to: span.to)?.wakes ?? []
         var from = plannedAt
-        for wake in schedule.wakes {
+        for wake in wakes {
             if wake.time > time {
                 // A wake past the next re-plan holds until then.
                 return PlannedWake(
