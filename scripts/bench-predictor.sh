@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
 # Planning speed with 1,000,000 events of 200 apps stored (the import benchmark's file):
 # learning, nextWake(after:) latency, a 24-hour schedule, and `fetchpredict next APP` as a whole
-# process against `fetchpredict --version`. Run from the package's root: scripts/bench-predictor.sh
+# process against `fetchpredict --version`. Run from the package's root:
+#   scripts/bench-predictor.sh               this checkout
+#   scripts/bench-predictor.sh BASE_COMMIT   this checkout and BASE_COMMIT (built in a worktree
+#                                            under $BENCH_DIR), fetchpredict-bench of each in
+#                                            turn, twice, each on a fresh copy of the same store
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${BENCH_DIR:-/tmp/fetchpredict-bench}
+base=${1:-}
 mkdir -p "$work"
 [ -f "$work/launches.csv" ] || python3 ../shared/bench/make-launches.py --events 1000000 --seed 1 > "$work/launches.csv"
 swift build -c release >/dev/null
 bins="$(swift build -c release --show-bin-path)"
-rm -f "$work"/predict.sqlite*
-"$bins/fetchpredict" import "$work/launches.csv" --db "$work/predict.sqlite" --time-zone UTC
-"$bins/fetchpredict-bench" "$work/predict.sqlite"
+rm -f "$work"/predict.sqlite* "$work"/pristine.sqlite*
+"$bins/fetchpredict" import "$work/launches.csv" --db "$work/pristine.sqlite" --time-zone UTC
+# fetchpredict-bench records launches into the store it is given: each run gets a fresh copy.
+bench() {  # bench BIN-FOLDER
+  cp "$work/pristine.sqlite" "$work/predict.sqlite"
+  "$1/fetchpredict-bench" "$work/predict.sqlite"
+}
+if [ -n "$base" ]; then
+  tree="$work/base-$base"
+  [ -d "$tree" ] || git worktree add -f "$tree" "$base" >/dev/null
+  (cd "$tree" && swift build -c release --product fetchpredict-bench >/dev/null)
+  basebins="$(cd "$tree" && swift build -c release --show-bin-path)"
+  for round in 1 2; do
+    echo "== round $round: $base"
+    bench "$basebins"
+    echo "== round $round: this checkout ($(git rev-parse --short HEAD))"
+    bench "$bins"
+  done
+  exit 0
+fi
+bench "$bins"
 # `next` as a user runs it: every app fetching at the minimum interval, asked just after the last
 # event (2024-12-12T19:04), so that the model the first run cached is read. A --now before the last
 # event learns again on every run (no event after now is read), and the present day, two years

@@ -18,6 +18,9 @@ final class DeviceSlot: @unchecked Sendable {
     /// Whether the slot left the registry: a query that waited for it takes a new one. Guarded by
     /// ``lock``.
     var retired = false
+    /// The settings the predictor's policies were last set from, with the model they were set
+    /// on: while both hold, a query sets none again. Guarded by ``lock``.
+    var policiesSet: (settings: PlanningSettings, model: LoadedModel)?
     /// When the model was last used, on the registry's counter. Guarded by the registry's lock.
     var lastUse: UInt64 = 0
     /// Whether a query holding ``lock`` is learning the model now: one that does not wait for
@@ -147,6 +150,7 @@ final class DeviceSlots: @unchecked Sendable {
     /// Drops a locked slot's model, if it holds one.
     func unload(_ slot: DeviceSlot) {
         slot.predictor.forget(device: slot.device)
+        slot.policiesSet = nil
         guard slot.loaded != nil else { return }
         slot.loaded = nil
         _ = lock.withLock { loaded.remove(slot.device) }
@@ -166,6 +170,7 @@ final class DeviceSlots: @unchecked Sendable {
             // Only a slot no query holds: trying never waits, so no lock order can deadlock.
             guard slot.lock.tryLock() else { continue }
             slot.predictor.forget(device: slot.device)
+            slot.policiesSet = nil
             slot.loaded = nil
             slot.retired = true
             slots[slot.device] = nil

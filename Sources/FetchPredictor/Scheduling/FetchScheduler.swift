@@ -136,6 +136,10 @@ public final class FetchScheduler: @unchecked Sendable {
             slots.install(loaded, in: slot)
         }
         slots.markUsed(slot)
+        // The same settings on the same model: the policies are set already.
+        if let set = slot.policiesSet, let loaded = slot.loaded, set.model == loaded, set.settings == settings {
+            return keep
+        }
         let policies = settings.policies
         // A system package with no interval of its own is never woken (SystemApps).
         for app in slot.predictor.apps(device: device) where policies[app] == nil {
@@ -148,6 +152,7 @@ public final class FetchScheduler: @unchecked Sendable {
                 AppPolicy(interval: interval, enabled: settings.enabled, constraints: settings.constraints), app: app,
                 device: device)
         }
+        slot.policiesSet = slot.loaded.map { (settings, $0) }
         return keep
     }
 
