@@ -248,6 +248,14 @@ struct ReportTests {
         // Europe/Warsaw: on power from 22:30 to 07:30 local, off at noon.
         #expect(Double(values[3]) == 1 && Double(values[12]) == 0)
         #expect(reader.elements.contains { $0.name == "section" && $0.attributes["id"] == "state" })
+        // The plan and the evaluation come first, the table of every app's counts last (issue 56:
+        // a real log's 77-row table came before the plan).
+        let evaluated = Tool.scratch().appendingPathComponent("evaluated.html").path
+        try Tool.run(["report", "--db", db, "--now", "2024-01-29T06:00:00Z", "--evaluate", "--out", evaluated])
+        let order = try Reader.read(evaluated).elements.filter { $0.name == "section" }.compactMap {
+            $0.attributes["id"]
+        }
+        #expect(order == ["device", "timeline", "evaluation", "state", "apps", "counts"], "\(order)")
     }
 
     /// The commuter's report as of 2024-01-29 06:00Z, with its evaluation, read back.

@@ -7,11 +7,14 @@ import Foundation
 enum HTMLReport {
     /// The whole page of a device, with its evaluation when there is one.
     static func page(_ data: ReportData) -> String {
-        var sections = [deviceSection(data), timelineSection(data), appsSection(data)]
-        if !data.state.isEmpty { sections.append(stateSection(data)) }
+        // What a reader opens it for first: the device, its plan and how well it does; then the
+        // state, each app, and the table of every app's counts last (77 rows on a real log).
+        var sections = [deviceSection(data), timelineSection(data)]
         if let evaluation = data.evaluation {
             sections.append(evaluationSection(evaluation, settings: data.backtestSettings))
         }
+        if !data.state.isEmpty { sections.append(stateSection(data)) }
+        sections += [appsSection(data), appTableSection(data)]
         return document(title: "FetchPredictor report: \(data.device)", sections: sections)
     }
 
@@ -82,9 +85,19 @@ enum HTMLReport {
         return "<table><thead><tr>\(head.joined())</tr></thead><tbody>\(body.joined())</tbody></table>"
     }
 
-    /// The device and its apps' counts; a count that is zero for every app is left out of the
-    /// table and named under it.
+    /// The device: its history, zone, default interval and apps.
     static func deviceSection(_ data: ReportData) -> String {
+        """
+        <section id="device"><h2>Device \(Markup.escape(data.device))</h2>
+        <p>\(data.days) days of history as of \(Markup.escape(Output.local(data.now, data.zone))) \
+        (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
+        \(data.apps.count) apps (their counts are in the table at the end).</p></section>
+        """
+    }
+
+    /// The apps' counts; a count that is zero for every app is left out of the table and named
+    /// under it.
+    static func appTableSection(_ data: ReportData) -> String {
         let header = ["App", "Interval", "Fetch", "Launches", "newData", "noData", "failed", "Notified"]
         let rows = data.apps.map { app in
             [
@@ -100,10 +113,7 @@ enum HTMLReport {
             zero.isEmpty
             ? "" : " Left out, as they are 0 for every app: \(zero.map { header[$0] }.joined(separator: ", "))."
         return """
-            <section id="device"><h2>Device \(Markup.escape(data.device))</h2>
-            <p>\(data.days) days of history as of \(Markup.escape(Output.local(data.now, data.zone))) \
-            (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
-            \(data.apps.count) apps.</p>
+            <section id="counts"><h2>Every app's counts</h2>
             \(table(
                 kept.map { header[$0] }, rows.map { row in kept.map { row[$0] } },
                 numeric: Set(kept.indices.filter { counts.contains(kept[$0]) })))
