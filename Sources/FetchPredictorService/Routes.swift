@@ -253,7 +253,7 @@ struct Routes: Sendable {
     static func settings(of device: StoreDevice, in store: any EventStoring) async throws -> DeviceSettingsAnswer {
         let budget = try await store.effectiveWakesPerHour(device: device.stored)
         return DeviceSettingsAnswer(
-            device: device.name, timeZone: try await store.timeZone(device: device.stored)?.identifier,
+            device: device.name, timeZone: try await store.timeZone(device: device.stored).map(TimeZoneName.name(of:)),
             defaultInterval: try await store.defaultInterval(device: device.stored).text,
             wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from.rawValue)
     }

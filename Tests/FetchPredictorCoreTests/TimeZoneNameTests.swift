@@ -11,6 +11,17 @@ struct TimeZoneNameTests {
         #expect(zone == TimeZone(identifier: name))
     }
 
+    /// The tz database's zones of a region's rules, as CET, are zones (issue 56: CET was refused);
+    /// UTC reads back as UTC, not as Foundation's GMT.
+    @Test func ruleZonesAreZonesAndUTCIsNamedUTC() throws {
+        let cet = try TimeZoneName.zone(named: "CET")
+        #expect(cet.secondsFromGMT(for: Date(timeIntervalSince1970: 1_720_000_000)) == 7200)  // July: summer time
+        #expect(cet.secondsFromGMT(for: Date(timeIntervalSince1970: 1_705_000_000)) == 3600)
+        #expect(throws: TimeZoneNameError.self) { try TimeZoneName.zone(named: "EST") }
+        #expect(TimeZoneName.name(of: try TimeZoneName.zone(named: "UTC")) == "UTC")
+        #expect(TimeZoneName.name(of: try TimeZoneName.zone(named: "Europe/Warsaw")) == "Europe/Warsaw")
+    }
+
     @Test(arguments: [
         ("BST", ["Europe/London", "Asia/Dhaka"]), ("IST", ["Asia/Kolkata", "Europe/Dublin", "Asia/Jerusalem"]),
         ("EST", ["America/New_York", "America/Toronto"]), ("pst", ["America/Los_Angeles", "America/Vancouver"]),

@@ -364,7 +364,7 @@ import Testing
         #expect(imports.first?.stored == report.stored)
         #expect(imports.first?.eventsKept == report.stored)
         #expect(imports.first?.importedAt == now)
-        #expect(imports.first?.timeZone == "GMT")
+        #expect(imports.first?.timeZone == "GMT", "the import log keeps the stored identifier")
     }
 
     /// A stored setting that is not a valid value is an error, never read as the default.

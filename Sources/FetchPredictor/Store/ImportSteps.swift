@@ -73,7 +73,7 @@ package enum ImportSteps {
             of: report, options: options,
             earlier: try await transaction.importsHoldingEvents(sha256: report.sha256, before: id))
         try await transaction.finishImport(id: id, report: report)
-        report.timeZone = try await transaction.zone(ofDevice: options.device)?.identifier
+        report.timeZone = try await transaction.zone(ofDevice: options.device).map(TimeZoneName.name(of:))
         return report
     }
 }

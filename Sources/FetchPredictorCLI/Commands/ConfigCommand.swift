@@ -289,7 +289,7 @@ struct ConfigCommand: AsyncParsableCommand {
         let budget = try await eventStore.effectiveWakesPerHour(device: store.device)
         let settings = Settings(
             device: store.device, deviceExists: try await eventStore.hasDevice(store.device),
-            timeZone: try await eventStore.timeZone(device: store.device)?.identifier,
+            timeZone: try await eventStore.timeZone(device: store.device).map(TimeZoneName.name(of:)),
             defaultInterval: try await eventStore.defaultInterval(device: store.device),
             wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from,
             app: appSettings)

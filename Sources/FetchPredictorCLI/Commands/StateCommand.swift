@@ -40,7 +40,7 @@ enum StateText {
                 + "(fetchpredict record state), send it to the service, or import a log with power, battery, "
                 + "network or Low Power Mode events."
         }
-        var lines = ["Device \(state.device) as of \(Output.local(state.now, zone)) (\(zone.identifier)):"]
+        var lines = ["Device \(state.device) as of \(Output.local(state.now, zone)) (\(TimeZoneName.name(of: zone))):"]
         if let mode = state.lowPowerMode {
             lines.append(
                 "  Low Power Mode  \(mode.isOn ? "on" : "off") since \(Output.local(mode.since, zone))"

@@ -90,7 +90,7 @@ enum HTMLReport {
         """
         <section id="device"><h2>Device \(Markup.escape(data.device))</h2>
         <p>\(data.days) days of history as of \(Markup.escape(Output.local(data.now, data.zone))) \
-        (\(Markup.escape(data.zone.identifier))); default interval \(Markup.escape(data.defaultInterval.text)); \
+        (\(Markup.escape(TimeZoneName.name(of: data.zone)))); default interval \(Markup.escape(data.defaultInterval.text)); \
         \(data.apps.count) apps (their counts are in the table at the end).</p></section>
         """
     }
@@ -178,7 +178,7 @@ enum HTMLReport {
         let later = rows.isEmpty ? "" : "<p id=\"later-hours\">\(Markup.escape(WakeText.laterHours))</p>"
         return """
             <section id="timeline"><h2>The next 24 hours</h2>
-            <p class="muted">From \(Markup.escape(span)), local time (\(Markup.escape(data.zone.identifier))): a tick at \
+            <p class="muted">From \(Markup.escape(span)), local time (\(Markup.escape(TimeZoneName.name(of: data.zone)))): a tick at \
             each hour, a mark at each wake of an app.</p>
             \(chart.svg(attributes: "data-chart=\"timeline\" data-wakes=\"\(rows.count)\"", title: title))
             \(empty)\(rows.isEmpty ? "" : table(["Time", "App", "Expected", "Why"], rows, numeric: [2]))\(later)</section>

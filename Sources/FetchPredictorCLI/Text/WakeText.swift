@@ -58,7 +58,7 @@ enum WakeText {
         let width = Output.columns
         let span = hours == hours.rounded() ? String(Int(hours)) : String(hours)
         var text = wrap(
-            "Schedule of device \(schedule.device) (\(zone.identifier)) from \(Output.local(schedule.from, zone)) "
+            "Schedule of device \(schedule.device) (\(TimeZoneName.name(of: zone))) from \(Output.local(schedule.from, zone)) "
                 + "for \(span) h: \(wakeCount(schedule)).",
             first: "", width: width)
         if let hint { text += wrap(hint, first: "", width: width) }

@@ -23,9 +23,21 @@ public enum TimeZoneName {
         return zone
     }
 
+    /// The zones of the tz database named without an area that follow a region's daylight
+    /// saving rules (`CET` is Central European time with its summer time), unlike the fixed
+    /// offsets `EST`, `MST` and `HST`, which stay refused.
+    static let ruleZones: Set<String> = ["CET", "EET", "WET", "MET", "EST5EDT", "CST6CDT", "MST7MDT", "PST8PDT"]
+
+    /// A zone's name as people and clients read it: its IANA name, and `UTC` for the zone of
+    /// `UTC` (which Foundation names `GMT` on Linux).
+    public static func name(of zone: TimeZone) -> String {
+        zone.identifier == "GMT" ? "UTC" : zone.identifier
+    }
+
     /// The zone of an IANA name or `UTC`; `nil` for anything else.
     private static func ianaZone(_ name: String) -> TimeZone? {
         if name == "UTC" { return TimeZone(identifier: "UTC")! }
+        if ruleZones.contains(name), let zone = TimeZone(identifier: name), zone.identifier == name { return zone }
         guard name.contains("/"), let zone = TimeZone(identifier: name), zone.identifier == name else { return nil }
         return zone
     }
