@@ -35,7 +35,7 @@ enum ImportText {
     static func describe(_ report: ImportReport, zone: TimeZone?) -> String {
         let how = report.formatDetected ? "detected" : "given"
         return "\(report.file) (\(report.format.rawValue), \(how)) into device \(report.device) "
-            + "(\(zone?.identifier ?? "no time zone")): \(Output.count(report.rowsRead, "row")) read, "
+            + "(\(zone.map(TimeZoneName.name(of:)) ?? "no time zone")): \(Output.count(report.rowsRead, "row")) read, "
             + "\(Output.count(report.events, "event")): \(report.stored) stored, \(report.duplicates) already stored, "
             + "\(report.rejected) rejected."
     }
