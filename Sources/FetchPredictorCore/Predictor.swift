@@ -273,7 +273,7 @@ public struct Predictor: Sendable {
             return Schedule(device: device, from: start, to: end, wakes: [], coldStartApps: [])
         }
         let plan =
-            try keptPlan(device, from: plannedFrom, to: end) ?? makePlan(model, device, from: plannedFrom, to: end)
+            keptPlan(device, from: plannedFrom, to: end) ?? makePlan(model, device, from: plannedFrom, to: end)
         var wakes = plan.wakes
         let silence = model.silence(at: start, configuration)
         var silentApps: [String] = []

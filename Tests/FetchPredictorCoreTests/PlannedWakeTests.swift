@@ -36,9 +36,12 @@ struct PlannedWakeTests {
                 #expect(try predictor.plannedWake(asOf: other, device: "phone").wake == wake, "at \(other)")
                 checked += 1
             }
-            // Where it holds no more, another wake is due.
+            // Where it holds no more because the wake came, another wake is due; at a daily
+            // re-plan before it, the plan made then, which assumes the same quiet since the last
+            // event, may rightly find the same wake.
             let after = try predictor.plannedWake(asOf: planned.validUntil, device: "phone")
-            #expect(after.wake != wake)
+            if planned.validUntil == wake.time { #expect(after.wake != wake) }
+            #expect(after.wake.map { $0.time > planned.validUntil } ?? true)
         }
         #expect(checked > 100)
     }

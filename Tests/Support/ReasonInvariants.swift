@@ -11,6 +11,9 @@ public enum ReasonInvariants {
     /// - A return's window reaches past the cold-launch gap after the app's last launch, and its
     ///   minutes since that launch, when `lastLaunches` gives it, are those from the launch to the
     ///   device wake as it happens (after coalescing moved it), not to the time first planned.
+    /// - The named parts of a wake's expected launches (usual use at this time, a return) add up to
+    ///   its expected launches, and a wake that expects any names them, unless the launch model
+    ///   chose it (it names its chance) or it is a cold start's.
     public static func check(
         _ schedule: Schedule, zone: TimeZone, _ configuration: PredictorConfiguration = PredictorConfiguration(),
         lastLaunches: [String: Date] = [:]
@@ -60,6 +63,22 @@ public enum ReasonInvariants {
                     }
                 }
                 if !explained { problems.append("\(label): no reason says why: \(app.reasons)") }
+                let fromModelOrColdStart = app.reasons.contains {
+                    switch $0 {
+                    case .launchModel, .coldStart: true
+                    default: false
+                    }
+                }
+                let named = app.reasons.reduce(0.0) {
+                    switch $1 {
+                    case .usualTime(let expected), .returning(_, let expected): $0 + expected
+                    default: $0
+                    }
+                }
+                if !fromModelOrColdStart, abs(named - app.expectedLaunches) > 1e-9 * max(1, app.expectedLaunches) {
+                    problems.append(
+                        "\(label): expects \(app.expectedLaunches) cold launches, its reasons name \(named)")
+                }
             }
         }
         return problems

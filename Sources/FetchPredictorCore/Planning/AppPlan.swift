@@ -4,6 +4,17 @@ struct AppPlan: Sendable {
     /// Expected cold launches per minute of the horizon, as far as the plan looked (and a window
     /// beyond).
     var rates: [Double]
+    /// The part of `rates` from the return after the app's last launch
+    /// (``ExpectedLaunches/returning``); the rest is the time of day's. Empty for a cold start.
+    var returning: [Double] = []
+    /// The last minute of the horizon whose launches the app's wake before serves, by each
+    /// wake's planned time (``Planner/Sweep/Choice/servedBefore``).
+    var servedBefore: [Milliseconds: Int] = [:]
+    /// The app's last launch when the plan was made, which a return is counted from.
+    var lastLaunch: Milliseconds? = nil
+    /// Whether its wakes name the parts of their expected launches (the time of day's and the
+    /// return's); a plan from the launch model names the model's chance instead.
+    var namesParts = true
     /// The value factor of a fetch at each local hour (success, new data, cost).
     var factors: [Double]
     /// The earliest a fetch may happen, from the interval and backoff.

@@ -34,10 +34,20 @@ extension Planner {
                 if keepsValue && keepsInterval && keepsState {
                     if anchor != planned {
                         let plannedIndex = planned.minutes(since: clock.start)
+                        // What it serves from the earlier time, by what expects it.
+                        let span = servedSpan(
+                            at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
+                        let total = Self.sum(plan.rates, over: span)
+                        let returning = Self.sum(plan.returning, over: span)
+                        wake.expectedLaunches = total
                         wake.reasons = movedReasons(
                             wake.reasons,
                             plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
-                            by: planned - anchor, value: value(plan, at: anchor))
+                            by: planned - anchor,
+                            parts: plan.namesParts
+                                ? partReasons(
+                                    (usual: max(0, total - returning), returning: returning), at: anchorIndex,
+                                    lastLaunch: plan.lastLaunch) : [])
                         // The state it counts on, at the minute it moved to.
                         if let chance = plan.constraintChances?[anchorIndex] {
                             wake.reasons = wake.reasons.map {
@@ -146,42 +156,33 @@ extension Planner {
         return result
     }
 
-    /// The reasons of a wake moved earlier, true of it where it now is: a peak no longer between
-    /// the new time's lead and window is no reason of it any more; a return counts its minutes
-    /// since the last launch to the new time, and is no reason once its window no longer reaches
-    /// past the cold-launch gap; if no reason of why is left, use at this time of day is.
+    /// The reasons of a wake moved earlier by `shift` to share a device wake: a peak outside
+    /// the new time's lead and window is no reason of it any more; the parts of its expected
+    /// launches are those it serves from the new time (`parts`, from ``partReasons(_:at:lastLaunch:)``);
+    /// the launch model's chance, read for the planned window, is no reason of the earlier one.
     func movedReasons(
-        _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, value: Double
+        _ reasons: [WakeReason], plannedMinute: Int, by shift: Milliseconds, parts: [WakeReason]
     ) -> [WakeReason] {
         let minutes = Int(shift / .perMinute)
         let window = configuration.windowMinutes
         let lead = configuration.leadMinutes
-        let gap = configuration.coldLaunchGapMinutes
-        var kept = reasons.compactMap { reason -> WakeReason? in
+        var kept: [WakeReason] = []
+        var partsAt: Int?
+        for reason in reasons {
             switch reason {
             case .peak(let minute, _, _):
                 let ahead = DayMinute.ahead(from: plannedMinute, to: minute) + minutes
-                return ahead >= lead && ahead <= window ? reason : nil
-            case .returning(let since, let expected):
-                let moved = since - minutes
-                return moved >= 0 && moved + window >= gap
-                    ? .returning(minutesSinceLastLaunch: moved, expectedLaunches: expected) : nil
+                if ahead >= lead && ahead <= window { kept.append(reason) }
+            case .returning, .usualTime:
+                partsAt = partsAt ?? kept.count
             case .launchModel:
                 // The chance was of the planned window, not of the earlier one.
-                return nil
+                continue
             default:
-                return reason
+                kept.append(reason)
             }
         }
-        let explains = kept.contains {
-            switch $0 {
-            case .peak, .usualTime, .returning, .coldStart, .follows: true
-            default: false
-            }
-        }
-        // A wake the launch model chose is not said to be this time of day's use.
-        let fromModel = reasons.contains { if case .launchModel = $0 { true } else { false } }
-        if !reasons.isEmpty, !explains, !fromModel { kept.insert(.usualTime(expectedLaunches: value), at: 0) }
+        kept.insert(contentsOf: parts, at: partsAt ?? kept.count)
         kept.append(.movedEarlier(seconds: Double(shift) / Double(Milliseconds.perSecond)))
         return kept
     }

@@ -176,7 +176,13 @@ extension Planner {
 
     /// The share of its usual launches that an app is expected to make after it missed `missed`
     /// launches its profile expected: it is likely in a quiet spell.
+    ///
+    /// `missed` is summed from the horizon's start, so two plans that start at other minutes hold
+    /// it with other rounding; taken to a grid of 2⁻²⁰ launches first, it gives the same share,
+    /// and the same rates, from whichever minute a plan starts.
     static func quietShare(missed: Double) -> Double {
-        1 / (1 + quietSpellWeight * max(0, missed - quietSpellAllowance))
+        let grid = 1_048_576.0
+        let missed = (missed * grid).rounded() / grid
+        return 1 / (1 + quietSpellWeight * max(0, missed - quietSpellAllowance))
     }
 }

@@ -7,32 +7,53 @@ extension Planner {
     static let failuresReasonFrom = 0.1
 
     /// Why a wake at a minute of the horizon was chosen, each reason true of it: the habits that
-    /// peak between its lead and the end of its window; use at this time of day; the app's return
-    /// after its last launch; what fetch results say of new content and of failures.
+    /// peak between its lead and the end of its window; and the parts of its expected launches,
+    /// those it serves to the end of its window past `servedBefore` (what the app's wake before
+    /// serves): use at this time of day and the
+    /// app's return after its last launch, each named when it expects any, so that they add up to
+    /// the wake's expected launches; what fetch results say of new content and of failures.
     func reasons(
-        at index: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel, habits: DayProfiles
+        at index: Int, servedBefore: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel,
+        habits: DayProfiles
     ) -> [WakeReason] {
-        let window = configuration.windowMinutes
-        let lead = configuration.leadMinutes
-        let span = (index + lead)...min(index + window, expected.usual.count - 1)
-        let usual = span.reduce(0) { $0 + expected.usual[$1] }
-        let returning = span.reduce(0) { $0 + expected.returning[$1] }
-        var reasons = peakReasons(at: index, habits: habits)
-        let total = usual + returning
-        if let last = model.lastLaunch, returning > 0,
-            returning >= Self.namedShare * total || reasons.isEmpty && returning >= usual
-        {
+        let span = servedSpan(at: index, servedBefore: servedBefore, minutes: expected.usual.count)
+        let parts = (usual: Self.sum(expected.usual, over: span), returning: Self.sum(expected.returning, over: span))
+        return peakReasons(at: index, habits: habits)
+            + partReasons(parts, at: index, lastLaunch: model.lastLaunch)
+            + fetchReasons(at: index, newContentChance: newContentChance, model: model)
+    }
+
+    /// The minutes whose launches a wake at `index` serves, as the sweep counts them: from its
+    /// lead, or after `servedBefore` (the last minute the app's wake before serves), to the end of
+    /// its window, within the `minutes` a plan's rates reach; `nil` when there are none.
+    func servedSpan(at index: Int, servedBefore: Int, minutes: Int) -> ClosedRange<Int>? {
+        let first = max(index + configuration.leadMinutes, servedBefore + 1)
+        let last = min(index + configuration.windowMinutes, minutes - 1)
+        return first <= last ? first...last : nil
+    }
+
+    /// The sum of per-minute values over a span of minutes (those it has).
+    static func sum(_ values: [Double], over span: ClosedRange<Int>?) -> Double {
+        guard let span else { return 0 }
+        var sum = 0.0
+        for minute in span where minute < values.count { sum += values[minute] }
+        return sum
+    }
+
+    /// The reasons that name a wake's expected launches: the return after the last launch, then
+    /// use at this time of day, each when it expects any.
+    func partReasons(_ parts: (usual: Double, returning: Double), at index: Int, lastLaunch: Milliseconds?)
+        -> [WakeReason]
+    {
+        var reasons: [WakeReason] = []
+        if let lastLaunch, parts.returning > 0 {
             reasons.append(
                 .returning(
-                    minutesSinceLastLaunch: clock.time(index).minutes(since: last), expectedLaunches: returning))
+                    minutesSinceLastLaunch: clock.time(index).minutes(since: lastLaunch),
+                    expectedLaunches: parts.returning))
         }
-        if reasons.isEmpty
-            || !reasons.contains(where: { if case .peak = $0 { true } else { false } })
-                && usual >= Self.namedShare * total && usual > 0
-        {
-            reasons.append(.usualTime(expectedLaunches: usual))
-        }
-        return reasons + fetchReasons(at: index, newContentChance: newContentChance, model: model)
+        if parts.usual > 0 { reasons.append(.usualTime(expectedLaunches: parts.usual)) }
+        return reasons
     }
 
     /// The habits that peak between a wake's lead and the end of its window.

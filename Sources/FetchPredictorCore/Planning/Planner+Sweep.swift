@@ -27,7 +27,12 @@ extension Planner {
         /// A chosen wake, before its reasons.
         struct Choice {
             var index: Int
+            /// The cold launches it serves: those expected from its lead, or after `servedBefore`, to
+            /// the end of its window.
             var expected: Double
+            /// The last minute whose launches the app's wake before serves (−1 when none):
+            /// this one serves from its lead or the minute after, whichever is later.
+            var servedBefore: Int
             var newContentChance: Double
         }
 
@@ -83,8 +88,14 @@ extension Planner {
                     if weight.value > best.weight.value { best = (candidate, weight) }
                     candidate += 1
                 }
+                // Summed in order over the minutes it serves, not read from the prefix sums,
+                // whose rounding depends on the minute the horizon starts from.
+                let first = max(best.index + lead, coveredUntil + 1)
+                let last = best.index + window
                 choices.append(
-                    Choice(index: best.index, expected: best.weight.expected, newContentChance: best.weight.chance))
+                    Choice(
+                        index: best.index, expected: first > last ? 0 : Planner.sum(rates, over: first...last),
+                        servedBefore: coveredUntil, newContentChance: best.weight.chance))
                 perDay[Int(clock.localDay[best.index] - firstDay)] += 1
                 coveredUntil = best.index + window
                 previous = best.index

@@ -123,9 +123,15 @@ struct Planner {
                 wakes[index].reasons.append(.lowBattery(percent: percent))
             }
         }
+        let fromModel = launchModel != nil && model.lastLaunch != nil
         return AppPlan(
-            wakes: wakes, rates: rates, factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
-            plannedThrough: plannedThrough, correction: correction, constraintChances: constraints)
+            wakes: wakes, rates: rates, returning: expected.returning,
+            servedBefore: Dictionary(
+                zip(choices.map { clock.time($0.index) }, choices.map(\.servedBefore)),
+                uniquingKeysWith: { first, _ in first }),
+            lastLaunch: model.lastLaunch, namesParts: !fromModel, factors: factors, earliest: earliest.time,
+            floor: floor, coldStart: false, plannedThrough: plannedThrough, correction: correction,
+            constraintChances: constraints)
     }
 
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
@@ -162,8 +168,8 @@ struct Planner {
                             + fetchReasons(at: choice.index, newContentChance: choice.newContentChance, model: model)
                     }
                     return reasons(
-                        at: choice.index, newContentChance: choice.newContentChance, expected: expected, model: model,
-                        habits: habits)
+                        at: choice.index, servedBefore: choice.servedBefore, newContentChance: choice.newContentChance,
+                        expected: expected, model: model, habits: habits)
                 } ?? [])
         }
         // The first wake is the one the interval or a backoff held back, if it comes soon after.

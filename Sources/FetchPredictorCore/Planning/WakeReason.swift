@@ -6,12 +6,14 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// One of the app's habits peaks between the wake's lead and the end of its window: its
     /// local time (minutes after midnight), its spread in minutes and its confidence from 0 to 1.
     case peak(minute: Int, spreadMinutes: Double, confidence: Double)
-    /// The app's daily profile expects this many cold launches in the window, though no habit
-    /// peaks there: use spread over this time of day.
+    /// The app's daily profile expects this many cold launches in the launches the wake serves
+    /// (from its lead, or past what the app's wake before serves, to the end of its window):
+    /// use at this time of day. With ``returning(minutesSinceLastLaunch:expectedLaunches:)`` it
+    /// adds up to the wake's expected launches, beside any peak it names.
     case usualTime(expectedLaunches: Double)
     /// The app was opened this many minutes before the wake, and apps are often opened again
-    /// soon after: this many cold launches are expected in the window from how soon it usually
-    /// comes back.
+    /// soon after: this many cold launches, of those the wake serves, are expected from how soon
+    /// it usually comes back.
     case returning(minutesSinceLastLaunch: Int, expectedLaunches: Double)
     /// The app has too little history; this is the conservative cold-start plan.
     case coldStart
