@@ -231,7 +231,7 @@ extension PostgresEventStore {
     }
 
     public func apps(device: String?, asOf time: Date?) async throws -> [AppSummary] {
-        let limit = time?.milliseconds ?? Milliseconds.max
+        let limit = time?.knownThrough ?? Milliseconds.max
         let (launch, fetch, notification) = (
             "\(EventKind.launch.storeCode)", "\(EventKind.fetch.storeCode)", "\(EventKind.notification.storeCode)"
         )

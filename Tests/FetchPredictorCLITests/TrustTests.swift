@@ -60,6 +60,32 @@ struct TrustTests {
         #expect(window.stdout.split(separator: "\n").count == 1 + (format == "csv" ? 1 : 0), "\(window.stdout)")
     }
 
+    /// `schedule --now T` of a store with every event answers, to the byte, as a store of only
+    /// the events before T does, though one event lies at T itself (issue 72's repro).
+    @Test func anAnswerAsOfAnInstantKnowsOnlyTheEventsBeforeIt() throws {
+        let folder = Tool.scratch()
+        let log = try String(contentsOfFile: Tool.fixture("as-of-berlin-28d.csv"), encoding: .utf8)
+        let lines = log.split(separator: "\n", omittingEmptySubsequences: true)
+        let instant = "2024-04-08T09:00:00+02:00"
+        // The fixture's timestamps share one offset form, and sort as they are written.
+        let before = lines.prefix(1) + lines.dropFirst().filter { String($0.prefix(25)) < instant }
+        #expect(lines.contains { $0.hasPrefix(instant) } && before.count < lines.count - 100)
+        var answers: [String] = []
+        for (name, text) in [("full", log), ("cut", before.joined(separator: "\n") + "\n")] {
+            let file = folder.appendingPathComponent("\(name).csv").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let db = ["--db", folder.appendingPathComponent("\(name).sqlite").path]
+            #expect(try Tool.run(["config", "--time-zone", "Europe/Berlin"] + db).status == 0)
+            #expect(try Tool.run(["import", file] + db).status == 0)
+            #expect(try Tool.run(["config", "com.hidden.news", "--interval", "minimum"] + db).status == 0)
+            let schedule = try Tool.run(["schedule", "--now", instant, "--hours", "24", "--json"] + db)
+            #expect(schedule.status == 0)
+            answers.append(schedule.stdout)
+        }
+        #expect(answers[0].contains("expectedLaunches"))
+        #expect(answers[0] == answers[1])
+    }
+
     @Test func importsListsEachImportAndHowItReadItsFile() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         try Tool.run([

@@ -51,7 +51,10 @@ struct PlannedWakeTests {
         let last = try #require(predictor.devices["phone"]?.lastEventTime)
         let atEvent = Date(milliseconds: last)
         let planned = try predictor.plannedWake(asOf: atEvent, device: "phone")
-        #expect(planned.plannedAt == atEvent)
+        // It holds from the millisecond after the event: as of the event's own instant, the
+        // event is not known yet.
+        #expect(planned.plannedAt == Date(milliseconds: last + 1))
+        #expect(!planned.holds(at: atEvent) && planned.holds(at: Date(milliseconds: last + 1)))
         #expect(planned.wake == (try predictor.nextWake(after: atEvent, device: "phone")))
         for time in try instants(predictor) {
             let wake = try predictor.plannedWake(asOf: time, device: "phone").wake

@@ -150,25 +150,32 @@ struct TrustworthyStoreTests {
     }
 }
 
-/// `--now T` answers as of T: the same answer, to the byte, as a store holding only the events up
-/// to T gives, whatever the learned-model cache holds.
+/// `--now T` answers as of T: the same answer, to the byte, as a store holding only the events
+/// before T gives (an event at T itself is not known yet), whatever the learned-model cache holds.
 struct AsOfTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
-    /// The store of a log, and a second store holding only its events up to `time`.
+    /// The store of a log, and a second store holding only its events before `time`.
     func stores(_ file: String, timeZone: TimeZone, asOf time: Date) throws -> (full: EventStore, truncated: EventStore)
     {
         let folder = TestFiles.scratchFolder()
         let full = try EventStore(path: folder.appendingPathComponent("full.sqlite").path)
         _ = try full.importFile(file, options: ImportOptions(device: "phone", timeZone: timeZone), now: Date())
         var kept: [Event] = []
-        try full.forEachStoredEvent(device: "phone", to: time.milliseconds + 1) { kept.append($0) }
+        try full.forEachStoredEvent(device: "phone", to: time.milliseconds) { kept.append($0) }
         let truncated = try EventStore(path: folder.appendingPathComponent("truncated.sqlite").path)
         _ = try truncated.importFile(
             TestFiles.write(EventLogWriter.csv(kept)), options: ImportOptions(device: "phone", timeZone: timeZone),
             now: Date())
         for store in [full, truncated] { try store.setDefaultInterval(.minimum) }
         return (full, truncated)
+    }
+
+    /// The events of the store's device in `[from, to)`.
+    func count(_ store: EventStore, from: Milliseconds, to: Milliseconds) throws -> Int {
+        var count = 0
+        try store.forEachStoredEvent(device: "phone", from: from, to: to) { _ in count += 1 }
+        return count
     }
 
     func json(_ value: some Encodable) throws -> String {
@@ -219,6 +226,18 @@ struct AsOfTests {
         let file = TestFiles.write(EventLogWriter.csv(log.events()))
         let time = Date(milliseconds: DateFields(year: 2024, month: 1, day: 15, hour: 7).instant(in: zone).0)
         try await check(file, timeZone: zone, asOf: time)
+    }
+
+    /// The case: four weeks in Europe/Berlin across a DST change, a habit that crosses
+    /// midnight, an app used every 15-30 minutes, and a launch at T itself, which an answer as of
+    /// T read (the next day's expected launches differed in the third digit).
+    @Test func anEventAtTheInstantIsNotKnownAsOfIt() async throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let time = Date(milliseconds: DateFields(year: 2024, month: 4, day: 8, hour: 9).instant(in: berlin).0)
+        let file = TestFiles.fixture("as-of-berlin-28d.csv")
+        let (full, _) = try stores(file, timeZone: berlin, asOf: time)
+        #expect(try count(full, from: time.milliseconds, to: time.milliseconds + 1) == 1, "a launch at T")
+        try await check(file, timeZone: berlin, asOf: time)
     }
 
     @Test(.enabled(if: TestFiles.datasetsPresent))

@@ -30,7 +30,7 @@ extension FetchScheduler {
         }
         let generation = kept?.generation ?? 0
         guard keeping, kept != nil, planned.holds(at: time),
-            try await !store.hasEvents(device: device, after: time.milliseconds)
+            try await !store.hasEvents(device: device, after: time.knownThrough)
         else { return (planned, false, generation) }
         return (planned, try await store.keepWake(planned, device: device, generation: generation), generation)
     }
@@ -106,7 +106,7 @@ extension FetchScheduler {
         // A plan of a time before a device's last event holds no more than then, and is not kept.
         var plans: [KeptWake] = []
         for (plan, _) in try await planStale(scope: scope, asOf: time, keeping: false)
-        where try await !store.hasEvents(device: plan.device, after: time.milliseconds) {
+        where try await !store.hasEvents(device: plan.device, after: time.knownThrough) {
             plans.append(plan)
         }
         return try await store.claimWakes(
@@ -143,7 +143,7 @@ extension FetchScheduler {
             do {
                 let (planned, kept, generation) = try await plan(name, asOf: time, keeping: false)
                 // A plan kept already, or of a time before the device's last event, is not kept again.
-                guard !kept, planned.holds(at: time), try await !store.hasEvents(device: name, after: time.milliseconds)
+                guard !kept, planned.holds(at: time), try await !store.hasEvents(device: name, after: time.knownThrough)
                 else { continue }
                 plans.append(KeptWake(device: name, planned: planned, generation: generation))
             } catch StoreError.unknownDevice {

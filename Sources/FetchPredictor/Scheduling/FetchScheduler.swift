@@ -95,8 +95,8 @@ public final class FetchScheduler: @unchecked Sendable {
     private var cacheKey: String { configuration.learningKey }
 
     /// Loads a device's settings and its model as of `time`, holding the device's lock: learned
-    /// from the events up to it (included), never from later ones, so that an answer about the
-    /// past is the one a store holding only the events until then gives.
+    /// from the events before it (`Date.knownThrough`), never from one at it or later, so that an
+    /// answer about the past is the one a store holding only the events until then gives.
     ///
     /// The model of every event is cached in the store, and a query learns only from the events
     /// the cache has not seen; a model as of an earlier time is learned from the cache when the
@@ -109,7 +109,7 @@ public final class FetchScheduler: @unchecked Sendable {
         async throws -> Bool
     {
         let device = slot.device
-        let limit = time.milliseconds
+        let limit = time.knownThrough
         let defaultInterval = settings.defaultInterval
         if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
         if slot.predictor.wakesPerHour(device: device) != settings.wakesPerHour {
@@ -324,7 +324,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// event, at the wake before, or at its daily re-plan, so that asking again at any time until
     /// the wake gives the same wake. With `limit`, only a wake before it.
     ///
-    /// Every answer is as of its time: learned from the events up to it, never from later ones.
+    /// Every answer is as of its time: learned from the events before it, never from one at it or later.
     /// The wake is the one the caller carries out, as the loop in the type's overview does: it
     /// is committed to (`Predictor/commit(to:device:)`), so that the fetches recorded at its
     /// time teach the forecasts' correction while the device's model stays loaded.

@@ -85,7 +85,7 @@ extension EventStore {
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device and then by launches, most first.
     ///
-    /// As of a time, only the events up to it (included) are counted, and apps with none of them
+    /// As of a time, only the events before it are counted (`Date.knownThrough`), and apps with none of them
     /// and no setting of their own are left out: the answer of a store holding only those events.
     ///
     /// - Complexity: O(n) in the events of the apps listed.
@@ -129,7 +129,7 @@ extension EventStore {
                     WHERE (?1 IS NULL OR device.name = ?1)
                     AND (launches + newData + noData + failed + notifications > 0 OR \(AppRecord.ownSettingSQL))
                     ORDER BY device.name, launches DESC, app.name
-                    """, arguments: [device, time?.milliseconds ?? Milliseconds.max])
+                    """, arguments: [device, time?.knownThrough ?? Milliseconds.max])
             return try rows.map { row in
                 let own = try row.decode(FetchInterval?.self, forColumn: "interval")
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()

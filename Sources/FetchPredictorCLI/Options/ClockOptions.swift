@@ -7,7 +7,7 @@ struct ClockOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The time to take as now: ISO 8601 with Z or an offset, Unix seconds, or a local YYYY-MM-DD HH:MM in the device's zone (default: the system clock); answers are as of it, from the events up to it.",
+            "The time to take as now: ISO 8601 with Z or an offset, Unix seconds, or a local YYYY-MM-DD HH:MM in the device's zone (default: the system clock); answers are as of it, from the events before it.",
             valueName: "time"),
         transform: { text in
             // Checked here, read later: a local time needs the device's zone, which the store knows.

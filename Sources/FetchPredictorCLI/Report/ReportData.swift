@@ -60,7 +60,7 @@ struct ReportData {
         // The store calls back on a thread of its own, one event after another.
         let counted = Mutex(
             (counts: Counts(zone: zone, coldGap: ColdLaunch.gap(configuration)), first: Milliseconds?.none))
-        try await store.forEachStoredEvent(device: device, from: nil, to: now.milliseconds + 1) { event in
+        try await store.forEachStoredEvent(device: device, from: nil, to: now.knownThrough + 1) { event in
             counted.withLock {
                 if $0.first == nil { $0.first = event.time }
                 $0.counts.add(event)
@@ -98,8 +98,8 @@ struct ReportData {
         if evaluate {
             let devices = try await store.backtestDevices([device]).map { device in
                 var cut = device
-                cut.launches = device.launches.filter { $0.time <= now.milliseconds }
-                cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.milliseconds }
+                cut.launches = device.launches.filter { $0.time <= now.knownThrough }
+                cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.knownThrough }
                 return cut
             }
             backtestSettings.reportedBudget = configuration.budget

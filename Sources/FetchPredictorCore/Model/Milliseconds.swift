@@ -16,6 +16,13 @@ extension Date {
     public var milliseconds: Milliseconds {
         Milliseconds((timeIntervalSince1970 * 1000).rounded())
     }
+
+    /// The newest millisecond whose events an answer as of this date knows: every one strictly
+    /// before it. An event at the instant itself is not known yet, so that an answer as of T is
+    /// the one a log cut at T (`time < T`) gives, and one event more never changes it.
+    public var knownThrough: Milliseconds {
+        Milliseconds((timeIntervalSince1970 * 1000).rounded(.up)) - 1
+    }
 }
 
 /// The core's two units of time and the one place they meet: instants and spans of instants are

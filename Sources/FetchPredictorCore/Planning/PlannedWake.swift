@@ -6,7 +6,8 @@ import Foundation
 public struct PlannedWake: Sendable, Hashable {
     /// The wake, or `nil` when none is planned until ``validUntil``.
     public var wake: DeviceWake?
-    /// When the plan was made: the device's last event, a wake before, or a daily re-plan.
+    /// From when the plan holds: the millisecond after the device's last event (as of the event's
+    /// own instant it is not known yet), a wake before, or a daily re-plan.
     public var plannedAt: Date
     /// The answer holds for every time from ``plannedAt`` until this one (excluded), as long as no
     /// event or setting of the device changes: the wake's time, or the next re-plan.
@@ -67,10 +68,14 @@ extension Predictor {
     ///   and searched (linear in its wakes) until the next change.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
         let (plannedAt, replan) = planMoments(asOf: time, device: device)
+        // A plan made at an event holds from the next millisecond: as of the event's own instant
+        // it is not known yet (`Date.knownThrough`), so a store's kept plan never answers for it.
+        let event = plannedAt == devices[device]?.lastPlanningTime
+        let heldFrom = Date(milliseconds: event ? plannedAt + 1 : plannedAt)
         // In Low Power Mode no wake is planned, until the event that turns it off.
         if let mode = devices[device]?.lowPowerMode(at: time) {
             return PlannedWake(
-                wake: nil, plannedAt: max(mode.since, Date(milliseconds: plannedAt)),
+                wake: nil, plannedAt: max(Date(milliseconds: mode.since.milliseconds + 1), heldFrom),
                 validUntil: Date(milliseconds: replan))
         }
         let span = (from: Date(milliseconds: plannedAt), to: Date(milliseconds: plannedAt + Self.planSpan))
@@ -80,22 +85,21 @@ extension Predictor {
             let first = try nextWake(after: span.from, device: device), first.time > time
         {
             return PlannedWake(
-                wake: first, plannedAt: span.from, validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
+                wake: first, plannedAt: heldFrom, validUntil: Date(milliseconds: min(first.time.milliseconds, replan)))
         }
         // Past it (or under a budget), a search of the whole plan, made once and kept.
         try keepPlan(asOf: time, to: span.to, device: device)
         let wakes = keptPlan(device, from: span.from, to: span.to)?.wakes ?? []
-        var from = plannedAt
+        var from = heldFrom
         for wake in wakes {
             if wake.time > time {
                 // A wake past the next re-plan holds until then.
                 return PlannedWake(
-                    wake: wake, plannedAt: Date(milliseconds: from),
-                    validUntil: Date(milliseconds: min(wake.time.milliseconds, replan)))
+                    wake: wake, plannedAt: from, validUntil: Date(milliseconds: min(wake.time.milliseconds, replan)))
             }
-            from = wake.time.milliseconds
+            from = wake.time
         }
-        return PlannedWake(wake: nil, plannedAt: Date(milliseconds: from), validUntil: Date(milliseconds: replan))
+        return PlannedWake(wake: nil, plannedAt: from, validUntil: Date(milliseconds: replan))
     }
 
     /// The planned device wakes strictly after `start` and before `end`, as the plan in force at

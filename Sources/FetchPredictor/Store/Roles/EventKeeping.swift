@@ -33,7 +33,7 @@ public protocol EventKeeping: AnyObject, Sendable {
     /// Every app of a device (or of all devices), with its settings and event counts, sorted by
     /// device, then by launches (most first), then by name, names in byte order.
     ///
-    /// As of a time, only the events up to it (included) are counted, and apps with none of them
+    /// As of a time, only the events before it are counted (`Date.knownThrough`), and apps with none of them
     /// and no setting of their own are left out: the answer of a store holding only those events.
     func apps(device: String?, asOf time: Date?) async throws -> [AppSummary]
 
