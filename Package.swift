@@ -27,8 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // The pure core: models, learning, planning. No GRDB, no files, no clock.
-        .target(name: "FetchPredictorCore"),
+        // The pure core: models, learning, planning. No GRDB, no files, no clock: the table of
+        // the system's apps is compiled in.
+        .target(name: "FetchPredictorCore", resources: [.embedInCode("Planning/system-apps.tsv")]),
         // The log formats: readers and writers of usage logs, on byte streams. No GRDB: only
         // SQLite's C API (GRDB's system library), to read knowledgeC.db read-only.
         .target(

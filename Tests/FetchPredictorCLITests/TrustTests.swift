@@ -86,6 +86,32 @@ struct TrustTests {
         #expect(answers[0] == answers[1])
     }
 
+    /// A French App Usage export from a Samsung phone labels its phone app "Appel": it is taken
+    /// as the system's, and the import says so, in text and in JSON (issue 72).
+    @Test func theImportSaysWhichAppsItTookAsTheSystems() throws {
+        let folder = Tool.scratch()
+        let file = folder.appendingPathComponent("Activité.csv").path
+        var rows = ["App name,Date,Time,Duration"]
+        for day in 11...14 {
+            rows += [
+                "Appel,\(day)/03/2024,08:00:00,0:02:00", "Horloge,\(day)/03/2024,07:00:00,0:00:10",
+                "Le Monde,\(day)/03/2024,08:30:00,0:05:00",
+            ]
+        }
+        try (rows.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let db = ["--db", folder.appendingPathComponent("store.sqlite").path, "--time-zone", "Europe/Paris"]
+        let text = try Tool.run(["import", file, "--date-order", "dmy"] + db)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("Taken as the system's"))
+        #expect(text.stdout.contains("Appel (phone)") && text.stdout.contains("Horloge (clock)"))
+        #expect(!text.stdout.contains("Le Monde ("))
+        let json = try Tool.run(["import", file, "--date-order", "dmy", "--json"] + db)
+        let summary = try #require(try self.json(json.stdout) as? [String: Any])
+        let system = try #require(summary["systemApps"] as? [[String: String]])
+        #expect(Set(system.map { $0["app"] ?? "" }) == ["Appel", "Horloge"])
+        #expect(system.first { $0["app"] == "Appel" }?["role"] == "phone")
+    }
+
     @Test func importsListsEachImportAndHowItReadItsFile() throws {
         let db = Tool.scratch().appendingPathComponent("events.sqlite").path
         try Tool.run([

@@ -84,7 +84,11 @@ struct ImportCommand: AsyncParsableCommand {
         let isNew = path.map { !FileManager.default.fileExists(atPath: $0) } ?? false
         let newFolders = path.map(EventStore.missingFolders(for:)) ?? []
         let (summary, zoneless) = try await importFiles()
-        if output.json { print(try Output.json(summary)) }
+        if output.json {
+            print(try Output.json(summary))
+        } else if let note = ImportText.systemAppsNote(summary.systemApps) {
+            print(note)
+        }
         for note in ImportText.zoneNeeded(devices: zoneless) { Output.error(note) }
         guard summary.failures.isEmpty else {
             // A store this command made for files that all failed holds nothing: it goes, with
@@ -107,7 +111,7 @@ struct ImportCommand: AsyncParsableCommand {
             format: format, device: store.device, timeZone: timeZone, dateOrder: dateOrder,
             skipInvalid: skipInvalid, extraIgnoredPackages: Set(ignoredPackages),
             rowLabels: Dictionary(rowLabels.map { ($0.label, $0.meaning) }, uniquingKeysWith: { _, last in last }))
-        var summary = ImportText.Summary(imports: [], failures: [])
+        var summary = ImportText.Summary(imports: [], failures: [], systemApps: [])
         // The logs the device holds, read from the import log (which counts every stored event)
         // once, not for every file, then kept up with this command's own imports.
         var held: [HeldLog]?
@@ -142,8 +146,12 @@ struct ImportCommand: AsyncParsableCommand {
         let devices = Set(try await eventStore.devices())
         let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
         var zoneless: [String] = []
-        for device in written.sorted() where try await eventStore.timeZone(device: device) == nil {
-            zoneless.append(device)
+        for device in written.sorted() {
+            if try await eventStore.timeZone(device: device) == nil { zoneless.append(device) }
+            // The apps taken as the system's, said with the import that brought them.
+            summary.systemApps += try await eventStore.apps(device: device).filter(\.system).map {
+                ImportText.SystemApp(device: device, app: $0.app, role: SystemApps.entry(for: $0.app)?.role ?? "")
+            }
         }
         return (summary, zoneless)
     }

@@ -27,6 +27,30 @@ enum ImportText {
     struct Summary: Encodable {
         var imports: [ImportReport]
         var failures: [Failure]
+        /// The apps of the devices imported into that are taken as the system's (`SystemApps`):
+        /// never woken until given an interval of their own.
+        var systemApps: [SystemApp]
+    }
+
+    /// An app taken as the system's: its device, its name, and what the table of system apps
+    /// says it is (`phone`, `clock`, `settings`...).
+    struct SystemApp: Encodable, Equatable {
+        var device: String
+        var app: String
+        var role: String
+    }
+
+    /// The line that says which apps were taken as the system's, each with what it is, and how
+    /// to wake one anyway; `nil` when none was.
+    static func systemAppsNote(_ apps: [SystemApp]) -> String? {
+        guard !apps.isEmpty else { return nil }
+        let devices = Set(apps.map(\.device))
+        let names = apps.map { app in
+            (devices.count > 1 ? "\(app.device): " : "") + "\(app.app)" + (app.role.isEmpty ? "" : " (\(app.role))")
+        }
+        let shown = names.count > 12 ? names.prefix(12) + ["and \(names.count - 12) more"] : names[...]
+        return "Taken as the system's, never woken until given an interval of their own "
+            + "(fetchpredict config APP --interval minimum): \(shown.joined(separator: ", "))."
     }
 
     /// The one-line summary of an import: the file, its format, the device it went into and

@@ -4,77 +4,102 @@ extension Planner {
     /// Groups app wakes into device wakes: an app wake joins the device wake before it when that
     /// is at most the coalescing window earlier, keeps enough of its value, and breaks no interval.
     func coalesce(_ plans: [String: AppPlan], device name: String, from: Date, to: Date) -> [DeviceWake] {
-        let window = configuration.windowMinutes, lead = configuration.leadMinutes
         var all = plans.values.flatMap(\.wakes).filter { $0.plannedTime > from && $0.plannedTime < to }
         all.sort { ($0.plannedTime, $0.app) < ($1.plannedTime, $1.app) }
         var lastTime: [String: Milliseconds] = [:]
         var deviceWakes: [DeviceWake] = []
-        let maximumShift = configuration.coalescingMilliseconds
-        func value(_ plan: AppPlan, at time: Milliseconds) -> Double {
-            let index = time.minutes(since: clock.start)
-            guard index >= 0, index + window < plan.rates.count else { return 0 }
-            var sum = 0.0
-            for minute in (index + lead)...(index + window) { sum += plan.rates[minute] }
-            return sum * plan.factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
-        }
-        for var wake in all {
+        for wake in all {
             let plan = plans[wake.app]!
             let planned = wake.plannedTime.milliseconds
-            if var current = deviceWakes.last, planned - current.time.milliseconds <= maximumShift,
-                !current.apps.contains(where: { $0.app == wake.app })
+            if var current = deviceWakes.last, !current.apps.contains(where: { $0.app == wake.app }),
+                mayJoin(plan, planned: planned, at: current.time.milliseconds, lastTime: lastTime[wake.app])
             {
                 let anchor = current.time.milliseconds
-                let keepsValue =
-                    plan.coldStart || anchor == planned
-                    || value(plan, at: anchor) >= configuration.coalescingMinimumValue * value(plan, at: planned)
-                let keepsInterval = anchor >= plan.earliest && anchor - (lastTime[wake.app] ?? .min / 2) >= plan.floor
-                let anchorIndex = max(0, min(clock.count - 1, anchor.minutes(since: clock.start)))
-                let keepsState =
-                    plan.constraintChances.map { $0[anchorIndex].all >= Self.leastConstraintChance } ?? true
-                if keepsValue && keepsInterval && keepsState {
-                    if anchor != planned {
-                        let plannedIndex = planned.minutes(since: clock.start)
-                        // What it serves from the earlier time, by what expects it.
-                        let span = servedSpan(
-                            at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
-                        let total = Self.sum(plan.rates, over: span)
-                        let returning = Self.sum(plan.returning, over: span)
-                        wake.expectedLaunches = total
-                        wake.reasons = movedReasons(
-                            wake.reasons,
-                            plannedMinute: Int(clock.minuteOfDay[max(0, min(clock.count - 1, plannedIndex))]),
-                            by: planned - anchor,
-                            parts: plan.namesParts
-                                ? partReasons(
-                                    (usual: max(0, total - returning), returning: returning), at: anchorIndex,
-                                    lastLaunch: plan.lastLaunch) : [])
-                        // The state it counts on, at the minute it moved to.
-                        if let chance = plan.constraintChances?[anchorIndex] {
-                            wake.reasons = wake.reasons.map {
-                                guard case .requiredState = $0 else { return $0 }
-                                return .requiredState(
-                                    onPower: chance.power, unmetered: chance.unmetered,
-                                    batteryNotLow: chance.batteryNotLow)
-                            }
-                        }
-                    }
-                    current.apps.append(wake)
-                    deviceWakes[deviceWakes.count - 1] = current
-                    lastTime[wake.app] = anchor
-                    continue
-                }
+                current.apps.append(anchor == planned ? wake : moved(wake, of: plan, to: anchor))
+                deviceWakes[deviceWakes.count - 1] = current
+                lastTime[wake.app] = anchor
+                continue
             }
             deviceWakes.append(DeviceWake(device: name, time: wake.plannedTime, apps: [wake]))
             lastTime[wake.app] = planned
         }
-        for index in deviceWakes.indices where deviceWakes[index].apps.count > 1 {
-            let names = deviceWakes[index].apps.map(\.app)
-            for appIndex in deviceWakes[index].apps.indices {
-                let others = names.filter { $0 != deviceWakes[index].apps[appIndex].app }
-                deviceWakes[index].apps[appIndex].reasons.append(.coalesced(with: others))
+        return capPerDay(namingCoalesced(deviceWakes))
+    }
+
+    /// Whether an app's wake planned at `planned` may join the device wake at `anchor`: at most
+    /// the coalescing window earlier, keeping enough of its value, its interval since the app's
+    /// last wake (`lastTime`) and its chance of the state it needs.
+    private func mayJoin(_ plan: AppPlan, planned: Milliseconds, at anchor: Milliseconds, lastTime: Milliseconds?)
+        -> Bool
+    {
+        guard planned - anchor <= configuration.coalescingMilliseconds else { return false }
+        let keepsValue =
+            plan.coldStart || anchor == planned
+            || coalescingValue(plan, at: anchor) >= configuration.coalescingMinimumValue
+                * coalescingValue(plan, at: planned)
+        let keepsInterval = anchor >= plan.earliest && anchor - (lastTime ?? .min / 2) >= plan.floor
+        let keepsState =
+            plan.constraintChances.map { $0[clockIndex(anchor)].all >= Self.leastConstraintChance } ?? true
+        return keepsValue && keepsInterval && keepsState
+    }
+
+    /// A wake's value at a time, as coalescing weighs it: the launches its window expects, by the
+    /// value of a fetch at that hour.
+    private func coalescingValue(_ plan: AppPlan, at time: Milliseconds) -> Double {
+        let window = configuration.windowMinutes, lead = configuration.leadMinutes
+        let index = time.minutes(since: clock.start)
+        guard index >= 0, index + window < plan.rates.count else { return 0 }
+        var sum = 0.0
+        for minute in (index + lead)...(index + window) { sum += plan.rates[minute] }
+        return sum * plan.factors[Int(clock.minuteOfDay[index]) / DayMinute.perHour]
+    }
+
+    /// The minute of the plan's clock that holds a time, within the clock.
+    private func clockIndex(_ time: Milliseconds) -> Int {
+        max(0, min(clock.count - 1, time.minutes(since: clock.start)))
+    }
+
+    /// An app wake moved earlier to `anchor` to share a device wake: its expected launches are
+    /// those it serves from there, named by what expects them, and its other reasons are true of
+    /// the new time (``movedReasons(_:plannedMinute:by:parts:)``), the state it counts on read at it.
+    private func moved(_ wake: AppWake, of plan: AppPlan, to anchor: Milliseconds) -> AppWake {
+        var wake = wake
+        let planned = wake.plannedTime.milliseconds
+        let anchorIndex = clockIndex(anchor)
+        let span = servedSpan(
+            at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
+        let total = Self.sum(plan.rates, over: span)
+        let returning = Self.sum(plan.returning, over: span)
+        wake.expectedLaunches = total
+        let parts =
+            plan.namesParts
+            ? partReasons(
+                (usual: max(0, total - returning), returning: returning), at: anchorIndex, lastLaunch: plan.lastLaunch)
+            : []
+        wake.reasons = movedReasons(
+            wake.reasons, plannedMinute: Int(clock.minuteOfDay[clockIndex(planned)]), by: planned - anchor,
+            parts: parts)
+        if let chance = plan.constraintChances?[anchorIndex] {
+            wake.reasons = wake.reasons.map {
+                guard case .requiredState = $0 else { return $0 }
+                return .requiredState(
+                    onPower: chance.power, unmetered: chance.unmetered, batteryNotLow: chance.batteryNotLow)
             }
         }
-        return capPerDay(deviceWakes)
+        return wake
+    }
+
+    /// Each app of a device wake shared by several names the others it shares it with.
+    private func namingCoalesced(_ wakes: [DeviceWake]) -> [DeviceWake] {
+        var wakes = wakes
+        for index in wakes.indices where wakes[index].apps.count > 1 {
+            let names = wakes[index].apps.map(\.app)
+            for appIndex in wakes[index].apps.indices {
+                let others = names.filter { $0 != wakes[index].apps[appIndex].app }
+                wakes[index].apps[appIndex].reasons.append(.coalesced(with: others))
+            }
+        }
+        return wakes
     }
 
     /// The index of the first wake after a time, in wakes sorted by time.

@@ -1,45 +1,73 @@
 import Foundation
 
-/// Packages of the system that logs list as apps but whose content never goes stale: clocks and
-/// alarms, calls, the system UI, settings, installers, permission dialogs and Play services. An
-/// app of these with no interval of its own is never woken, whatever the default interval: on a
-/// Samsung log the clock took 6 of 17 fetches, at night. Setting an interval of its own (one by
-/// one, or in bulk with `config --apps-matching`) wakes it as any other.
+/// Packages of the system that logs list as apps but whose content never goes stale: calls,
+/// clocks and alarms, settings, calculators, cameras, home screens, the system UI, installers,
+/// permission dialogs and Play services. An app of these with no interval of its own is never
+/// woken, whatever the default interval: on a Samsung log the clock took 6 of 17 fetches, at
+/// night. Setting an interval of its own (one by one, or in bulk with `config --apps-matching`)
+/// wakes it as any other.
+///
+/// The names are data, not code: `system-apps.tsv` beside this file, compiled into the binary,
+/// holds each package and each label App Usage writes for it, by maker and language.
 public enum SystemApps {
-    /// The built-in patterns: a name, or a pattern where `*` stands for any run of characters.
-    /// Android package names, and the labels App Usage writes for the same apps.
-    public static let patterns = [
-        // Clocks and alarms.
-        "com.android.deskclock", "com.google.android.deskclock", "com.sec.android.app.clockpackage", "*.deskclock",
-        // Calls.
-        "com.android.dialer", "com.google.android.dialer", "com.samsung.android.dialer", "*.incallui",
-        "com.android.phone", "com.android.server.telecom",
-        // The system's own screens and services.
-        "com.android.systemui", "com.android.settings", "com.google.android.gms", "com.android.packageinstaller",
-        "com.google.android.packageinstaller", "com.android.permissioncontroller",
-        "com.google.android.permissioncontroller", "com.wssyncmldm",
-        // The names App Usage gives them, in English and in the languages its exports are read
-        // in (Android's own labels): French, Polish, German, Spanish.
-        "Clock", "Phone", "Settings", "System UI", "Package installer", "Permission controller",
-        "Google Play services",
-        "Horloge", "Téléphone", "Paramètres", "Interface système", "Interface du système",
-        "Programme d'installation de packages", "Programme d’installation de packages", "Installateur de packages",
-        "Contrôleur des autorisations", "Services Google Play",
-        "Zegar", "Telefon", "Ustawienia", "Interfejs systemu", "Instalator pakietów", "Kontroler uprawnień",
-        "Usługi Google Play",
-        "Uhr", "Einstellungen", "System-UI", "Paket-Installer", "Paketinstaller", "Berechtigungscontroller",
-        "Google Play-Dienste",
-        "Reloj", "Teléfono", "Ajustes", "IU del sistema", "Instalador de paquetes", "Controlador de permisos",
-        "Servicios de Google Play",
-    ]
+    /// One name of the table: what the app is, whose name it is, in which language, and the
+    /// name or pattern (`*` for any run of characters).
+    public struct Entry: Sendable, Hashable {
+        /// What the app is: `phone`, `clock`, `settings`, `calculator`, `camera`, `launcher`...
+        public var role: String
+        /// `package` for an Android package name, else the maker whose label it is (`android`
+        /// for AOSP and most makers, `samsung`, `pixel`, `miui`).
+        public var source: String
+        /// The label's language (`en`, `pl`, `fr`, `de`, `es`, `pt`); `nil` for a package.
+        public var language: String?
+        /// The name, or a pattern where `*` stands for any run of characters.
+        public var name: String
+    }
 
-    /// Whether an app is one of the system's, by the built-in patterns.
+    /// Every name of the table, in its order.
+    public static let entries: [Entry] = parse(String(decoding: PackageResources.system_apps_tsv, as: UTF8.self))
+
+    /// The names and patterns of the table.
+    public static let patterns: [String] = entries.map(\.name)
+
+    /// The names without a `*`, composed (NFC), for a lookup.
+    private static let exactNames: Set<String> = Set(
+        entries.filter { !$0.name.contains("*") }.map(\.name.precomposedStringWithCanonicalMapping))
+    /// The patterns with a `*`.
+    private static let wildcards: [String] = patterns.filter { $0.contains("*") }
+
+    /// Reads the table: tab-separated role, source, language and name; `#` starts a comment line.
+    /// A line of another shape stops the program, naming it: the table is the package's own,
+    /// checked by its tests.
+    static func parse(_ text: String) -> [Entry] {
+        var entries: [Entry] = []
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            precondition(
+                fields.count == 4 && fields.allSatisfy { !$0.isEmpty },
+                "system-apps.tsv, line \(number + 1): four fields separated by tabs expected")
+            entries.append(
+                Entry(role: fields[0], source: fields[1], language: fields[2] == "-" ? nil : fields[2], name: fields[3])
+            )
+        }
+        return entries
+    }
+
+    /// Whether an app is one of the system's, by the table. A label written decomposed (an e and
+    /// a combining accent) is the same label.
     public static func contains(_ app: String) -> Bool {
-        if patterns.contains(where: { matches(app, pattern: $0) }) { return true }
-        // A label written decomposed (an e and a combining accent) is the same label.
+        entry(for: app) != nil
+    }
+
+    /// The table's line an app is taken as the system's by, if any: its role, maker and language.
+    public static func entry(for app: String) -> Entry? {
         let composed = app.precomposedStringWithCanonicalMapping
-        guard !composed.unicodeScalars.elementsEqual(app.unicodeScalars) else { return false }
-        return patterns.contains { matches(composed, pattern: $0) }
+        if exactNames.contains(composed) {
+            return entries.first { $0.name.precomposedStringWithCanonicalMapping == composed }
+        }
+        guard let pattern = wildcards.first(where: { matches(composed, pattern: $0) }) else { return nil }
+        return entries.first { $0.name == pattern }
     }
 
     /// Whether a name fits a pattern, where `*` stands for any run of characters (none included)

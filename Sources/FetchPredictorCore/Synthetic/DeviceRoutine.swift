@@ -58,89 +58,112 @@ extension SyntheticLog {
     /// at each change of power, and Low Power Mode on and off. Drawn from their own seed, so
     /// that the launches of a log with state are those of the log without.
     func stateEvents() -> [Event] {
-        let routine = persona.routine
-        var random = SeededGenerator(seed: seed ^ 0x5354_4154_4520_4556)  // "STATE EV"
+        var diary = StateDiary(log: self, random: SeededGenerator(seed: seed ^ 0x5354_4154_4520_4556))  // "STATE EV"
         let firstDay = CivilDate.daysSince1970(year: start.year, month: start.month, day: start.day)
-        var events: [Event] = []
-        var level = 100.0
-        func battery(_ minute: Double, day: Int) {
-            events.append(.battery(Int(level.rounded()), at: instant(dayIndex: day, minute: minute)))
-        }
-        /// Off the charger from `from` to `to` (minutes of day `day`): the battery drains, read
-        /// every hour; Low Power Mode may come on in the evening. Returns whether it is on.
-        func unplugged(from: Double, to: Double, day: Int, lowPowerOn: inout Bool) {
-            let drain = routine.drainPerHour * (0.7 + 0.6 * random.unit())
-            let eveningChoice = random.unit()
-            var minute = from
-            while minute < to {
-                let next = min(to, (minute / 60).rounded(.down) * 60 + 60)
-                level = max(1, level - drain * (next - minute) / 60)
-                if next < to { battery(next, day: day) }
-                let evening = next >= 20 * 60
-                if evening, !lowPowerOn,
-                    eveningChoice < routine.lowPowerEveningChance * (level < Double(AppConstraints.lowBattery) ? 2 : 1)
-                {
-                    lowPowerOn = true
-                    events.append(.state(.lowPowerOn, at: instant(dayIndex: day, minute: next + 1)))
-                }
-                minute = next
-            }
-        }
-        var lowPowerOn = false
-        var unplugAt = routine.unplugged + random.normal(deviation: routine.spread / 2)
-        events.append(.network(.unmetered, at: instant(dayIndex: 0, minute: 0)))
-        events.append(.state(.powerConnected, at: instant(dayIndex: 0, minute: 0)))
+        var unplugAt = diary.routine.unplugged + diary.random.normal(deviation: diary.routine.spread / 2)
+        diary.append(.network(.unmetered, at: 0), day: 0, minute: 0)
+        diary.append(.state(.powerConnected, at: 0), day: 0, minute: 0)
         for day in 0..<days {
             let weekday = CivilDate.weekday(days: firstDay + day)
-            let isWeekend = weekday == 1 || weekday == 7
             // Off the charger in the morning, full unless the night was missed.
-            events.append(.state(.powerDisconnected, at: instant(dayIndex: day, minute: unplugAt)))
-            battery(unplugAt + 0.5, day: day)
-            var offFrom = unplugAt
-            // Out and back: the network changes.
-            var changes: [(minute: Double, state: NetworkState)] = []
-            if let work = routine.work, !isWeekend {
-                let leave = work.lowerBound + random.normal(deviation: 10)
-                let back = work.upperBound + random.normal(deviation: 15)
-                changes = [
-                    (leave, .metered), (leave + 45, routine.workWiFi ? .unmetered : .metered),
-                    (back - 45, .metered), (back, .unmetered),
-                ]
-            } else if random.unit() < routine.outingChance {
-                let from = routine.outing.lowerBound + random.normal(deviation: 30)
-                let to = max(from + 30, routine.outing.upperBound + random.normal(deviation: 30))
-                changes = [(from, .metered), (to, .unmetered)]
-            }
-            for change in changes {
-                events.append(.network(change.state, at: instant(dayIndex: day, minute: change.minute)))
-            }
-            // On the charger at night, or a night missed and an hour's charge in the morning.
-            let plugAt = routine.plugged + random.normal(deviation: routine.spread)
-            let nextUnplug = 1440 + routine.unplugged + random.normal(deviation: routine.spread / 2)
-            if random.unit() < routine.missedNightChance {
-                unplugged(from: offFrom, to: nextUnplug, day: day, lowPowerOn: &lowPowerOn)
-                offFrom = nextUnplug
-                events.append(.state(.powerConnected, at: instant(dayIndex: day, minute: nextUnplug)))
-                battery(nextUnplug + 0.5, day: day)
-                if lowPowerOn {
-                    lowPowerOn = false
-                    events.append(.state(.lowPowerOff, at: instant(dayIndex: day, minute: nextUnplug + 1)))
-                }
-                level = min(100, level + 50)
-                unplugAt = nextUnplug + 60 - 1440
-            } else {
-                unplugged(from: offFrom, to: plugAt, day: day, lowPowerOn: &lowPowerOn)
-                events.append(.state(.powerConnected, at: instant(dayIndex: day, minute: plugAt)))
-                battery(plugAt + 0.5, day: day)
-                if lowPowerOn {
-                    lowPowerOn = false
-                    events.append(.state(.lowPowerOff, at: instant(dayIndex: day, minute: plugAt + 1)))
-                }
-                level = 100
-                unplugAt = nextUnplug - 1440
-            }
+            diary.append(.state(.powerDisconnected, at: 0), day: day, minute: unplugAt)
+            diary.battery(unplugAt + 0.5, day: day)
+            diary.goOut(day: day, isWeekend: weekday == 1 || weekday == 7)
+            unplugAt = diary.night(day: day, offFrom: unplugAt)
         }
         let end = instant(dayIndex: days, minute: 0)
-        return events.filter { $0.time < end }
+        return diary.events.filter { $0.time < end }
+    }
+}
+
+/// The state events of a synthetic log as they are drawn, day by day, with the battery's level
+/// and Low Power Mode between them. The order of the draws is the log's: a change in it changes
+/// every log with state.
+private struct StateDiary {
+    let log: SyntheticLog
+    var random: SeededGenerator
+    var events: [Event] = []
+    var level = 100.0
+    var lowPowerOn = false
+
+    var routine: DeviceRoutine { log.persona.routine }
+
+    /// Adds an event at a minute of a day of the log (its own time is replaced).
+    mutating func append(_ event: Event, day: Int, minute: Double) {
+        var event = event
+        event.time = log.instant(dayIndex: day, minute: minute)
+        events.append(event)
+    }
+
+    /// Reads the battery's level at a minute of a day.
+    mutating func battery(_ minute: Double, day: Int) {
+        append(.battery(Int(level.rounded()), at: 0), day: day, minute: minute)
+    }
+
+    /// Out and back: to work and home on a weekday of a person who works, else now and then an
+    /// outing; the network changes on the way.
+    mutating func goOut(day: Int, isWeekend: Bool) {
+        var changes: [(minute: Double, state: NetworkState)] = []
+        if let work = routine.work, !isWeekend {
+            let leave = work.lowerBound + random.normal(deviation: 10)
+            let back = work.upperBound + random.normal(deviation: 15)
+            changes = [
+                (leave, .metered), (leave + 45, routine.workWiFi ? .unmetered : .metered),
+                (back - 45, .metered), (back, .unmetered),
+            ]
+        } else if random.unit() < routine.outingChance {
+            let from = routine.outing.lowerBound + random.normal(deviation: 30)
+            let to = max(from + 30, routine.outing.upperBound + random.normal(deviation: 30))
+            changes = [(from, .metered), (to, .unmetered)]
+        }
+        for change in changes { append(.network(change.state, at: 0), day: day, minute: change.minute) }
+    }
+
+    /// On the charger at night, or a night missed and an hour's charge in the morning, after the
+    /// phone came off it at `offFrom`. Returns the next unplug, in minutes of the next day.
+    mutating func night(day: Int, offFrom: Double) -> Double {
+        let plugAt = routine.plugged + random.normal(deviation: routine.spread)
+        let nextUnplug = 1440 + routine.unplugged + random.normal(deviation: routine.spread / 2)
+        if random.unit() < routine.missedNightChance {
+            drain(from: offFrom, to: nextUnplug, day: day)
+            charge(at: nextUnplug, day: day)
+            level = min(100, level + 50)
+            return nextUnplug + 60 - 1440
+        }
+        drain(from: offFrom, to: plugAt, day: day)
+        charge(at: plugAt, day: day)
+        level = 100
+        return nextUnplug - 1440
+    }
+
+    /// On the charger at a minute: the battery read, and Low Power Mode off if it was on.
+    mutating func charge(at minute: Double, day: Int) {
+        append(.state(.powerConnected, at: 0), day: day, minute: minute)
+        battery(minute + 0.5, day: day)
+        if lowPowerOn {
+            lowPowerOn = false
+            append(.state(.lowPowerOff, at: 0), day: day, minute: minute + 1)
+        }
+    }
+
+    /// Off the charger from `from` to `to` (minutes of day `day`): the battery drains, read every
+    /// hour; Low Power Mode may come on in the evening.
+    mutating func drain(from: Double, to: Double, day: Int) {
+        let drain = routine.drainPerHour * (0.7 + 0.6 * random.unit())
+        let eveningChoice = random.unit()
+        var minute = from
+        while minute < to {
+            let next = min(to, (minute / 60).rounded(.down) * 60 + 60)
+            level = max(1, level - drain * (next - minute) / 60)
+            if next < to { battery(next, day: day) }
+            let evening = next >= 20 * 60
+            if evening, !lowPowerOn,
+                eveningChoice < routine.lowPowerEveningChance * (level < Double(AppConstraints.lowBattery) ? 2 : 1)
+            {
+                lowPowerOn = true
+                append(.state(.lowPowerOn, at: 0), day: day, minute: next + 1)
+            }
+            minute = next
+        }
     }
 }
