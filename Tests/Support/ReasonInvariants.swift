@@ -14,6 +14,8 @@ public enum ReasonInvariants {
     /// - The named parts of a wake's expected launches (usual use at this time, a return) add up to
     ///   its expected launches, and a wake that expects any names them, unless the launch model
     ///   chose it (it names its chance) or it is a cold start's.
+    /// - A cold start's wake names the rule that earned it (``WakeReason/newApp(coldLaunchesPerDay:days:expectedLaunches:)``):
+    ///   at least the configuration's cold launches a day, and what it expects.
     public static func check(
         _ schedule: Schedule, zone: TimeZone, _ configuration: PredictorConfiguration = PredictorConfiguration(),
         lastLaunches: [String: Date] = [:]
@@ -54,6 +56,19 @@ public enum ReasonInvariants {
                         if expected <= 0 { problems.append("\(label): usual use that expects nothing") }
                     case .coldStart:
                         explained = true
+                        // The rule that earned it is named, with its figures.
+                        let rule = app.reasons.first { if case .newApp = $0 { true } else { false } }
+                        if case .newApp(let perDay, let days, let expected) = rule {
+                            if perDay < configuration.coldStartLeastPerDay || days < 1 {
+                                problems.append("\(label): a cold start earned by \(perDay) cold launches a day")
+                            }
+                            if abs(expected - app.expectedLaunches) > 1e-9 || expected <= 0 {
+                                problems.append(
+                                    "\(label): a cold start expecting \(app.expectedLaunches), said \(expected)")
+                            }
+                        } else {
+                            problems.append("\(label): a cold-start wake names no rule that earned it")
+                        }
                     case .newContent(let chance):
                         if chance <= 0 || chance > 1 {
                             problems.append("\(label): a chance of new content of \(chance)")

@@ -83,14 +83,25 @@ extension DeviceModel {
     }
 
     /// Whether an app is planned with the conservative cold-start plan: it has too little history,
-    /// is new (its first event within ``PredictorConfiguration/coldStartLimitDays``) and was
-    /// launched on ``PredictorConfiguration/coldStartEarningDays`` distinct days or more.
+    /// is new (its first event within ``PredictorConfiguration/coldStartLimitDays``), was
+    /// launched on ``PredictorConfiguration/coldStartEarningDays`` distinct days or more, and is
+    /// used often enough since it was first seen (``PredictorConfiguration/coldStartLeastPerDay``)
+    /// that a fetch at a cold-start time may find a launch.
     func plansColdStart(app: String, _ configuration: PredictorConfiguration) -> Bool {
         guard isColdStart(app: app, configuration), let model = apps[app],
             model.launchDays >= configuration.coldStartEarningDays
         else { return false }
-        guard let first = model.firstDay, let current = currentDay else { return true }
-        return Double(current - first) < configuration.coldStartLimitDays
+        guard let use = newAppUse(app: app) else { return true }
+        return Double(use.days - 1) < configuration.coldStartLimitDays
+            && use.coldLaunchesPerDay >= configuration.coldStartLeastPerDay
+    }
+
+    /// How much a new app is used: its cold launches a day over the local days from its first
+    /// event to the device's latest, that day included. `nil` for an app with no event yet.
+    func newAppUse(app: String) -> (coldLaunchesPerDay: Double, days: Int)? {
+        guard let model = apps[app], let first = model.firstDay, let current = currentDay else { return nil }
+        let days = max(1, current - first + 1)
+        return (Double(model.coldLaunches) / Double(days), days)
     }
 
     /// Whether an app has too little history to learn from.

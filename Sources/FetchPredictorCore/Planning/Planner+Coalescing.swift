@@ -66,16 +66,20 @@ extension Planner {
         var wake = wake
         let planned = wake.plannedTime.milliseconds
         let anchorIndex = clockIndex(anchor)
-        let span = servedSpan(
-            at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
-        let total = Self.sum(plan.rates, over: span)
-        let returning = Self.sum(plan.returning, over: span)
-        wake.expectedLaunches = total
-        let parts =
-            plan.namesParts
-            ? partReasons(
-                (usual: max(0, total - returning), returning: returning), at: anchorIndex, lastLaunch: plan.lastLaunch)
-            : []
+        var parts: [WakeReason] = []
+        // A cold start's wake expects as much at any time of the day: it keeps its figure.
+        if !plan.coldStart {
+            let span = servedSpan(
+                at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
+            let total = Self.sum(plan.rates, over: span)
+            let returning = Self.sum(plan.returning, over: span)
+            wake.expectedLaunches = total
+            if plan.namesParts {
+                parts = partReasons(
+                    (usual: max(0, total - returning), returning: returning), at: anchorIndex,
+                    lastLaunch: plan.lastLaunch)
+            }
+        }
         wake.reasons = movedReasons(
             wake.reasons, plannedMinute: Int(clock.minuteOfDay[clockIndex(planned)]), by: planned - anchor,
             parts: parts)

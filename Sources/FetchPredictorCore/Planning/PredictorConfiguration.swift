@@ -48,6 +48,14 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// minutes) is no sign of an app in use. Until then it is planned from what it has, which
     /// brings few wakes, if any.
     public var coldStartEarningDays: Int = 3
+    /// ... and by this many cold launches a day, on average, since its first event: an app
+    /// opened five times in thirteen days is rarely used, and four fetches a day would find
+    /// nothing. Each cold-start wake then expects the app's daily cold launches spread over a
+    /// waking day of ``coldStartWakingHours``, which its reasons say.
+    public var coldStartLeastPerDay: Double = 1
+    /// The hours of a day a new app's launches are taken to be spread over, for what a
+    /// cold-start wake expects.
+    public var coldStartWakingHours: Double = 16
     /// The local times, in minutes after midnight, of the conservative plan of an app in cold start:
     /// 07:00, 11:00, 15:00 and 19:00.
     public var coldStartMinutes: [Int] = [7 * 60, 11 * 60, 15 * 60, 19 * 60]

@@ -17,6 +17,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     case returning(minutesSinceLastLaunch: Int, expectedLaunches: Double)
     /// The app has too little history; this is the conservative cold-start plan.
     case coldStart
+    /// What earned a new app its cold-start wake: its cold launches a day over the `days` since
+    /// its first event (at least ``PredictorConfiguration/coldStartLeastPerDay``), and the cold
+    /// launches the wake expects of them spread over a waking day.
+    case newApp(coldLaunchesPerDay: Double, days: Int, expectedLaunches: Double)
     /// The app's interval held the wake back until this time.
     case intervalHeldBack(until: Date, interval: FetchInterval)
     /// Failures made the app back off until this time.
@@ -64,6 +68,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
                 expected)
         case .coldStart:
             return "cold start: too little history, conservative plan"
+        case .newApp(let perDay, let days, let expected):
+            return String(
+                format: "new: %.1f cold launches a day over its %d day%@, %.2f expected in the window "
+                    + "if spread over the day", perDay, days, days == 1 ? "" : "s", expected)
         case .intervalHeldBack(let until, let interval):
             return "held back by the \(interval) interval until \(TimestampFormatter.iso(until.milliseconds))"
         case .backoff(let failures, let until):
