@@ -69,8 +69,9 @@ extension Planner {
         var parts: [WakeReason] = []
         // A cold start's wake expects as much at any time of the day: it keeps its figure.
         if !plan.coldStart {
-            let span = servedSpan(
-                at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count)
+            let span = Self.servedSpan(
+                at: anchorIndex, servedBefore: plan.servedBefore[planned] ?? -1, minutes: plan.rates.count,
+                configuration)
             let total = Self.sum(plan.rates, over: span)
             let returning = Self.sum(plan.returning, over: span)
             wake.expectedLaunches = total

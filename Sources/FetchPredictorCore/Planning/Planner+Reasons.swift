@@ -16,7 +16,8 @@ extension Planner {
         at index: Int, servedBefore: Int, newContentChance: Double, expected: ExpectedLaunches, model: AppModel,
         habits: DayProfiles
     ) -> [WakeReason] {
-        let span = servedSpan(at: index, servedBefore: servedBefore, minutes: expected.usual.count)
+        let span = Self.servedSpan(
+            at: index, servedBefore: servedBefore, minutes: expected.usual.count, configuration)
         let parts = (usual: Self.sum(expected.usual, over: span), returning: Self.sum(expected.returning, over: span))
         return peakReasons(at: index, habits: habits)
             + partReasons(parts, at: index, lastLaunch: model.lastLaunch)
@@ -26,7 +27,9 @@ extension Planner {
     /// The minutes whose launches a wake at `index` serves, as the sweep counts them: from its
     /// lead, or after `servedBefore` (the last minute the app's wake before serves), to the end of
     /// its window, within the `minutes` a plan's rates reach; `nil` when there are none.
-    func servedSpan(at index: Int, servedBefore: Int, minutes: Int) -> ClosedRange<Int>? {
+    static func servedSpan(
+        at index: Int, servedBefore: Int, minutes: Int, _ configuration: PredictorConfiguration
+    ) -> ClosedRange<Int>? {
         let first = max(index + configuration.leadMinutes, servedBefore + 1)
         let last = min(index + configuration.windowMinutes, minutes - 1)
         return first <= last ? first...last : nil

@@ -90,12 +90,12 @@ extension Planner {
                 }
                 // Summed in order over the minutes it serves, not read from the prefix sums,
                 // whose rounding depends on the minute the horizon starts from.
-                let first = max(best.index + lead, coveredUntil + 1)
-                let last = best.index + window
+                let served = Planner.servedSpan(
+                    at: best.index, servedBefore: coveredUntil, minutes: rates.count, configuration)
                 choices.append(
                     Choice(
-                        index: best.index, expected: first > last ? 0 : Planner.sum(rates, over: first...last),
-                        servedBefore: coveredUntil, newContentChance: best.weight.chance))
+                        index: best.index, expected: Planner.sum(rates, over: served), servedBefore: coveredUntil,
+                        newContentChance: best.weight.chance))
                 perDay[Int(clock.localDay[best.index] - firstDay)] += 1
                 coveredUntil = best.index + window
                 previous = best.index

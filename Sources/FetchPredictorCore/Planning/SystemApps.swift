@@ -30,11 +30,13 @@ public enum SystemApps {
     /// The names and patterns of the table.
     public static let patterns: [String] = entries.map(\.name)
 
-    /// The names without a `*`, composed (NFC), for a lookup.
-    private static let exactNames: Set<String> = Set(
-        entries.filter { !$0.name.contains("*") }.map(\.name.precomposedStringWithCanonicalMapping))
-    /// The patterns with a `*`.
-    private static let wildcards: [String] = patterns.filter { $0.contains("*") }
+    /// The lines of names without a `*`, by the name composed (NFC); of a name two languages share
+    /// (Telefon), the first line.
+    private static let exactNames: [String: Entry] = Dictionary(
+        entries.filter { !$0.name.contains("*") }.map { ($0.name.precomposedStringWithCanonicalMapping, $0) },
+        uniquingKeysWith: { first, _ in first })
+    /// The lines whose name has a `*`.
+    private static let wildcards: [Entry] = entries.filter { $0.name.contains("*") }
 
     /// Reads the table: tab-separated role, source, language and name; `#` starts a comment line.
     /// A line of another shape stops the program, naming it: the table is the package's own,
@@ -63,11 +65,7 @@ public enum SystemApps {
     /// The table's line an app is taken as the system's by, if any: its role, maker and language.
     public static func entry(for app: String) -> Entry? {
         let composed = app.precomposedStringWithCanonicalMapping
-        if exactNames.contains(composed) {
-            return entries.first { $0.name.precomposedStringWithCanonicalMapping == composed }
-        }
-        guard let pattern = wildcards.first(where: { matches(composed, pattern: $0) }) else { return nil }
-        return entries.first { $0.name == pattern }
+        return exactNames[composed] ?? wildcards.first { matches(composed, pattern: $0.name) }
     }
 
     /// Whether a name fits a pattern, where `*` stands for any run of characters (none included)
