@@ -30,6 +30,37 @@ struct TrustworthyStoreTests {
         await #expect(try store.backtestDevices(["phone"]).first?.timeZone.identifier == zone.identifier)
     }
 
+    /// A store cut short (a copy that stopped half-way) is refused as damaged, naming the file and
+    /// its lengths, and left as it was: SQLite alone would answer from the pages it has, as a
+    /// store with fewer events.
+    @Test func aStoreCutShortIsRefusedAndLeftAsItWas() async throws {
+        let folder = TestFiles.scratchFolder("cut")
+        let whole = folder.appendingPathComponent("whole.sqlite").path
+        do {
+            let store = try EventStore(path: whole)
+            _ = try await store.importFile(
+                TestFiles.fixture("commuter-28d.csv"), options: ImportOptions(device: "phone"), now: Date())
+        }
+        #expect(!FileManager.default.fileExists(atPath: whole + "-wal"), "the store was not closed")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let pageSize = 4096
+        #expect(bytes.count > 8 * pageSize)
+        // Cut at a page's end, as a copy stops: every page SQLite reads first is whole.
+        for kept in [bytes.count / pageSize / 2 * pageSize, bytes.count - pageSize] {
+            let cut = folder.appendingPathComponent("cut-\(kept).sqlite").path
+            try bytes.prefix(kept).write(to: URL(fileURLWithPath: cut))
+            #expect {
+                _ = try EventStore(path: cut, creating: false)
+            } throws: { error in
+                guard case .damaged(let path, let detail) = error as? StoreError else { return false }
+                return path == cut && detail.contains("\(kept) bytes") && detail.contains("\(bytes.count)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cut)) == bytes.prefix(kept))
+        }
+        // The whole store still opens.
+        #expect(try launchCount(try EventStore(path: whole, creating: false), device: "phone") > 0)
+    }
+
     /// A device the store does not have is answered as one with no events, in no zone: nothing
     /// is planned, and no model is learned for it.
     @Test func aDeviceTheStoreDoesNotHaveIsAnsweredInNoZone() async throws {

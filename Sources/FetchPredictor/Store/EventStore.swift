@@ -171,12 +171,33 @@ public final class EventStore: EventStoring {
             throw StoreError.cannotCreate(path: path, reason: "the file exists but cannot be read")
         }
         defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        let header = (try? handle.read(upToCount: 100)) ?? Data()
         if header.isEmpty { return true }
-        if header != Data("SQLite format 3\0".utf8) {
+        if header.prefix(16) != Data("SQLite format 3\0".utf8) {
             throw StoreError.notADatabase(path: path)
         }
+        try checkLength(path: path, header: header, handle: handle)
         return false
+    }
+
+    /// Refuses a file shorter than its header says it is, as a copy cut short leaves it: SQLite
+    /// would read the pages it has and answer without the others. A store with a write-ahead log
+    /// beside it is left to SQLite, which completes an interrupted checkpoint from the log.
+    private static func checkLength(path: String, header: Data, handle: FileHandle) throws {
+        guard header.count == 100, !FileManager.default.fileExists(atPath: path + "-wal") else { return }
+        func integer(at offset: Int, bytes: Int) -> Int {
+            header[offset..<(offset + bytes)].reduce(0) { $0 << 8 | Int($1) }
+        }
+        let rawPageSize = integer(at: 16, bytes: 2)
+        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        let pages = integer(at: 28, bytes: 4)
+        // The header's size counts only when written by a version that keeps it (SQLite's file format, 1.3.8).
+        guard pages > 0, pageSize >= 512, integer(at: 24, bytes: 4) == integer(at: 92, bytes: 4),
+            let length = try? handle.seekToEnd(), Int(length) < pages * pageSize
+        else { return }
+        throw StoreError.damaged(
+            path: path,
+            detail: "the file is \(length) bytes long where its header says \(pages * pageSize): it was cut short")
     }
 
     static func storeError(
