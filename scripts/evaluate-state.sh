@@ -24,7 +24,7 @@ for persona in commuter night-owl irregular shifting; do
     "$bin" generate --persona "$persona" --days 28 --seed "$seed" --time-zone Europe/Warsaw --device-state \
       > "$work/$persona-$seed.csv"
     "$bin" evaluate "$work/$persona-$seed.csv" --time-zone Europe/Warsaw \
-      --settings "fixtures/settings/$persona-constraints.json" --budgets 0.85 --json 2>/dev/null \
+      --settings "fixtures/settings/$persona-constraints.json" --budgets 0.85 --budget 0.85 --json 2>/dev/null \
       | jq -r '(.reported | select(. != null) | ["predictor"] + [.]),
                (.overall[] | select(.strategy == "predictor-ignoring-state" or .strategy == "oracle") | [.strategy] + [.])
                | [.[0], .[1].state.constrainedColdLaunches, .[1].state.constrainedFreshLaunches,

@@ -243,4 +243,22 @@ struct BacktestTests {
         #expect(
             hazard.steady >= profile.steady, "days 15-28: \(hazard.steady) with the hazard, \(profile.steady) without")
     }
+
+    /// The default level is one a user can rely on across people: on every persona it plans
+    /// at least one fetch per app and day and no more than the protocol's reading point twice
+    /// over, and the backtest runs it beside any levels asked for, marked once per device and
+    /// once overall.
+    @Test(arguments: Persona.all)
+    func theDefaultLevelPlansEnoughForEveryone(persona: Persona) throws {
+        let report = Backtest.run([device(persona, days: 21, seed: 4)], settings: settings([0.5]))
+        let defaults = report.overall.filter(\.isDefault)
+        #expect(defaults.map(\.budget) == [PredictorConfiguration().budget])
+        let figures = try #require(defaults.first)
+        #expect(
+            (1...8).contains(figures.wakesPerAppDay), "\(persona.name): \(figures.wakesPerAppDay) wakes per app-day")
+        for device in report.devices {
+            #expect(device.strategies.filter(\.isDefault).map(\.budget) == [PredictorConfiguration().budget])
+        }
+        #expect(report.overall.filter { $0.budget == 0.5 }.map(\.isDefault) == [false])
+    }
 }

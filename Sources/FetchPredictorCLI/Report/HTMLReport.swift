@@ -500,7 +500,9 @@ enum HTMLReport {
         for figures in report.overall {
             let (name, series, label): (String, String, String)
             switch figures.strategy {
-            case .predictor(let budget): (name, series, label) = ("point", "predictor", "predictor at budget \(budget)")
+            case .predictor(let budget):
+                let level = "predictor at budget \(budget)" + (figures.isDefault ? " (the default)" : "")
+                (name, series, label) = ("point", "predictor", level)
             case .oracle: (name, series, label) = ("oracle", "oracle", figures.strategy.name)
             case .periodic: (name, series, label) = ("periodic", "periodic", figures.strategy.name)
             // Weighed in the device state's table, not on the frontier of fresh against wakes.

@@ -30,7 +30,8 @@ enum EvaluationText {
         func table(_ figures: [StrategyFigures]) -> String {
             let rows = figures.map { figure -> [String] in
                 [
-                    figure.strategy.name, figure.budget.map(BudgetLevels.describe) ?? "",
+                    figure.strategy.name,
+                    figure.budget.map { BudgetLevels.describe($0) + (figure.isDefault ? "*" : "") } ?? "",
                     String(figure.coldLaunches), String(figure.freshLaunches),
                     figure.expectedFresh != nil ? String(figure.servedLaunches) : "-",
                     figure.expectedFresh.map { String(format: "%.0f", $0) } ?? "-",
@@ -63,6 +64,10 @@ enum EvaluationText {
             lines.append("")
             lines.append("overall:")
             lines.append(table(report.overall))
+        }
+        if report.overall.contains(where: \.isDefault) {
+            lines.append(
+                "* the default level: what schedule, next, report and the service plan at when no budget is given.")
         }
         if let state = deviceState(report) {
             lines.append("")

@@ -12,8 +12,10 @@ public enum Backtest {
         _ devices: [BacktestDevice], settings: BacktestSettings, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) -> BacktestReport {
         let prepared = devices.map { PreparedDevice($0, settings) }
-        // A level given twice runs once.
-        let budgets = settings.budgets.reduce(into: [Double]()) { if !$0.contains($1) { $0.append($1) } }
+        // A level given twice runs once; the default level always runs, to be marked.
+        let budgets = (settings.budgets + [settings.defaultBudget]).reduce(into: [Double]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         var runs = plannedRuns(prepared, budgets: budgets, settings)
         let counter = ResultBox(count: 0)
         // Refinement adds at most two levels a round: the progress counts them from the start.
@@ -67,16 +69,18 @@ public enum Backtest {
             var figures: [StrategyFigures] = []
             for (index, run) in runs.enumerated() where run.device == deviceIndex {
                 let outcome = outcomes[index]
+                var shown = outcome.figures
+                shown.isDefault = run.strategy == .predictor(settings.defaultBudget)
                 if case .predictor(let budget) = run.strategy, budget == settings.reportedBudget {
                     report.fetches += outcome.fetches
                     report.launches += outcome.launches
-                    report.reported = report.reported.map { $0.adding(outcome.figures) } ?? outcome.figures
+                    report.reported = report.reported.map { $0.adding(shown) } ?? shown
                 }
                 if case .predictor(let budget) = run.strategy, !levels.contains(budget) { continue }
-                figures.append(outcome.figures)
+                figures.append(shown)
                 let key = run.strategy.key
                 if overall[key] == nil { order.append(key) }
-                overall[key] = overall[key].map { $0.adding(outcome.figures) } ?? outcome.figures
+                overall[key] = overall[key].map { $0.adding(shown) } ?? shown
             }
             // Predictors first, by budget, then the baselines in their order.
             figures = figures.enumerated().sorted {

@@ -4,6 +4,9 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var strategy: Backtest.Strategy
     /// The predictor's budget level; `nil` for the baselines.
     public var budget: Double? { strategy.budget }
+    /// Whether this is the predictor at the default level (``BacktestSettings/defaultBudget``),
+    /// the one planned with no budget given; in JSON, `"default"` on the predictor's rows.
+    public var isDefault = false
     /// Cold launches: launches with no launch of the app in the 30 minutes before.
     public var coldLaunches: Int
     /// Cold launches that found fresh content.
@@ -46,7 +49,8 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
     public var wasted: Int { wastedNoData + wastedFailed + wastedSuperseded }
 
     enum CodingKeys: String, CodingKey {
-        case strategy, budget, coldLaunches, freshLaunches, fetches, appDays, scoredDays, deviceWakes, wastedNoData,
+        case strategy, budget, isDefault = "default", coldLaunches, freshLaunches, fetches, appDays, scoredDays,
+            deviceWakes, wastedNoData,
             wastedFailed, wastedSuperseded, medianContentAgeMinutes, freshRate, wakesPerAppDay, deviceWakesPerDay,
             wasted, expectedFresh, servedLaunches, reliability, state
     }
@@ -56,6 +60,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(strategy.name, forKey: .strategy)
         try container.encodeIfPresent(budget, forKey: .budget)
+        if strategy.isPredictor { try container.encode(isDefault, forKey: .isDefault) }
         for (key, value) in [
             (CodingKeys.coldLaunches, coldLaunches), (.freshLaunches, freshLaunches), (.fetches, fetches),
             (.appDays, appDays), (.scoredDays, scoredDays), (.deviceWakes, deviceWakes), (.wastedNoData, wastedNoData),
@@ -84,6 +89,7 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
                 debugDescription: "'\(name)' is no strategy, with budget \(budget.map { "\($0)" } ?? "none")")
         }
         self.strategy = strategy
+        isDefault = try container.decodeIfPresent(Bool.self, forKey: .isDefault) ?? false
         coldLaunches = try container.decode(Int.self, forKey: .coldLaunches)
         freshLaunches = try container.decode(Int.self, forKey: .freshLaunches)
         fetches = try container.decode(Int.self, forKey: .fetches)
