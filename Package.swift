@@ -8,6 +8,16 @@ let package = Package(
         .library(name: "FetchPredictor", targets: ["FetchPredictor"]),
         .executable(name: "fetchpredict", targets: ["fetchpredict"]),
     ],
+    // The service (fetchpredict serve) and the fleet's PostgreSQL store, on by default. A build of
+    // the command-line tool alone, as scripts/demo.sh makes, leaves them and their dependencies
+    // (SwiftNIO, Hummingbird, postgres-nio...) out: swift build --product fetchpredict
+    // --disable-default-traits. The library never needs them.
+    traits: [
+        .trait(
+            name: "Service",
+            description: "fetchpredict serve, the HTTP service, and --postgres, the fleet's PostgreSQL store."),
+        .default(enabledTraits: ["Service"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -79,8 +89,8 @@ let package = Package(
             name: "FetchPredictorCLI",
             dependencies: [
                 "FetchPredictor",
-                "FetchPredictorService",
-                "FetchPredictorPostgres",
+                .target(name: "FetchPredictorService", condition: .when(traits: ["Service"])),
+                .target(name: "FetchPredictorPostgres", condition: .when(traits: ["Service"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

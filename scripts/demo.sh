@@ -4,7 +4,11 @@
 # the next day's background-fetch wakes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --product fetchpredict
+# The command-line tool and the library alone: without the package's Service trait, the HTTP
+# service and the PostgreSQL store (SwiftNIO, Hummingbird, postgres-nio) are left out of the build,
+# 474 steps against 2,546 (72 s against 318 s on a fresh clone of a quiet 2-core machine).
+# `swift build` and `swift test` build everything, serve among it.
+swift build --product fetchpredict --disable-default-traits
 bin="$(swift build --show-bin-path)/fetchpredict"
 db="$(mktemp -d)/events.sqlite"
 now=2024-01-29T00:00:00+01:00

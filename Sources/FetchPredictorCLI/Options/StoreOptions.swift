@@ -1,7 +1,10 @@
 import ArgumentParser
 import FetchPredictor
-import FetchPredictorPostgres
 import Foundation
+
+#if Service
+    import FetchPredictorPostgres
+#endif
 
 /// The options of every command that uses the store: which SQLite file, or which PostgreSQL
 /// database.
@@ -55,7 +58,16 @@ struct DatabaseOptions: ParsableArguments {
     func openStore(
         creating: Bool = true, concurrentReads: Bool = false, durable: Bool = false
     ) throws -> any EventStoring {
-        if let url = postgresURL() { return try PostgresEventStore(url: url) }
+        if let url = postgresURL() {
+            #if Service
+                return try PostgresEventStore(url: url)
+            #else
+                _ = url
+                throw ValidationError(
+                    "This fetchpredict was built without the PostgreSQL store (swift build --disable-default-traits): "
+                        + "build it with the package's default traits to use --postgres or $FETCHPREDICT_DATABASE_URL.")
+            #endif
+        }
         return try openSQLiteStore(creating: creating, concurrentReads: concurrentReads, durable: durable)
     }
 
