@@ -28,7 +28,8 @@ def read(path):
             continue
         fields = line.split()
         if logs and len(fields) >= 8 and fields[0] == "predictor":
-            budget, cold, fresh, wakes_per_app_day = fields[1], int(fields[2]), int(fields[3]), float(fields[7])
+            # The default level's budget is marked with a star.
+            budget, cold, fresh, wakes_per_app_day = fields[1].rstrip("*"), int(fields[2]), int(fields[3]), float(fields[7])
             logs[-1][1][budget] = (cold, fresh, wakes_per_app_day)
     return logs
 
