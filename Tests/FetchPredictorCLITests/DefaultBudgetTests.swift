@@ -14,7 +14,7 @@ struct DefaultBudgetTests {
     /// only its row, with `"default": true`, on each device and overall; the text marks it with
     /// a star and says what the star means.
     @Test func evaluateMarksTheDefaultLevel() throws {
-        let arguments = ["evaluate", log, "--time-zone", "Europe/Warsaw", "--budgets", "0.5,0.9"]
+        let arguments = ["evaluate", log, "--time-zone", "Europe/Warsaw", "--budgets", "0.5,0.8"]
         let result = try Tool.run(arguments + ["--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -22,7 +22,7 @@ struct DefaultBudgetTests {
         #expect(devices.count == 1)
         for table in [rows(report["overall"])] + devices.map({ rows($0["strategies"]) }) {
             let predictor = table.filter { $0["strategy"] as? String == "predictor" }
-            #expect(predictor.compactMap { $0["budget"] as? Double }.sorted() == [0.5, 0.9, defaultLevel])
+            #expect(predictor.compactMap { $0["budget"] as? Double }.sorted() == [0.5, 0.8, defaultLevel])
             #expect(
                 predictor.filter { $0["default"] as? Bool == true }.compactMap { $0["budget"] as? Double } == [
                     defaultLevel

@@ -20,6 +20,11 @@ extension Planner {
         var constraintChances: [ConstraintChances]? = nil
         /// What a wake is worth at each minute for the battery (``Planner/batteryWorth(from:to:)``).
         var batteryWorth: [Double]? = nil
+        /// The calibration the rates were scaled by: the budget's threshold is scaled alike, so
+        /// that a wake is chosen on the forecast before calibration. A correction learned from
+        /// the wakes a budget made would otherwise change which wakes that budget makes, and a
+        /// higher budget could make fewer (issue 72: Lyon 282 fetches at 0.905, 200 at 0.91).
+        var correction = 1.0
 
         var window: Int { configuration.windowMinutes }
         var lead: Int { configuration.leadMinutes }
@@ -48,7 +53,7 @@ extension Planner {
             var prefix = [Double](repeating: 0, count: rates.count + 1)
             for index in rates.indices { prefix[index + 1] = prefix[index] + rates[index] }
             let lastIndex = min(planMinutes, clock.count - window - 1)
-            let threshold = configuration.threshold
+            let threshold = configuration.threshold * correction
             var choices: [Choice] = []
             // Wakes per local day, by the day's offset from the horizon's first.
             let firstDay = clock.localDay.first ?? 0

@@ -103,7 +103,8 @@ struct Planner {
         let sweep = Sweep(
             clock: clock, factors: factors,
             content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
-            configuration: configuration, constraintChances: constraints, batteryWorth: battery)
+            configuration: configuration, constraintChances: constraints, batteryWorth: battery,
+            correction: correction)
         var choices = sweep.choose(
             rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: floor.minutesRoundedUp(since: 0))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }

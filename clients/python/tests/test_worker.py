@@ -14,8 +14,8 @@ from test_feed import make_fleet
 from fetchpredict_client import FetchPredictor
 
 WORKER = Path(__file__).resolve().parents[3] / "examples" / "python" / "worker.py"
-NOW = "2024-01-22T06:52:30Z"
-BEFORE = "2024-01-22T06:53:30Z"
+NOW = "2024-01-22T07:02:30Z"
+BEFORE = "2024-01-22T07:03:30Z"
 
 
 def work(url: str, key: str, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -38,7 +38,7 @@ def test_the_worker_pushes_what_it_claims_and_records_the_fetches(
     due = list(fleet.due_wakes(BEFORE, now=NOW))
     assert sorted(wake.device for wake in due) == ["reader-3", "twin-a", "twin-b"]
 
-    # when the worker runs one round at 06:52:30,
+    # when the worker runs one round at 07:02:30,
     ran = work(service.url, tenant_key, "--once", "--now", NOW, "--duration", "3.5")
 
     # then it pushes each wake due in the next minute once, in the order of their times,
