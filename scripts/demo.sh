@@ -7,9 +7,12 @@ cd "$(dirname "$0")/.."
 # The command-line tool and the library alone: without the package's Service trait, the HTTP
 # service and the PostgreSQL store (SwiftNIO, Hummingbird, postgres-nio) are left out of the build,
 # 474 steps against 2,546 (72 s against 318 s on a fresh clone of a quiet 2-core machine).
-# `swift build` and `swift test` build everything, serve among it.
-swift build --product fetchpredict --disable-default-traits
-bin="$(swift build --show-bin-path)/fetchpredict"
+# `swift build` and `swift test` build everything, serve among it. This build has its own folder,
+# .build/cli, so that it never stands in for the whole tool in .build (whose serve the Python
+# client's tests and schemathesis start) and switching between the two rebuilds nothing.
+cli=(--scratch-path .build/cli --product fetchpredict --disable-default-traits)
+swift build "${cli[@]}"
+bin="$(swift build "${cli[@]}" --show-bin-path)/fetchpredict"
 db="$(mktemp -d)/events.sqlite"
 now=2024-01-29T00:00:00+01:00
 set -x

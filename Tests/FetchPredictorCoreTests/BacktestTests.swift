@@ -204,7 +204,7 @@ struct BacktestTests {
         var blind = settings([0.5, 0.6, 0.7] + budgets, scenario: scenario)
         blind.configuration.usesFetchResults = false
         let ignoring = Backtest.run(devices, settings: blind).overall.filter { $0.strategy.isPredictor }
-        // At the default budget, the predictor that learns from results, against the blind one
+        // At 0.85, the predictor that learns from results, against the blind one
         // at its level with the nearest fresh rate not above it + 2 points.
         let point = try #require(learned.first { $0.budget == 0.85 })
         let match = try #require(

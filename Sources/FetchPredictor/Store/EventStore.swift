@@ -182,9 +182,12 @@ public final class EventStore: EventStoring {
 
     /// Refuses a file shorter than its header says it is, as a copy cut short leaves it: SQLite
     /// would read the pages it has and answer without the others. A store with a write-ahead log
-    /// beside it is left to SQLite, which completes an interrupted checkpoint from the log.
+    /// beside it is left to SQLite, which completes an interrupted checkpoint from the log, and so
+    /// is one with a rollback journal, which SQLite rolls back.
     private static func checkLength(path: String, header: Data, handle: FileHandle) throws {
-        guard header.count == 100, !FileManager.default.fileExists(atPath: path + "-wal") else { return }
+        guard header.count == 100, !FileManager.default.fileExists(atPath: path + "-wal"),
+            !FileManager.default.fileExists(atPath: path + "-journal")
+        else { return }
         func integer(at offset: Int, bytes: Int) -> Int {
             header[offset..<(offset + bytes)].reduce(0) { $0 << 8 | Int($1) }
         }

@@ -31,7 +31,7 @@ enum EvaluationText {
             let rows = figures.map { figure -> [String] in
                 [
                     figure.strategy.name,
-                    figure.budget.map { BudgetLevels.describe($0) + (figure.isDefault ? "*" : "") } ?? "",
+                    figure.budget.map { BudgetLevels.describe($0) + (figure.isDefault ? "*" : " ") } ?? "",
                     String(figure.coldLaunches), String(figure.freshLaunches),
                     figure.expectedFresh != nil ? String(figure.servedLaunches) : "-",
                     figure.expectedFresh.map { String(format: "%.0f", $0) } ?? "-",
@@ -65,9 +65,11 @@ enum EvaluationText {
             lines.append("overall:")
             lines.append(table(report.overall))
         }
-        if report.overall.contains(where: \.isDefault) {
+        // Under the tables, where one printed the default level's row.
+        if report.devices.contains(where: { $0.scoredDays > 0 && $0.strategies.contains(where: \.isDefault) }) {
             lines.append(
-                "* the default level: what schedule, next, report and the service plan at when no budget is given.")
+                "* the default level: what schedule, next, due, report and the service plan at when no budget is given."
+            )
         }
         if let state = deviceState(report) {
             lines.append("")
