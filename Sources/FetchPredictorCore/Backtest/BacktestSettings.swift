@@ -12,8 +12,9 @@ public struct BacktestSettings: Sendable {
     /// and wakes@50 are read between, so that the straight line between measured points lies
     /// closer to the frontier where it is read. 0 for the levels alone.
     public var refinements = 0
-    /// The level that `schedule`, `next`, `report` and the service plan at when no budget is
-    /// given: always run beside ``budgets``, and marked in the report (``StrategyFigures/isDefault``).
+    /// The level that `schedule`, `next`, `due`, `report` and the service plan at when no budget
+    /// is given: always run beside ``budgets``, and marked in the report
+    /// (``StrategyFigures/isDefault``).
     public var defaultBudget: Double = PredictorConfiguration().budget
     /// The budget of the run whose wakes and launches are written out.
     public var reportedBudget: Double = PredictorConfiguration().budget

@@ -13,8 +13,8 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     /// The default, 0.90, is the level a user can rely on across people: on the five shared
     /// logs together it plans 4.0 fetches per app and day, the protocol's reading point, and
     /// from 1.7 to 7 on each log and persona but one (a log of 4 scored days: 13), where the
-    /// default 0.85 of before planned 0.17 for some people (`docs/experiments.md`, "A default level a user can rely
-    /// on"). `evaluate` always runs it and marks its row.
+    /// default 0.85 of before planned 0.17 for some people (`docs/experiments.md`, "A default
+    /// level a user can rely on"). `evaluate` always runs it and marks its row.
     public var budget: Double = 0.90
     /// A fetch serves launches from ``lead`` to ``freshnessWindow`` after it starts, in seconds.
     public var freshnessWindow: Double = 30 * 60
