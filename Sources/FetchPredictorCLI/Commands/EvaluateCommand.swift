@@ -60,7 +60,7 @@ struct EvaluateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The budget levels of the frontier, comma-separated (default: \(BudgetLevels(BacktestSettings().budgets))); the default level, \(BudgetLevels.describe(PredictorConfiguration().budget)), always runs too.",
+            "The budget levels of the frontier, comma-separated (default: \(BudgetLevels(BacktestSettings().budgets))); the default level, \(PredictorConfiguration().budget), always runs too.",
             valueName: "levels"),
         transform: BudgetLevels.init(parsing:))
     var budgets = BudgetLevels(BacktestSettings().budgets)
