@@ -2,7 +2,7 @@
 # The backtest figures of docs/evaluation.md: the real logs in ../shared/datasets and the synthetic
 # personas with their content scenarios, each with the predictor's frontier, fresh@4 and wakes@50;
 # then the five real logs evaluated together.
-# Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --no-launch-hazard]
+# Run from the package's root:  scripts/evaluate-all.sh [evaluate options, such as --forecaster profile]
 # (FETCHPREDICT_BIN=path/to/fetchpredict evaluates that build instead of building this one)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 # content scenarios): fresh@4 and wakes@50 of every seed and their means. One seed's log holds only
 # 50 to 150 scored cold launches, so a change of a few hundredths on one seed can be chance; read
 # a change against the means. Run from the package's root:
-#   scripts/evaluate-personas.sh [evaluate options, such as --no-launch-hazard]
+#   scripts/evaluate-personas.sh [evaluate options, such as --forecaster profile]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product fetchpredict >/dev/null

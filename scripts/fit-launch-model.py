@@ -27,7 +27,7 @@ With --predict, fits nothing: writes the chance of each row of ROWS.csv under th
 Swift inference (`LaunchModel`) is held to.
 
 With --lolo-out FOLDER, also writes each model fitted without one log as FOLDER/without-NAME.json,
-so that `fetchpredict evaluate --launch-model` can plan each log with a model that never saw it.
+so that `fetchpredict evaluate --forecaster trees=FILE` can plan each log with a model that never saw it.
 --tree-settings overrides the trees' settings (scikit-learn's names) for an experiment.
 
 Needs numpy and scikit-learn (pip install scikit-learn).
@@ -244,7 +244,7 @@ def main():
                         help='settings of the trees that replace the defaults, such as \'{"max_leaf_nodes": 7}\'')
     parser.add_argument("--lolo-out", metavar="FOLDER",
                         help="write each model fitted without one log as FOLDER/without-NAME.json, "
-                             "for `fetchpredict evaluate --launch-model` on the log it never saw")
+                             "for `fetchpredict evaluate --forecaster trees=FILE` on the log it never saw")
     args = parser.parse_args()
     if args.tree_settings:
         TREE_SETTINGS.update(json.loads(args.tree_settings))

@@ -6,7 +6,8 @@ import Foundation
 extension Predictor {
     struct CachedPlan {
         var version: Int
-        /// The device's ``LaunchTraces/version`` the plan was made at, when a launch model made it.
+        /// The device's ``LaunchTraces/version`` the plan was made at, when its forecaster reads
+        /// the traces (``ForecastInputs/launchFeatures``).
         var traces: Int?
         /// The device's ``StateHabits/version`` the plan was made at, when the app has constraints
         /// or the battery was low.
@@ -23,8 +24,8 @@ extension Predictor {
     struct CachedProfiles {
         var version: Int
         var profiles: (weekday: DailyProfile, weekend: DailyProfile)
-        /// The habit profiles the launch model's features read, made when a launch model first
-        /// asks, at a version of the app's model (the habits also move with warm launches).
+        /// The habit profiles a launch model's features read, made when a forecaster that reads
+        /// them first asks, at a version of the app's model (the habits also move with warm launches).
         var habits: (version: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile))?
     }
 
@@ -44,7 +45,7 @@ extension Predictor {
             return made
         }
 
-        /// An app's habit profiles, for the launch model's features: made again only when the
+        /// An app's habit profiles, for a launch model's features: made again only when the
         /// app's model changed (`version`). Call after ``planningProfiles(app:version:model:_:)``.
         mutating func habitProfiles(
             app: String, version: Int, model: DeviceModel, _ configuration: PredictorConfiguration
@@ -55,11 +56,6 @@ extension Predictor {
             return made
         }
     }
-
-    /// How far ahead, in minutes, a plan from a launch model is made at first: it is made again
-    /// at the device's next launch, unlock, screen turned on or notification, which often comes
-    /// sooner than the first stage of others.
-    static let modelStage = 30
 
     /// An app's plan, and its first wake after the time asked about.
     typealias Candidate = (app: String, plan: AppPlan, first: AppWake?)
@@ -81,7 +77,7 @@ extension Predictor {
         caches[device] = cache
         return firstDeviceWake(
             plans, earliest: earliest, device: device,
-            planner: Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel),
+            planner: Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster),
             after: time, asked: asked, end: end)
     }
 
@@ -106,7 +102,7 @@ extension Predictor {
     }
 
     /// Each app's plan with its first wake after `time`: the cached one when neither the app's
-    /// model nor its policy changed (nor, for a launch model, the device's traces), else one made
+    /// model nor its policy changed (nor, for a forecaster that reads them, the device's traces), else one made
     /// from `startIndex` up to the first stage.
     ///
     /// An array, as this runs after every event and a dictionary would hash every name again.
@@ -117,9 +113,13 @@ extension Predictor {
         let planMinutes = cache.clock.planMinutes(configuration)
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
-        let planner = Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel)
+        let planner = Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster)
         // A launch model reads every app's features, which any launch, unlock or notification changes.
-        let traces = launchModel.map { _ in model.traces.version }
+        let readsFeatures = forecaster.inputs.contains(.launchFeatures)
+        let traces = readsFeatures ? model.traces.version : nil
+        // A costly forecaster's plan looks less far at first.
+        let looksAhead: Int? =
+            if let first = forecaster.firstStageMinutes { planningStage.map { min($0, first) } } else { planningStage }
         for app in candidates(model, devicePolicies) {
             let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.
@@ -143,11 +143,9 @@ extension Predictor {
             let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
             let profiles = cache.planningProfiles(app: app, version: profileVersion, model: model, configuration)
             let habits =
-                launchModel == nil
-                ? nil : cache.habitProfiles(app: app, version: version, model: model, configuration)
+                readsFeatures ? cache.habitProfiles(app: app, version: version, model: model, configuration) : nil
             let plan = planner.planApp(
-                app, policy: policy, startIndex: startIndex, planMinutes: planMinutes,
-                looksAhead: launchModel == nil ? planningStage : planningStage.map { min($0, Self.modelStage) },
+                app, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead,
                 profiles: profiles, habits: habits)
             cache.plans[app] = CachedPlan(
                 version: version, traces: traces, state: state, policy: policy, plan: plan, startIndex: startIndex,
@@ -157,7 +155,7 @@ extension Predictor {
         return plans
     }
 
-    /// Makes through the whole horizon (a launch model's plan twice as far, as often as needed),
+    /// Makes through the whole horizon (a costly forecaster's plan twice as far, as often as needed),
     /// from the minute it was made from, each plan made only so far ahead with no wake after
     /// `time` when a wake of it could come before `asked` or join the first device wake: so the
     /// wake is the one whole plans give. Returns the earliest first wake of all plans.
@@ -168,7 +166,7 @@ extension Predictor {
         let coalescing = configuration.coalescingMilliseconds
         let planMinutes = cache.clock.planMinutes(configuration)
         var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
-        let planner = Planner(device: model, clock: cache.clock, configuration, launchModel: launchModel)
+        let planner = Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster)
         var extended = false
         repeat {
             extended = false
@@ -178,9 +176,9 @@ extension Predictor {
                 guard firstWake == nil, let through = plan.plannedThrough, cache.clock.time(through) < needed,
                     let cached = cache.plans[app]
                 else { continue }
-                // A plan from a launch model, whose readings cost the most, goes twice as far
-                // each time; others are made whole.
-                let further = launchModel == nil ? nil : 2 * max(Self.modelStage, through - cached.startIndex)
+                // A plan from a forecaster with a first stage of its own, whose readings cost the
+                // most, goes twice as far each time; others are made whole.
+                let further = forecaster.firstStageMinutes.map { 2 * max($0, through - cached.startIndex) }
                 let longer = planner.planApp(
                     app, policy: cached.policy, startIndex: cached.startIndex, planMinutes: planMinutes,
                     looksAhead: further, profiles: cache.profiles[app]?.profiles,

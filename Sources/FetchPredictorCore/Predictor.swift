@@ -35,19 +35,15 @@ public struct Predictor: Sendable {
         didSet {
             caches.removeAll()
             keptSchedules.removeAll()
-            // A launch model's features need the traces, whatever configuration comes.
-            if launchModel != nil { configuration.tracksLaunchFeatures = true }
         }
     }
-    /// The model of a cold launch's chance that plans are made from; `nil` plans from the
-    /// launch hazard (or the hand weights, as the configuration says). Setting one turns on
-    /// ``PredictorConfiguration/tracksLaunchFeatures``, which its features need: set it before
-    /// observing events, or the traces of those events are missing.
-    public var launchModel: LaunchModel? {
+    /// What forecasts each app's cold launches (``HazardForecaster`` by default). Choose it
+    /// where the predictor is made, before it observes events: a forecaster that reads more
+    /// of them than the one before (its ``LaunchForecaster/inputs``) misses what was not kept.
+    public var forecaster: any LaunchForecaster {
         didSet {
             caches.removeAll()
             keptSchedules.removeAll()
-            if launchModel != nil { configuration.tracksLaunchFeatures = true }
         }
     }
     /// The learned model of each device.
@@ -83,14 +79,23 @@ public struct Predictor: Sendable {
         }
     }
 
-    /// Creates a value with every field given.
-    public init(configuration: PredictorConfiguration = PredictorConfiguration()) {
+    /// Creates a predictor that has learned nothing yet.
+    public init(
+        configuration: PredictorConfiguration = PredictorConfiguration(),
+        forecaster: any LaunchForecaster = HazardForecaster()
+    ) {
         self.configuration = configuration
+        self.forecaster = forecaster
     }
 
-    /// Creates a predictor from models learned before, such as a store's cache.
-    public init(configuration: PredictorConfiguration, devices: [String: DeviceModel]) {
+    /// Creates a predictor from models learned before, such as a store's cache: learned for
+    /// the same forecaster's inputs (``LaunchForecaster/learningKey(_:)``).
+    public init(
+        configuration: PredictorConfiguration, devices: [String: DeviceModel],
+        forecaster: any LaunchForecaster = HazardForecaster()
+    ) {
         self.configuration = configuration
+        self.forecaster = forecaster
         self.devices = devices
     }
 
@@ -165,7 +170,7 @@ public struct Predictor: Sendable {
     public mutating func observe(_ event: Event, device: String) throws(PredictorError) {
         guard devices[device] != nil else { throw .noTimeZone(device: device) }
         // In place: a copy of the model would copy every app's counts.
-        devices[device]!.observe(event, configuration)
+        devices[device]!.observe(event, configuration, learning: forecaster.inputs)
         keptSchedules[device] = nil
     }
 
@@ -245,7 +250,7 @@ public struct Predictor: Sendable {
         let start = time.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: start, minutes: Int(Self.lookAhead / 60), configuration: configuration, zone: model.timeZone)
-        let plan = Planner(device: model, clock: clock, configuration, launchModel: launchModel).planApp(
+        let plan = Planner(device: model, clock: clock, configuration, forecaster: forecaster).planApp(
             app, policy: policy(app: app, device: device), startIndex: 0, planMinutes: clock.planMinutes(configuration))
         return plan?.wakes.first { $0.plannedTime > time }
     }
@@ -310,15 +315,18 @@ public struct Predictor: Sendable {
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, end.milliseconds.minutes(since: first)), configuration: configuration,
             zone: model.timeZone)
-        let planner = Planner(device: model, clock: clock, configuration, launchModel: launchModel)
+        let planner = Planner(device: model, clock: clock, configuration, forecaster: forecaster)
         var plans: [String: AppPlan] = [:]
         var coldStart: [String] = []
-        for app in apps(device: device) {
-            guard
-                let plan = planner.planApp(
-                    app, policy: policy(app: app, device: device), startIndex: 0,
-                    planMinutes: clock.planMinutes(configuration))
-            else { continue }
+        let apps = apps(device: device)
+        let planMinutes = clock.planMinutes(configuration)
+        let made = planner.planApps(
+            apps.map {
+                Planner.AppAsk(
+                    app: $0, policy: policy(app: $0, device: device), startIndex: 0, planMinutes: planMinutes)
+            })
+        for (app, plan) in zip(apps, made) {
+            guard let plan else { continue }
             if plan.coldStart { coldStart.append(app) }
             plans[app] = plan
         }

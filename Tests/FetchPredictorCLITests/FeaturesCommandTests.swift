@@ -98,31 +98,42 @@ struct FeaturesCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    /// `evaluate --launch-model` plans from the model it names: the prior gives other wakes than the
-    /// launch hazard, and a file that is not a model is refused, naming the option and the file,
+    /// `evaluate --forecaster` plans from the forecaster it names: the prior's trees, the hand
+    /// weights and trees read from a file each give other wakes than the launch hazard; an unknown
+    /// name is refused, and so is a file that is not a model, naming the option and the file,
     /// before any replay.
-    @Test func evaluatePlansFromTheLaunchModelItIsGiven() throws {
+    @Test func evaluatePlansFromTheForecasterItIsGiven() throws {
         let folder = Tool.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = try Self.commuterLog(days: 12, in: folder)
-        func wakes(_ model: String) throws -> String {
-            let out = folder.appendingPathComponent("wakes-\(model).csv").path
+        func wakes(_ forecaster: String) throws -> String {
+            let out = folder.appendingPathComponent("wakes-\(forecaster.count).csv").path
             let result = try Tool.run([
                 "evaluate", log, "--time-zone", "Europe/Warsaw", "--budgets", "0.9", "--budget", "0.9",
-                "--launch-model", model, "--wakes-out", out,
+                "--forecaster", forecaster, "--wakes-out", out,
             ])
             #expect(result.status == 0, "\(result.stderr)")
             return try String(contentsOfFile: out, encoding: .utf8)
         }
-        let hazard = try wakes("none"), prior = try wakes("prior")
-        #expect(hazard.split(separator: "\n").count > 20 && prior.split(separator: "\n").count > 20)
-        #expect(hazard != prior)
+        let fitted = Tool.root.appendingPathComponent("fixtures/launch-model/synthetic-trees.json").path
+        let hazard = try wakes("hazard"), prior = try wakes("trees"), profile = try wakes("profile")
+        let fromFile = try wakes("trees=\(fitted)")
+        for other in [prior, profile, fromFile] {
+            #expect(other.split(separator: "\n").count > 20)
+            #expect(other != hazard)
+        }
+        #expect(fromFile != prior)
 
+        let unknown = try Tool.run(["evaluate", log, "--time-zone", "Europe/Warsaw", "--forecaster", "cubic"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("--forecaster") && unknown.stderr.contains("cubic"))
         let notAModel = folder.appendingPathComponent("model.json").path
         try "{\"kind\": \"logistic\"}".write(toFile: notAModel, atomically: true, encoding: .utf8)
-        let refused = try Tool.run(["evaluate", log, "--time-zone", "Europe/Warsaw", "--launch-model", notAModel])
+        let refused = try Tool.run([
+            "evaluate", log, "--time-zone", "Europe/Warsaw", "--forecaster", "trees=\(notAModel)",
+        ])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("--launch-model \(notAModel)"))
+        #expect(refused.stderr.contains("--forecaster trees=\(notAModel)"))
         #expect(!refused.stdout.contains("fresh@4"))
     }
 

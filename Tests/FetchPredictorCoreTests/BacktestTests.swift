@@ -27,9 +27,8 @@ struct BacktestTests {
     /// Changing the events after an instant leaves every wake before it unchanged.
     /// With the launch model, whose features read the session and the recent days, too.
     @Test(
-        arguments: [(1, false, false), (2, false, false), (1, true, false), (2, true, false), (1, false, true)]
-            as [(UInt64, Bool, Bool)])
-    func noLookAhead(seed: UInt64, learnsLaunchHazard: Bool, usesLaunchModel: Bool) {
+        arguments: [(1, "profile"), (2, "profile"), (1, "hazard"), (2, "hazard"), (1, "trees")] as [(UInt64, String)])
+    func noLookAhead(seed: UInt64, forecaster: String) {
         let original = device(.commuter, days: 21, seed: seed)
         let cut = original.launches[original.launches.count / 2].time
         var changed = original
@@ -39,8 +38,9 @@ struct BacktestTests {
             changed.launches.append(.launch("com.example.news", at: cut + Milliseconds(random.unit() * 7 * 86_400_000)))
         }
         var settings = settings([0.85])
-        settings.configuration.learnsLaunchHazard = learnsLaunchHazard
-        if usesLaunchModel { settings.launchModel = .prior }
+        settings.forecaster =
+            forecaster == "trees"
+            ? TreesForecaster(model: .prior, fallback: ProfileForecaster()) : Forecasters.named(forecaster)!
         let before = Backtest.run([original], settings: settings).fetches.filter { $0.start < cut }
         let after = Backtest.run([changed], settings: settings).fetches.filter { $0.start < cut }
         #expect(before.count > 20)
@@ -226,7 +226,7 @@ struct BacktestTests {
         }
         func freshness(hazard: Bool) -> (early: Double, steady: Double) {
             var settings = settings([0.9], warmup: 0)
-            settings.configuration.learnsLaunchHazard = hazard
+            settings.forecaster = hazard ? HazardForecaster() : ProfileForecaster()
             let report = Backtest.run(devices, settings: settings)
             var day5 = (0, 0), late = (0, 0)
             for launch in report.launches {

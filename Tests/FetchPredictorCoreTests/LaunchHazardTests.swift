@@ -29,8 +29,7 @@ struct LaunchHazardTests {
     }
 
     func learned(seed: UInt64) throws -> DeviceModel {
-        var configuration = PredictorConfiguration()
-        configuration.learnsLaunchHazard = true
+        let configuration = PredictorConfiguration()
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         for event in history(seed: seed) { try predictor.observe(event, device: "phone") }
@@ -78,8 +77,7 @@ struct LaunchHazardTests {
     /// An app its profile expected, left unopened for days, is in a quiet spell: a plan from the
     /// hazard expects far fewer of its launches than the hazard alone would.
     @Test func aQuietSpellLowersTheHazardsExpectations() throws {
-        var configuration = PredictorConfiguration()
-        configuration.learnsLaunchHazard = true
+        let configuration = PredictorConfiguration()
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         // The history, then four days on which only the news app is opened.
@@ -121,7 +119,6 @@ struct LaunchHazardTests {
     /// after a launch, when it so often comes back.
     @Test func aPlanFromTheHazardWaitsForTheReturn() throws {
         var configuration = PredictorConfiguration()
-        configuration.learnsLaunchHazard = true
         configuration.budget = 0.8
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")

@@ -26,8 +26,7 @@ struct LaunchModelPlanningTests {
             }
             events.append(launch)
         }
-        var predictor = Predictor()
-        predictor.launchModel = .prior
+        var predictor = Predictor(forecaster: TreesForecaster(model: .prior))
         predictor.defaultInterval = .minimum
         predictor.setTimeZone(zone, device: "phone")
         for event in events { try predictor.observe(event, device: "phone") }
@@ -43,7 +42,7 @@ struct LaunchModelPlanningTests {
         let configuration = predictor.configuration
         let first = (events.last!.time / 60_000 + 1) * 60_000
         let clock = HorizonClock.forPlanning(from: first, minutes: 240, configuration: configuration, zone: Self.zone)
-        let planner = Planner(device: device, clock: clock, configuration, launchModel: .prior)
+        let planner = Planner(device: device, clock: clock, configuration, forecaster: TreesForecaster(model: .prior))
         let app = "com.example.news"
         let profiles = device.planningProfiles(app: app, configuration)
         let habits = device.habitProfiles(app: app, configuration)
@@ -93,8 +92,9 @@ struct LaunchModelPlanningTests {
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
         let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps, timeZone: Self.zone))
         #expect(read.traces == device.traces)
-        var cached = Predictor(configuration: predictor.configuration, devices: ["phone": read])
-        cached.launchModel = .prior
+        var cached = Predictor(
+            configuration: predictor.configuration, devices: ["phone": read], forecaster: TreesForecaster(model: .prior)
+        )
         cached.defaultInterval = .minimum
         var learned = predictor
         let now = Date(milliseconds: events.last!.time)
@@ -144,8 +144,7 @@ struct LaunchModelPlanningTests {
         let (_, events) = try Self.predictor()
         var configuration = PredictorConfiguration()
         configuration.budget = 0.95
-        var replayed = Predictor(configuration: configuration)
-        replayed.launchModel = .prior
+        var replayed = Predictor(configuration: configuration, forecaster: TreesForecaster(model: .prior))
         replayed.defaultInterval = .minimum
         replayed.setTimeZone(Self.zone, device: "phone")
         let lastDays = events.last!.time - 3 * 86_400_000
@@ -202,10 +201,13 @@ struct LaunchModelPlanningTests {
         plain.setTimeZone(Self.zone, device: "phone")
         for event in events { try plain.observe(event, device: "phone") }
         let kept = try #require(withModel.devices["phone"]), none = try #require(plain.devices["phone"])
-        #expect(!plain.configuration.tracksLaunchFeatures && withModel.configuration.tracksLaunchFeatures)
+        #expect(
+            !plain.forecaster.inputs.contains(.launchFeatures) && withModel.forecaster.inputs.contains(.launchFeatures))
         #expect(none.traces == LaunchTraces() && kept.traces != LaunchTraces())
         #expect(none.encodedHeader().count + 1000 < kept.encodedHeader().count)
-        #expect(plain.configuration.learningKey != withModel.configuration.learningKey)
+        #expect(
+            plain.forecaster.learningKey(plain.configuration)
+                != withModel.forecaster.learningKey(withModel.configuration))
     }
 
     /// With a window of a few minutes, the last reading of a plan that runs to the end of its

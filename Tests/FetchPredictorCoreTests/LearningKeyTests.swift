@@ -78,35 +78,50 @@ struct LearningKeyTests {
         return events.sorted { ($0.time, $0.kind == .launch ? 0 : 1) < ($1.time, $1.kind == .launch ? 0 : 1) }
     }()
 
-    /// The model learned from ``events`` under a configuration, every fetch planned as the
-    /// predictor plans its wakes, so that the calibration binds fetches to launches.
-    static func learned(_ configuration: PredictorConfiguration) -> DeviceModel {
+    /// The model learned from ``events`` under a configuration for a forecaster's inputs, every
+    /// fetch planned as the predictor plans its wakes, so that the calibration binds fetches to
+    /// launches.
+    static func learned(_ configuration: PredictorConfiguration, _ inputs: ForecastInputs) -> DeviceModel {
         var model = DeviceModel(timeZone: TimeZone(identifier: "Europe/Warsaw")!)
         for event in events {
             if event.kind == .fetch { model.calibration.plan(event.app, at: event.time, forecast: 0.5) }
-            model.observe(event, configuration)
+            model.observe(event, configuration, learning: inputs)
         }
         return model
     }
 
-    @Test(arguments: [true, false])
-    func theKeyChangesExactlyWhenLearningDoes(learnsLaunchHazard: Bool) throws {
-        var base = PredictorConfiguration()
-        base.learnsLaunchHazard = learnsLaunchHazard
-        let model = Self.learned(base)
+    /// The inputs of the built-in forecasters: the hazard's, the profile's (none), the trees'.
+    static let inputs: [ForecastInputs] = [.launchHazard, [], [.launchHazard, .launchFeatures]]
+
+    @Test(arguments: inputs)
+    func theKeyChangesExactlyWhenLearningDoes(inputs: ForecastInputs) throws {
+        let base = PredictorConfiguration()
+        let model = Self.learned(base, inputs)
         for (field, configuration) in try Self.eachFieldChanged(base) {
-            let keyChanged = configuration.learningKey != base.learningKey
-            let learningChanged = Self.learned(configuration) != model
+            let keyChanged = configuration.learningKey(learning: inputs) != base.learningKey(learning: inputs)
+            let learningChanged = Self.learned(configuration, inputs) != model
             #expect(
                 keyChanged == learningChanged,
                 "\(field) changes \(learningChanged ? "learning but not the key" : "the key but not learning")")
         }
     }
 
+    /// Each forecaster's inputs learn another model, under another key.
+    @Test func theKeyChangesExactlyWhenTheInputsDo() {
+        let base = PredictorConfiguration()
+        for first in Self.inputs {
+            for second in Self.inputs where second != first {
+                #expect(base.learningKey(learning: first) != base.learningKey(learning: second))
+                #expect(Self.learned(base, first) != Self.learned(base, second))
+            }
+        }
+    }
+
     @Test func theKeyOfTheDefaultsIsTheOneModelsWereCachedUnder() {
-        // Models cached before the key moved to the configuration stay valid.
+        // Models cached before the key moved to the configuration, and before the forecaster
+        // chose what is learned, stay valid.
         #expect(
-            PredictorConfiguration().learningKey
+            HazardForecaster().learningKey(PredictorConfiguration())
                 == "v2 decay=0.75 habits=0.97 fetch=0.9 gap=1800.0 window=1800.0 lead=60.0 hazard=true smoothing=10.0 weekends=true coldStart=3.0,5"
         )
     }

@@ -15,22 +15,23 @@ struct PlanningStageTests {
     /// first and then twice as far each time.
     @Test(
         arguments: ["commuter", "irregular", "shifting"],
-        [(1, false, false), (2, true, false), (3, false, true)] as [(UInt64, Bool, Bool)])
-    func stagesChangeNoWake(persona: String, run: (seed: UInt64, learnsLaunchHazard: Bool, usesLaunchModel: Bool))
-        throws
-    {
+        [(1, "profile"), (2, "hazard"), (3, "trees")] as [(UInt64, String)])
+    func stagesChangeNoWake(persona: String, run: (seed: UInt64, forecaster: String)) throws {
         let seed = run.seed
+        // The trees with the profile for the apps they cannot read, as the hazard needs more days.
+        let forecaster: any LaunchForecaster =
+            run.forecaster == "trees"
+            ? TreesForecaster(model: .prior, fallback: ProfileForecaster()) : Forecasters.named(run.forecaster)!
+        let learnsHazard = forecaster.inputs.contains(.launchHazard)
         let zone = TimeZone(identifier: "Europe/Warsaw")!
         let log = SyntheticLog(
             // Long enough for the launch hazard to learn from 30 cold launches of the quietest persona.
-            persona: Persona.named(persona)!, days: run.learnsLaunchHazard ? 24 : 14, timeZone: zone, seed: seed,
+            persona: Persona.named(persona)!, days: learnsHazard ? 24 : 14, timeZone: zone, seed: seed,
             fetchPeriodMinutes: 0)
         let launches = log.events().filter { $0.kind == .launch }
         var configuration = PredictorConfiguration()
         configuration.budget = 0.9
-        configuration.learnsLaunchHazard = run.learnsLaunchHazard
-        var staged = Predictor(configuration: configuration)
-        if run.usesLaunchModel { staged.launchModel = .prior }
+        var staged = Predictor(configuration: configuration, forecaster: forecaster)
         staged.setTimeZone(zone, device: "phone")
         staged.defaultInterval = .minimum
         var whole = staged
@@ -76,7 +77,7 @@ struct PlanningStageTests {
             }
         }
         #expect(answers > 50)
-        if run.learnsLaunchHazard { #expect(staged.devices["phone"]?.hazard.isTrained == true) }
+        if learnsHazard { #expect(staged.devices["phone"]?.hazard.isTrained == true) }
         // Some answers lay beyond the first stage, where plans had to be made further ahead.
         #expect(farAnswers > 0)
     }

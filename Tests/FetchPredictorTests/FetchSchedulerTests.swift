@@ -116,7 +116,8 @@ struct FetchSchedulerTests {
         _ = try await FetchScheduler(store: store, cacheLag: 0).nextWake(after: from, device: "phone")
         let learned = try await store.events(device: "phone").filter(\.kind.isLearnedFromStore)
         let cache = try #require(
-            try await store.cachedModel(device: "phone", configuration: PredictorConfiguration().learningKey))
+            try await store.cachedModel(
+                device: "phone", configuration: HazardForecaster().learningKey(PredictorConfiguration())))
         #expect(cache.asOf == learned.last?.time)
         let app = try #require(learned.last).app
         let read = store.eventsRead("phone")
@@ -143,7 +144,8 @@ struct FetchSchedulerTests {
         ]
         try await scheduler.record(batch, device: "phone")
         let cache = try #require(
-            try await store.cachedModel(device: "phone", configuration: scheduler.configuration.learningKey))
+            try await store.cachedModel(
+                device: "phone", configuration: scheduler.forecaster.learningKey(scheduler.configuration)))
         #expect(cache.asOf < newest - 60_000)
         let day = (from, from.addingTimeInterval(86_400))
         let answer = try await scheduler.schedule(from: day.0, to: day.1, device: "phone")
@@ -179,7 +181,8 @@ struct FetchSchedulerTests {
         let end = Date(milliseconds: start + 20 * 86_400_000)
         _ = try await scheduler.nextWake(after: end, device: "phone")
         let cache = try #require(
-            try await store.cachedModel(device: "phone", configuration: scheduler.configuration.learningKey))
+            try await store.cachedModel(
+                device: "phone", configuration: scheduler.forecaster.learningKey(scheduler.configuration)))
         let past = events.filter { $0.time > cache.asOf }.count
         #expect(past % 3 == 0 && past > 0 && past <= FetchScheduler.defaultCacheLag)
         // A launch older than the newest: learned again, from the cache
@@ -193,17 +196,16 @@ struct FetchSchedulerTests {
         #expect(model?.apps.mapValues { $0.encoded() } == expected.apps.mapValues { $0.encoded() })
     }
 
-    /// A model is learned with the launch hazard only when the configuration plans from it, and
+    /// A model is learned with the launch hazard only when the forecaster plans from it, and
     /// the cache keeps models learned with and without it apart.
     @Test func aModelCachedWithoutTheHazardIsNotPlannedWithIt() async throws {
         let store = try commuterStore()
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
-        var off = PredictorConfiguration()
-        off.learnsLaunchHazard = false
-        let without = try await FetchScheduler(store: store, configuration: off).schedule(
+        let off = ProfileForecaster()
+        let without = try await FetchScheduler(store: store, forecaster: off).schedule(
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         let configuration = PredictorConfiguration()
-        #expect(configuration.learnsLaunchHazard)
+        #expect(Predictor().forecaster.inputs.contains(.launchHazard))
         var predictor = Predictor(configuration: configuration)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
@@ -220,7 +222,7 @@ struct FetchSchedulerTests {
             from: from, to: from.addingTimeInterval(86_400), device: "phone")
         #expect(with == expected)
         // Learned without the hazard, a model has none.
-        var plain = Predictor(configuration: off)
+        var plain = Predictor(forecaster: off)
         plain.setTimeZone(zone, device: "phone")
         for event in try await store.events(device: "phone") { try plain.observe(event, device: "phone") }
         #expect(plain.devices["phone"]?.hazard.isTrained == false)

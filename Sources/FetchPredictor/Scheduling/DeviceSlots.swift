@@ -43,9 +43,9 @@ final class DeviceSlot: @unchecked Sendable {
         return system
     }
 
-    init(device: String, configuration: PredictorConfiguration) {
+    init(device: String, configuration: PredictorConfiguration, forecaster: any LaunchForecaster) {
         self.device = device
-        predictor = Predictor(configuration: configuration)
+        predictor = Predictor(configuration: configuration, forecaster: forecaster)
     }
 }
 
@@ -66,10 +66,13 @@ final class DeviceSlots: @unchecked Sendable {
     let maximum: Int
     /// The configuration of every slot's predictor.
     let configuration: PredictorConfiguration
+    /// What forecasts for every slot's predictor.
+    let forecaster: any LaunchForecaster
 
-    init(maximum: Int, configuration: PredictorConfiguration) {
+    init(maximum: Int, configuration: PredictorConfiguration, forecaster: any LaunchForecaster) {
         self.maximum = maximum
         self.configuration = configuration
+        self.forecaster = forecaster
     }
 
     /// How many devices' models are in memory now.
@@ -84,7 +87,7 @@ final class DeviceSlots: @unchecked Sendable {
         while true {
             let slot = lock.withLock {
                 if let slot = slots[device] { return slot }
-                let slot = DeviceSlot(device: device, configuration: configuration)
+                let slot = DeviceSlot(device: device, configuration: configuration, forecaster: forecaster)
                 slots[device] = slot
                 return slot
             }

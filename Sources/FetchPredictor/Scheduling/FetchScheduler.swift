@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:)``
+/// - ``init(store:configuration:forecaster:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
@@ -27,6 +27,8 @@ public final class FetchScheduler: @unchecked Sendable {
     public let store: any EventStoring
     /// The settings of learning and planning.
     public let configuration: PredictorConfiguration
+    /// What forecasts each app's cold launches, for every device.
+    public let forecaster: any LaunchForecaster
     /// The most devices whose models are kept in memory; the least recently used goes first.
     public let maximumLoadedDevices: Int
     /// Whether a query about a device the store does not have throws
@@ -60,6 +62,8 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - store: the event store.
     ///   - configuration: learning and planning settings.
+    ///   - forecaster: what forecasts each app's cold launches (``HazardForecaster`` by default);
+    ///     models are cached for what it reads (``LaunchForecaster/learningKey(_:)``).
     ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
     ///     recently used are dropped first (a sixteenth of the limit at once, when it is passed),
     ///     and learned again from the store's cache when asked.
@@ -74,25 +78,27 @@ public final class FetchScheduler: @unchecked Sendable {
     ///     (``cacheLag``): 0 for a process that asks once, as a command of the CLI does.
     public init(
         store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
-        maximumLoadedDevices: Int = .max, requiresKnownDevices: Bool = false,
+        forecaster: any LaunchForecaster = HazardForecaster(), maximumLoadedDevices: Int = .max,
+        requiresKnownDevices: Bool = false,
         admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn,
         cacheLag: Int = FetchScheduler.defaultCacheLag
     ) {
         self.store = store
         self.configuration = configuration
+        self.forecaster = forecaster
         self.maximumLoadedDevices = max(1, maximumLoadedDevices)
         self.requiresKnownDevices = requiresKnownDevices
         self.admission = admission
         self.largeLearn = max(1, largeLearn)
         self.cacheLag = max(0, cacheLag)
-        slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration)
+        slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration, forecaster: forecaster)
     }
 
     /// How many devices' models are in memory now; read without waiting for a query in flight.
     public var loadedDeviceCount: Int { slots.loadedCount }
 
     /// The key under which learned models are cached: only settings that change learning.
-    private var cacheKey: String { configuration.learningKey }
+    private var cacheKey: String { forecaster.learningKey(configuration) }
 
     /// Loads a device's settings and its model as of `time`, holding the device's lock: learned
     /// from the events before it (`Date.knownThrough`), never from one at it or later, so that an
@@ -209,9 +215,9 @@ public final class FetchScheduler: @unchecked Sendable {
         } else if version != nil {
             learning.keepsEnd = true
         }
-        let configuration = self.configuration
+        let (configuration, inputs) = (self.configuration, forecaster.inputs)
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
-            learning.observe(event, configuration)
+            learning.observe(event, configuration, learning: inputs)
         }
         if let version, let checkpoint = learning.kept {
             try await store.cacheModel(
@@ -516,11 +522,11 @@ private final class Learning: @unchecked Sendable {
         self.model = model
     }
 
-    func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+    func observe(_ event: Event, _ configuration: PredictorConfiguration, learning inputs: ForecastInputs) {
         if checkpoint == nil, let after = checkpointAfter, count >= after, event.time > asOf {
             checkpoint = CachedModel(asOf: asOf, model: model)
         }
-        model.observe(event, configuration)
+        model.observe(event, configuration, learning: inputs)
         asOf = event.time
         count += 1
     }

@@ -48,7 +48,8 @@ struct DueCommand: AsyncParsableCommand {
                 "--before (\(TimestampFormatter.iso(due.milliseconds))) must come after --now (\(TimestampFormatter.iso(now.milliseconds)))."
             )
         }
-        let scheduler = FetchScheduler(command: eventStore, configuration: plan.configuration)
+        let scheduler = FetchScheduler(
+            command: eventStore, configuration: plan.configuration, forecaster: try plan.forecaster.forecaster())
         // Plans are kept for the present only (a service's sweep keeps them for its clock).
         let wakes = try await scheduler.dueWakes(
             scope: nil, before: due, asOf: now, limit: limit, keeping: clock.now == nil)

@@ -83,18 +83,8 @@ struct EvaluateCommand: AsyncParsableCommand {
     @Flag(help: "Plan from launches alone, ignoring fetch results (for comparison).")
     var ignoreFetchResults = false
 
-    @Flag(
-        inversion: .prefixedNo,
-        help:
-            "Plan from the launch hazard learned from the device's apps (profile and time since the last launch); --no-launch-hazard plans from the hand-weighted sum, for comparison."
-    )
-    var launchHazard = PredictorConfiguration().learnsLaunchHazard
-
-    @Option(
-        help: ArgumentHelp(
-            "Plan from a launch model, an experiment (docs/experiments.md): 'prior' for the one shipped with fetchpredict, the trees' JSON that scripts/fit-launch-model.py --model trees wrote, or 'none' to plan without (from the launch hazard, or the hand weights with --no-launch-hazard).",
-            valueName: "model"))
-    var launchModel = "none"
+    @Option(help: ForecasterArgument.help)
+    var forecaster = ForecasterArgument.defaultValue
 
     @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
     var wakesOut: String?
@@ -218,17 +208,7 @@ struct EvaluateCommand: AsyncParsableCommand {
         backtest.refinements = refinements
         backtest.reportedBudget = budget
         backtest.configuration.usesFetchResults = !ignoreFetchResults
-        backtest.configuration.learnsLaunchHazard = launchHazard
-        switch launchModel {
-        case "none": backtest.launchModel = nil
-        case "prior": backtest.launchModel = .prior
-        case let path:
-            do {
-                backtest.launchModel = try LaunchModel(json: Self.read(path, option: "--launch-model"))
-            } catch let error as LaunchModel.ReadError {
-                throw ValidationError("--launch-model \(path): \(error)")
-            }
-        }
+        backtest.forecaster = try forecaster.forecaster()
         if let scenario {
             let data = try Self.read(scenario, option: "--scenario")
             do {

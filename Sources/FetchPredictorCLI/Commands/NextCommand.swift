@@ -43,7 +43,8 @@ struct NextCommand: AsyncParsableCommand {
         try await KnownNames.requireDevice(store.device, in: eventStore)
         if let app { try await KnownNames.requireApp(app, device: store.device, in: eventStore) }
         let zone = try await store.zone(in: eventStore)
-        let scheduler = FetchScheduler(command: eventStore, configuration: plan.configuration)
+        let scheduler = FetchScheduler(
+            command: eventStore, configuration: plan.configuration, forecaster: try plan.forecaster.forecaster())
         let now = try clock.currentDate(in: zone)
         let wake: DeviceWake?
         if let app {

@@ -38,7 +38,7 @@ struct ReportCommand: AsyncParsableCommand {
         let bar = ProgressBar(label: "evaluating")
         let data = try await ReportData(
             store: eventStore, device: store.device, zone: zone, now: try clock.currentDate(in: zone),
-            configuration: plan.configuration, evaluate: evaluate
+            configuration: plan.configuration, forecaster: try plan.forecaster.forecaster(), evaluate: evaluate
         ) { bar.update(Int64($0), Int64($1)) }
         bar.finish()
         let file = try OutputFile(path: out, option: "--out")

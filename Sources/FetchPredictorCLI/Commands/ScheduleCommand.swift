@@ -38,7 +38,8 @@ struct ScheduleCommand: AsyncParsableCommand {
         let zone = try await store.zone(in: eventStore)
         let now = try clock.currentDate(in: zone)
         let start = try from.map { try TimeArgument.parse($0, option: "--from", zone: zone, now: now) } ?? now
-        let scheduler = FetchScheduler(command: eventStore, configuration: plan.configuration)
+        let scheduler = FetchScheduler(
+            command: eventStore, configuration: plan.configuration, forecaster: try plan.forecaster.forecaster())
         let schedule = try await scheduler.schedule(
             from: start, to: start.addingTimeInterval(hours * 3600), device: store.device)
         switch output.chosen {

@@ -58,6 +58,41 @@ enum BudgetArgument {
     }
 }
 
+/// What forecasts the cold launches: a name of ``Forecasters/names``, or `trees=FILE` for the
+/// trees' JSON that `scripts/fit-launch-model.py --model trees` wrote.
+struct ForecasterArgument: ExpressibleByArgument, CustomStringConvertible {
+    /// The option's text.
+    var description: String
+
+    init?(argument text: String) {
+        guard Forecasters.named(text) != nil || (text.hasPrefix("trees=") && text.count > 6) else { return nil }
+        description = text
+    }
+
+    static let defaultValue = ForecasterArgument(argument: Forecasters.names[0])!
+
+    static var allValueStrings: [String] { Forecasters.names + ["trees=FILE"] }
+
+    /// The forecaster, with the trees read from their file for `trees=FILE`.
+    ///
+    /// - Throws: a ``ValidationError`` naming the option and the file when it cannot be read as trees.
+    func forecaster() throws -> any LaunchForecaster {
+        if let named = Forecasters.named(description) { return named }
+        let path = String(description.dropFirst("trees=".count))
+        let option = "--forecaster \(description)"
+        do {
+            return TreesForecaster(model: try LaunchModel(json: EvaluateCommand.read(path, option: "--forecaster")))
+        } catch let error as LaunchModel.ReadError {
+            throw ValidationError("\(option): \(error)")
+        }
+    }
+
+    /// The option's help, shared by every command that takes it.
+    static let help = ArgumentHelp(
+        "What forecasts each app's cold launches: hazard (the launch hazard learned from the device's apps), profile (the daily profile and the return after a launch, weighed by hand), daily (the daily profile alone), trees (the launch model shipped with fetchpredict, an experiment: docs/experiments.md) or trees=FILE (the trees' JSON that scripts/fit-launch-model.py --model trees wrote).",
+        valueName: "name")
+}
+
 /// How long unused a device or an app goes silent after: a number of days, or `never`.
 struct SilenceArgument: ExpressibleByArgument {
     /// The limit in seconds; `nil` for `never`.

@@ -11,6 +11,9 @@ struct PlanOptions: ParsableArguments {
         transform: BudgetArgument.parse)
     var budget: Double = PredictorConfiguration().budget
 
+    @Option(help: ForecasterArgument.help)
+    var forecaster = ForecasterArgument.defaultValue
+
     @OptionGroup var silence: SilenceOptions
 
     /// The predictor's settings with this budget and silence limit.

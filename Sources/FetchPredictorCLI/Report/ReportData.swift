@@ -40,16 +40,18 @@ struct ReportData {
     ///
     /// - Parameters:
     ///   - configuration: the planning settings (the budget of the plan shown).
+    ///   - forecaster: what forecasts the cold launches, of the plan shown and of the backtest.
     ///   - evaluate: also backtest the device, for the frontier and the reliability charts.
     init(
         store: any EventStoring, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
-        evaluate: Bool, progress: (@Sendable (Int, Int) -> Void)? = nil
+        forecaster: any LaunchForecaster = HazardForecaster(), evaluate: Bool,
+        progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws {
         self.device = device
         self.zone = zone
         self.now = now
         defaultInterval = try await store.defaultInterval(device: device)
-        let scheduler = FetchScheduler(command: store, configuration: configuration)
+        let scheduler = FetchScheduler(command: store, configuration: configuration, forecaster: forecaster)
         schedule = try await scheduler.schedule(from: now, to: now.addingTimeInterval(86_400), device: device)
         state = try await scheduler.stateSummary(device: device, now: now)
         emptyHint =
@@ -103,6 +105,7 @@ struct ReportData {
                 return cut
             }
             backtestSettings.reportedBudget = configuration.budget
+            backtestSettings.forecaster = forecaster
             evaluation = Backtest.run(devices, settings: backtestSettings, progress: progress)
         }
     }

@@ -233,8 +233,7 @@ struct PreparedDevice: Sendable {
         configuration.lead = settings.lead
         // Nothing reads the reasons of a replay's wakes.
         configuration.explainsWakes = false
-        var predictor = Predictor(configuration: configuration)
-        predictor.launchModel = settings.launchModel
+        var predictor = Predictor(configuration: configuration, forecaster: settings.forecaster)
         predictor.setTimeZone(zone, device: name)
         predictor.defaultInterval = .never
         for (app, interval) in scope {

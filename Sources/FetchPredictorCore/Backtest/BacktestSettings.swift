@@ -32,8 +32,8 @@ public struct BacktestSettings: Sendable {
     public var minimumColdLaunches = 20
     /// How long a simulated fetch takes, in seconds: its result reaches the predictor then.
     public var fetchDuration: Double = 5
-    /// The model of a cold launch's chance the predictor plans from; `nil` for the launch hazard.
-    public var launchModel: LaunchModel?
+    /// What forecasts the replayed predictor's cold launches (``HazardForecaster`` by default).
+    public var forecaster: any LaunchForecaster = HazardForecaster()
     /// The predictor's other settings.
     public var configuration = PredictorConfiguration()
 

@@ -58,7 +58,7 @@ extension BacktestDevice {
     /// - Complexity: O(events + decision times × apps in scope × a week of an app's cold launches).
     public func launchFeatureRows(
         everyMinutes: Int, warmupDays: Int = 7, minimumColdLaunches: Int = 20, apps: [String]? = nil,
-        configuration: PredictorConfiguration = FeatureTracker.defaultConfiguration,
+        configuration: PredictorConfiguration = PredictorConfiguration(),
         _ body: (LaunchFeatureRow) throws -> Void
     ) rethrows {
         let events = (launches + deviceEvents).sorted { $0.time < $1.time }

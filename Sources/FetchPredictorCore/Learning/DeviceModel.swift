@@ -28,7 +28,8 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     /// launch, learned from every app of the device.
     public internal(set) var hazard = LaunchHazard()
     /// What the launch model's features keep of the recent events: launches, unlocks and
-    /// notifications; empty unless ``PredictorConfiguration/tracksLaunchFeatures``.
+    /// notifications; empty unless learned for a forecaster that reads them
+    /// (``ForecastInputs/launchFeatures``).
     public internal(set) var traces = LaunchTraces()
     /// Low Power Mode as the device's last `lowPowerOn` or `lowPowerOff` event left it; `nil`
     /// when it has had none.
@@ -106,9 +107,14 @@ public struct DeviceModel: Sendable, Hashable, Codable {
     }
 
     /// Learns from one event. Unlocks, the screen turned on and notifications reach only the
-    /// launch model's ``traces``, kept when the configuration tracks them; Low Power Mode turned on
-    /// or off only ``lowPowerMode``; power, network and battery only ``stateHabits``.
-    public mutating func observe(_ event: Event, _ configuration: PredictorConfiguration) {
+    /// launch model's ``traces``, kept when `learning` has ``ForecastInputs/launchFeatures``; Low
+    /// Power Mode turned on or off only ``lowPowerMode``; power, network and battery only
+    /// ``stateHabits``. The ``hazard`` is learned when `learning` has ``ForecastInputs/launchHazard``:
+    /// `learning` is what the forecaster reads (``LaunchForecaster/inputs``): by default the
+    /// default forecaster's, ``HazardForecaster``.
+    public mutating func observe(
+        _ event: Event, _ configuration: PredictorConfiguration, learning: ForecastInputs = .launchHazard
+    ) {
         if event.kind == .lowPowerOn || event.kind == .lowPowerOff {
             // Two events at one instant: on wins, as no wake is the safe reading.
             if let current = lowPowerMode,
@@ -124,10 +130,10 @@ public struct DeviceModel: Sendable, Hashable, Codable {
             stateHabits.observe(event, zone: timeZone)
             return
         }
-        if configuration.tracksLaunchFeatures { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }
+        if learning.contains(.launchFeatures) { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
-        if configuration.learnsLaunchHazard, let currentDay, day > currentDay {
+        if learning.contains(.launchHazard), let currentDay, day > currentDay {
             // The day that ended is counted into the launch hazard with the profiles it began with.
             // By position, not by name: iterating the keys while writing the values would copy
             // the dictionary, and each lookup would hash the name again.
@@ -146,7 +152,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
         // In place: a copy of the app's model would copy its counts on the first write.
         switch event.kind {
         case .launch:
-            if configuration.learnsLaunchHazard {
+            if learning.contains(.launchHazard) {
                 countLaunch(of: event.app, at: event.time, minute: minute, configuration)
             }
             let cold = apps[event.app, default: AppModel()].observeLaunch(

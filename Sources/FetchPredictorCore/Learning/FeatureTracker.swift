@@ -35,21 +35,11 @@ public struct FeatureTracker: Sendable {
         var habit: DailyProfile
     }
 
-    /// The settings the tracker reads profiles with by default: the predictor's, without the
-    /// launch hazard, which no feature reads, and with the traces the features read.
-    public static let defaultConfiguration: PredictorConfiguration = {
-        var configuration = PredictorConfiguration()
-        configuration.learnsLaunchHazard = false
-        configuration.tracksLaunchFeatures = true
-        return configuration
-    }()
-
-    /// A tracker of a device in a time zone that has seen nothing yet.
-    /// The configuration's traces are kept whatever it says: the features read them.
-    public init(timeZone: TimeZone, configuration: PredictorConfiguration = FeatureTracker.defaultConfiguration) {
+    /// A tracker of a device in a time zone that has seen nothing yet, reading profiles and the
+    /// cold-launch rule with `configuration`. It learns no launch hazard, which no feature reads,
+    /// and the traces the features read.
+    public init(timeZone: TimeZone, configuration: PredictorConfiguration = PredictorConfiguration()) {
         model = DeviceModel(timeZone: timeZone)
-        var configuration = configuration
-        configuration.tracksLaunchFeatures = true
         self.configuration = configuration
     }
 
@@ -58,7 +48,7 @@ public struct FeatureTracker: Sendable {
     public mutating func observe(_ event: Event) {
         lastEventTime = max(lastEventTime ?? event.time, event.time)
         guard event.kind != .fetch else { return }
-        model.observe(event, configuration)
+        model.observe(event, configuration, learning: .launchFeatures)
     }
 
     /// The features of an app at a decision time, from the events observed so far.

@@ -1,13 +1,14 @@
 /// Expected cold launches of one app per minute over a planning horizon, by what expects them,
 /// so that each wake's reasons can say what its expected launches come from.
-struct ExpectedLaunches: Sendable {
+public struct ExpectedLaunches: Sendable {
     /// From the app's daily profile: use at this time of day, less a quiet spell's discount and
     /// today's peaks that passed without a launch.
-    var usual: [Double]
+    public var usual: [Double]
     /// From how soon the app is opened again after its last launch.
-    var returning: [Double]
+    public var returning: [Double]
 
-    init(minutes: Int) {
+    /// No launch expected in any of the horizon's first `minutes` minutes.
+    public init(minutes: Int) {
         usual = [Double](repeating: 0, count: minutes)
         returning = [Double](repeating: 0, count: minutes)
     }

@@ -205,7 +205,7 @@ extension Planner {
                 if ahead >= lead && ahead <= window { kept.append(reason) }
             case .returning, .usualTime:
                 partsAt = partsAt ?? kept.count
-            case .launchModel:
+            case .launchModel, .forecast:
                 // The chance was of the planned window, not of the earlier one.
                 continue
             default:

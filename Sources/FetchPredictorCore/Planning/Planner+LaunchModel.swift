@@ -5,9 +5,10 @@ extension Planner {
     /// are read off the straight line between them.
     static let launchModelStepMinutes = 5
 
-    /// Expected cold launches per minute over the horizon from the ``LaunchModel``: its chance
-    /// of a cold launch in the window after each minute, with the app's features at that minute
-    /// as they would be if nothing happened until then (the plan is made again at the next event).
+    /// Expected cold launches per minute over the horizon from the ``LaunchModel``
+    /// (``TreesForecaster``): its chance of a cold launch in the window after each minute, with
+    /// the app's features at that minute as they would be if nothing happened until then (the
+    /// plan is made again at the next event).
     ///
     /// A chance p over the window is read as −ln(1 − p) expected launches, spread evenly over
     /// the minutes from the lead to the window's end: the launches a wake at a minute serves (the sum of the rates over
@@ -20,17 +21,25 @@ extension Planner {
         _ name: String, launchModel: LaunchModel, startIndex: Int, endIndex: Int, profiles: DayProfiles,
         habits: DayProfiles
     ) -> ExpectedLaunches {
-        var expected = ExpectedLaunches(minutes: endIndex)
-        guard startIndex < endIndex else { return expected }
-        let window = configuration.windowMinutes
-        // A wake at minute i serves (i + lead, i + window]: a launch at minute m is most often
-        // served by the wakes about half a window before it.
-        let shift = (window + 1) / 2
-        // The minutes a wake's window counts in the sweep, from its lead to its end.
-        let span = window - configuration.leadMinutes + 1
+        let rows = modelRows(name, startIndex: startIndex, endIndex: endIndex, profiles: profiles, habits: habits)
+        return modelLaunches(
+            chances: launchModel.probabilities(rows)[...], startIndex: startIndex, endIndex: endIndex,
+            profiles: profiles)
+    }
+
+    /// The shift from a reading's minute to the minutes whose rates it gives: a wake at minute i
+    /// serves (i + lead, i + window], so a launch at minute m is most often served by the wakes
+    /// about half a window before it.
+    var modelShift: Int { (configuration.windowMinutes + 1) / 2 }
+
+    /// The features the model is read at for an app's plan: every ``launchModelStepMinutes``
+    /// from the start, through the last minute a rate reads; none for an empty span.
+    func modelRows(_ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles)
+        -> [LaunchFeatures]
+    {
+        guard startIndex < endIndex else { return [] }
         let step = Self.launchModelStepMinutes
-        // Readings every `step` minutes from the start, through the last minute a rate reads.
-        let lastReading = max(startIndex, endIndex - 1 - shift)
+        let lastReading = max(startIndex, endIndex - 1 - modelShift)
         var rows: [LaunchFeatures] = []
         rows.reserveCapacity((lastReading - startIndex) / step + 2)
         var index = startIndex
@@ -40,7 +49,20 @@ extension Planner {
             if index >= lastReading || index + step >= clock.count { break }
             index += step
         }
-        let readings = launchModel.probabilities(rows).map { -log(1 - min(Self.maximumChance, $0)) / Double(span) }
+        return rows
+    }
+
+    /// Expected cold launches per minute from the model's chances at the rows of ``modelRows``.
+    func modelLaunches(chances: ArraySlice<Double>, startIndex: Int, endIndex: Int, profiles: DayProfiles)
+        -> ExpectedLaunches
+    {
+        var expected = ExpectedLaunches(minutes: endIndex)
+        guard startIndex < endIndex else { return expected }
+        // The minutes a wake's window counts in the sweep, from its lead to its end.
+        let span = configuration.windowMinutes - configuration.leadMinutes + 1
+        let step = Self.launchModelStepMinutes
+        let shift = modelShift
+        let readings = chances.map { -log(1 - min(Self.maximumChance, $0)) / Double(span) }
         for minute in startIndex..<endIndex {
             let at = max(0, minute - shift - startIndex)
             let reading = at / step

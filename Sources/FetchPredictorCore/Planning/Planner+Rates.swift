@@ -13,26 +13,22 @@ extension Planner {
     static let passedPeakEndSpreads = 3.0
     static let passedPeakMinimumSpread = 10.0
 
-    /// Expected cold launches per minute over the horizon: the daily profile, and where the time
-    /// since the app's last launch makes the next launch likely, the chance of coming back (people
-    /// often come back to an app within an hour or two). An app not opened although its profile
-    /// expected it is likely in a quiet spell, and a peak of today that passed without a launch
-    /// is not waited for any more. The arrays stop at `endIndex` (the whole horizon by default),
-    /// for a plan that looks only so far.
-    func expectedLaunches(
-        model: AppModel, startIndex: Int, endIndex: Int? = nil, profiles: DayProfiles, notColdUntil: Milliseconds
+    /// Expected cold launches per minute over the horizon (``ProfileForecaster``): the daily
+    /// profile, and with `returns`, where the time since the app's last launch makes the next
+    /// launch likely, the chance of coming back (people often come back to an app within an hour
+    /// or two). An app not opened although its profile expected it is likely in a quiet spell,
+    /// and a peak of today that passed without a launch is not waited for any more. The arrays
+    /// stop at `endIndex` (the whole horizon by default), for a plan that looks only so far.
+    func profileLaunches(
+        model: AppModel, startIndex: Int, endIndex: Int? = nil, profiles: DayProfiles, notColdUntil: Milliseconds,
+        returns: Bool = true
     ) -> ExpectedLaunches {
         let endIndex = min(endIndex ?? clock.count, clock.count)
-        if configuration.learnsLaunchHazard, device.hazard.isTrained, model.lastLaunch != nil {
-            return learnedLaunches(
-                model: model, startIndex: startIndex, endIndex: endIndex, profiles: profiles,
-                notColdUntil: notColdUntil)
-        }
         let (weekday, weekend) = profiles
         var expected = ExpectedLaunches(minutes: endIndex)
         let now = clock.time(startIndex)
         let densities =
-            configuration.usesRecency
+            returns
             ? model.lastLaunch.flatMap { model.nextLaunchDensities(minutesWaited: now.minutes(since: $0)) } : nil
         var missed = launchesMissed(model: model, startIndex: startIndex, profiles: profiles)
         for index in startIndex..<max(startIndex, endIndex) {
@@ -69,7 +65,8 @@ extension Planner {
         return missed
     }
 
-    /// Expected cold launches per minute from the device's learned ``LaunchHazard``: the chance
+    /// Expected cold launches per minute from the device's learned ``LaunchHazard``
+    /// (``HazardForecaster``, once the hazard is trained and the app was launched): the chance
     /// the profile's rate at each time of day stands for, times how the time since the app's
     /// last launch changes it on this device and for this app; past ``recencyHorizon``, less a
     /// quiet spell's discount, as in the hand-weighted sum (the hazard's bins of time since the

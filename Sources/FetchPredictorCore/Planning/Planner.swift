@@ -4,8 +4,8 @@ import Foundation
 ///
 /// An app's plan is made in steps, each in a file of its own: the earliest fetch its interval
 /// and backoff allow (`Planner+Earliest`), the conservative plan of an app with too little
-/// history (`Planner+ColdStart`), its expected cold launches minute by minute (`Planner+Rates`,
-/// or from a launch model, `Planner+LaunchModel`),
+/// history (`Planner+ColdStart`), its expected cold launches minute by minute (asked of the
+/// device's ``LaunchForecaster``, once for every app planned at once),
 /// the chance that new content waits (`ContentOutlook`), the choice of wakes in time order
 /// (`Planner+Sweep`) and their reasons (`Planner+Reasons`). Coalescing into device wakes is
 /// `Planner+Coalescing`.
@@ -19,9 +19,8 @@ struct Planner {
     let clock: HorizonClock
     /// The settings of planning.
     let configuration: PredictorConfiguration
-    /// The model of a cold launch's chance the rates come from; `nil` for the launch hazard or
-    /// the hand weights.
-    let launchModel: LaunchModel?
+    /// What forecasts each app's cold launches: the planner never asks which one it is.
+    let forecaster: any LaunchForecaster
     /// When the device went (or goes) silent (``DeviceModel/silentFrom(_:)``), read once.
     let deviceSilentFrom: Milliseconds?
 
@@ -31,12 +30,12 @@ struct Planner {
     /// Creates a value with every field given.
     init(
         device: DeviceModel, clock: HorizonClock, _ configuration: PredictorConfiguration,
-        launchModel: LaunchModel? = nil
+        forecaster: any LaunchForecaster = HazardForecaster()
     ) {
         self.device = device
         self.clock = clock
         self.configuration = configuration
-        self.launchModel = launchModel
+        self.forecaster = forecaster
         self.deviceSilentFrom = device.silentFrom(configuration)
     }
 
@@ -49,7 +48,8 @@ struct Planner {
         }
     }
 
-    /// The plan of one app over the clock's horizon; `nil` when the app is never woken.
+    /// What a plan of one app is asked for: the app and its policy, the minute it starts from,
+    /// the minutes it sweeps, and what the asker has at hand.
     ///
     /// With `looksAhead`, only the wakes up to about that many minutes after `startIndex` are
     /// planned, and ``AppPlan/plannedThrough`` says up to where: they are exactly the wakes the
@@ -58,47 +58,120 @@ struct Planner {
     /// window before the last minute swept are those of the whole sweep. `correction` is the
     /// forecasts' correction (the device's current one by default), kept in the plan so that
     /// the plan can be made further ahead as it was begun.
+    struct AppAsk {
+        var app: String
+        var policy: AppPolicy
+        var startIndex: Int
+        var planMinutes: Int
+        var looksAhead: Int? = nil
+        var profiles: DayProfiles? = nil
+        var habits: DayProfiles? = nil
+        var correction: Double? = nil
+    }
+
+    /// The plan of one app over the clock's horizon; `nil` when the app is never woken.
     func planApp(
         _ name: String, policy: AppPolicy, startIndex: Int, planMinutes: Int, looksAhead: Int? = nil,
         profiles: DayProfiles? = nil, habits: DayProfiles? = nil, correction: Double? = nil
     ) -> AppPlan? {
-        guard policy.enabled, let floor = Self.floor(policy.interval, configuration) else { return nil }
+        planApps([
+            AppAsk(
+                app: name, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead,
+                profiles: profiles, habits: habits, correction: correction)
+        ])[0]
+    }
+
+    /// The plans of several apps, in the order asked: the forecaster is asked once for all of
+    /// those with enough history.
+    func planApps(_ asks: [AppAsk]) -> [AppPlan?] {
+        var plans = [AppPlan?](repeating: nil, count: asks.count)
+        var begun: [(index: Int, plan: BegunPlan)] = []
+        for (index, ask) in asks.enumerated() {
+            switch begin(ask) {
+            case .none: continue
+            case .done(let plan): plans[index] = plan
+            case .forecast(let plan): begun.append((index, plan))
+            }
+        }
+        guard !begun.isEmpty else { return plans }
+        let forecasts = forecaster.forecast(begun.map(\.plan.request))
+        for ((index, plan), forecast) in zip(begun, forecasts) {
+            plans[index] = finish(plan, forecast: forecast, correction: asks[index].correction)
+        }
+        return plans
+    }
+
+    /// An app's plan up to its forecast: what the sweep needs besides the forecast.
+    struct BegunPlan {
+        var request: ForecastRequest
+        var planMinutes: Int
+        var plannedThrough: Int?
+        var rateEnd: Int
+        var earliest: Earliest
+        var firstIndex: Int
+        var floor: Milliseconds
+        var factors: [Double]
+        var constraints: AppConstraints
+    }
+
+    /// How a plan begins: no plan (the app is never woken), a whole plan (the app is in cold
+    /// start), or a plan that needs its forecast.
+    enum Beginning {
+        case none
+        case done(AppPlan)
+        case forecast(BegunPlan)
+    }
+
+    /// Begins the plan of one app, up to what it asks of the forecaster.
+    func begin(_ ask: AppAsk) -> Beginning {
+        let name = ask.app
+        guard ask.policy.enabled, let floor = Self.floor(ask.policy.interval, configuration) else { return .none }
         let window = configuration.windowMinutes
         // No wake once the app or its device has gone silent.
         let (planMinutes, plannedThrough) = stage(
-            startIndex: startIndex, planMinutes: min(planMinutes, silenceIndex(app: name) ?? planMinutes),
-            looksAhead: looksAhead)
+            startIndex: ask.startIndex, planMinutes: min(ask.planMinutes, silenceIndex(app: name) ?? ask.planMinutes),
+            looksAhead: ask.looksAhead)
         // The rates a sweep through `planMinutes` reads: a window past its last minute.
         let rateEnd = min(clock.count, planMinutes + window + 2)
         let model = device.apps[name] ?? AppModel()
-        let earliest = earliestFetch(model, interval: policy.interval, floor: floor, from: clock.time(startIndex))
+        let earliest = earliestFetch(
+            model, interval: ask.policy.interval, floor: floor, from: clock.time(ask.startIndex))
         let firstIndex = max(0, earliest.time.minutesRoundedUp(since: clock.start))
         let factors = valueFactors(model)
         if device.plansColdStart(app: name, configuration) {
             var wakes = coldStartWakes(
                 name, from: firstIndex, to: planMinutes, floor: floor, heldBy: earliest.heldBy)
             if let plannedThrough { wakes.removeAll { $0.plannedTime.milliseconds > clock.time(plannedThrough) } }
-            return AppPlan(
-                wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true,
-                plannedThrough: plannedThrough)
+            return .done(
+                AppPlan(
+                    wakes: wakes, rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: true,
+                    plannedThrough: plannedThrough))
         }
-        let profiles = profiles ?? device.planningProfiles(app: name, configuration)
-        let notColdUntil = (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds
-        var expected =
-            if let launchModel, model.lastLaunch != nil {
-                modelLaunches(
-                    name, launchModel: launchModel, startIndex: startIndex, endIndex: rateEnd, profiles: profiles,
-                    habits: habits ?? device.habitProfiles(app: name, configuration))
-            } else {
-                expectedLaunches(
-                    model: model, startIndex: startIndex, endIndex: rateEnd, profiles: profiles,
-                    notColdUntil: notColdUntil)
-            }
+        let request = ForecastRequest(
+            app: name, startIndex: ask.startIndex, endIndex: rateEnd, planner: self, model: model,
+            profiles: ask.profiles ?? device.planningProfiles(app: name, configuration), habits: ask.habits,
+            notColdUntil: (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds)
+        return .forecast(
+            BegunPlan(
+                request: request, planMinutes: planMinutes, plannedThrough: plannedThrough, rateEnd: rateEnd,
+                earliest: earliest, firstIndex: firstIndex, floor: floor, factors: factors,
+                constraints: ask.policy.constraints))
+    }
+
+    /// The plan of one app from its forecast: the wakes the sweep chooses and their reasons.
+    func finish(_ begun: BegunPlan, forecast: LaunchForecast, correction: Double?) -> AppPlan {
+        let (name, model, startIndex, rateEnd) = (
+            begun.request.app, begun.request.model, begun.request.startIndex, begun.rateEnd
+        )
+        let (factors, earliest, floor, plannedThrough) = (
+            begun.factors, begun.earliest, begun.floor, begun.plannedThrough
+        )
+        var expected = forecast.expected
         // Forecasts as their fetches came true.
         let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
         let rates = expected.total
-        let constraints = constraintChances(policy.constraints, from: startIndex, to: rateEnd)
+        let constraints = constraintChances(begun.constraints, from: startIndex, to: rateEnd)
         let battery = batteryWorth(from: startIndex, to: rateEnd)
         let sweep = Sweep(
             clock: clock, factors: factors,
@@ -106,11 +179,11 @@ struct Planner {
             configuration: configuration, constraintChances: constraints, batteryWorth: battery,
             correction: correction)
         var choices = sweep.choose(
-            rates: rates, from: firstIndex, planMinutes: planMinutes, floorMinutes: floor.minutesRoundedUp(since: 0))
+            rates: rates, from: begun.firstIndex, planMinutes: begun.planMinutes,
+            floorMinutes: floor.minutesRoundedUp(since: 0))
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
         var wakes = appWakes(
-            name, choices: choices, model: model, expected: expected, earliest: earliest,
-            modelProfiles: launchModel != nil && model.lastLaunch != nil ? profiles : nil)
+            name, choices: choices, model: model, expected: expected, earliest: earliest, explain: forecast.reasons)
         if configuration.explainsWakes, let constraints {
             for (index, choice) in choices.enumerated() {
                 let chance = constraints[choice.index]
@@ -124,15 +197,14 @@ struct Planner {
                 wakes[index].reasons.append(.lowBattery(percent: percent))
             }
         }
-        let fromModel = launchModel != nil && model.lastLaunch != nil
         return AppPlan(
             wakes: wakes, rates: rates, returning: expected.returning,
             servedBefore: Dictionary(
                 zip(choices.map { clock.time($0.index) }, choices.map(\.servedBefore)),
                 uniquingKeysWith: { first, _ in first }),
-            lastLaunch: model.lastLaunch, namesParts: !fromModel, factors: factors, earliest: earliest.time,
-            floor: floor, coldStart: false, plannedThrough: plannedThrough, correction: correction,
-            constraintChances: constraints)
+            lastLaunch: model.lastLaunch, namesParts: forecast.reasons == nil, factors: factors,
+            earliest: earliest.time, floor: floor, coldStart: false, plannedThrough: plannedThrough,
+            correction: correction, constraintChances: constraints)
     }
 
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
@@ -149,11 +221,11 @@ struct Planner {
 
     /// The wakes of an app's chosen minutes, with their reasons when the configuration explains
     /// wakes; the first also held back by the interval or a backoff when it comes soon after.
-    /// A plan from the launch model (`modelProfiles`, the planning profiles its features read)
-    /// has the model's reasons.
+    /// A forecast that gives its own reasons (`explain`) names them instead of the parts of
+    /// its expected launches.
     func appWakes(
         _ name: String, choices: [Sweep.Choice], model: AppModel, expected: ExpectedLaunches, earliest: Earliest,
-        modelProfiles: DayProfiles? = nil
+        explain: ((_ minute: Int, _ habits: DayProfiles) -> [WakeReason])? = nil
     ) -> [AppWake] {
         // The habits name the peaks of the reasons: read only for an app with wakes to explain.
         let habits =
@@ -162,10 +234,8 @@ struct Planner {
             AppWake(
                 app: name, plannedTime: Date(milliseconds: clock.time(choice.index)), expectedLaunches: choice.expected,
                 reasons: habits.map { habits in
-                    if let launchModel, let modelProfiles {
-                        return modelReasons(
-                            name, at: choice.index, launchModel: launchModel, model: model, profiles: modelProfiles,
-                            habits: habits)
+                    if let explain {
+                        return explain(choice.index, habits)
                             + fetchReasons(at: choice.index, newContentChance: choice.newContentChance, model: model)
                     }
                     return reasons(

@@ -82,16 +82,6 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var backoffCap: Double = 8 * 3600
     /// Whether fetch results steer the plan (`false` plans from launches alone, for comparison).
     public var usesFetchResults: Bool = true
-    /// Whether the time since an app's last launch raises the expected launches (people often
-    /// come back to an app within an hour or two).
-    public var usesRecency: Bool = true
-    /// Whether expected launches come from the device's learned ``LaunchHazard`` (the profile and
-    /// the time since the last launch, weighed as the device's history says) once it has learned
-    /// enough, rather than from the profile and the return curve added by hand. On by default:
-    /// over the five shared logs together it serves more launches for fewer wakes (docs/evaluation.md,
-    /// "How good it is", gives every log's figures both ways). Off, the hazard is not learned
-    /// either: a model learned without it plans without it.
-    public var learnsLaunchHazard: Bool = true
     /// Whether forecasts are corrected by how the planned fetches' forecasts came true
     /// (``ForecastCalibration``).
     public var calibratesForecasts: Bool = true
@@ -99,12 +89,6 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var explainsWakes: Bool = true
     /// Whether weekdays and weekends are learned apart when the history shows that they differ.
     public var splitsWeekends: Bool = true
-    /// Whether each device keeps what a launch model's features read beyond the profiles
-    /// (``LaunchTraces``: recent launches, which app follows which, the session, unlocks and
-    /// notifications), as planning from a ``LaunchModel`` needs. Off by default: on a store of a
-    /// million launches of 200 apps they made learning 7 times slower, and loading a cached
-    /// model to plan one app several times slower. ``Predictor/launchModel`` turns it on.
-    public var tracksLaunchFeatures: Bool = false
 
     /// Creates a value with every field given.
     public init() {}

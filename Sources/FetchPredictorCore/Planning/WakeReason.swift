@@ -40,6 +40,9 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
     case follows(app: String, share: Double)
     /// The launch model's chance (0 to 1) of a cold launch of the app in the wake's window.
     case launchModel(chance: Double)
+    /// A forecaster of the library's user (``LaunchForecaster``), by its name, gives this chance
+    /// (0 to 1) of a cold launch of the app in the wake's window.
+    case forecast(forecaster: String, chance: Double)
     /// The device's push budget (at most this many device wakes in any hour) held back this many
     /// wakes since the wake before, worth fewer expected launches than those it kept.
     case budget(wakesPerHour: Int, heldBack: Int)
@@ -89,6 +92,10 @@ public enum WakeReason: Sendable, Hashable, Codable, CustomStringConvertible {
                 format: "often opened after %@, which was opened last (after %.0f%% of its launches)", app, share * 100)
         case .launchModel(let chance):
             return String(format: "the launch model gives a %.0f%% chance of a cold launch in the window", chance * 100)
+        case .forecast(let forecaster, let chance):
+            return String(
+                format: "the %@ forecaster gives a %.0f%% chance of a cold launch in the window", forecaster,
+                chance * 100)
         case .budget(let perHour, let heldBack):
             return "the push budget of \(perHour) wake\(perHour == 1 ? "" : "s") an hour held back \(heldBack) "
                 + "less useful wake\(heldBack == 1 ? "" : "s") before this one"

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Forecasts from each app's daily profile: its rate at each time of day, less a quiet spell's
+/// discount and today's peaks that passed without a launch; with `returns`, plus the chance of
+/// coming back soon after the last launch, weighed by hand (`Planner+Rates`).
+public struct ProfileForecaster: LaunchForecaster {
+    /// Whether the time since an app's last launch raises its expected launches (people often
+    /// come back to an app within an hour or two).
+    public var returns: Bool
+
+    public init(returns: Bool = true) { self.returns = returns }
+
+    public var name: String { returns ? "profile" : "daily" }
+    public var inputs: ForecastInputs { [] }
+
+    public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
+        requests.map { request in
+            LaunchForecast(
+                expected: request.planner.profileLaunches(
+                    model: request.model, startIndex: request.startIndex, endIndex: request.endIndex,
+                    profiles: request.profiles, notColdUntil: request.notColdUntil, returns: returns))
+        }
+    }
+}
+
+/// Forecasts from the device's learned ``LaunchHazard``: the chance the profile's rate at each
+/// time of day stands for, times how the time since the app's last launch changes it on this
+/// device. The default: over the five shared logs together it serves more launches for fewer
+/// wakes than the hand weights (docs/evaluation.md). Until the hazard is trained, and for an
+/// app never launched, it forecasts as ``ProfileForecaster`` does.
+public struct HazardForecaster: LaunchForecaster {
+    public init() {}
+
+    public var name: String { "hazard" }
+    public var inputs: ForecastInputs { .launchHazard }
+
+    public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
+        requests.map { request in
+            let planner = request.planner
+            guard planner.device.hazard.isTrained, request.model.lastLaunch != nil else {
+                return ProfileForecaster().forecast([request])[0]
+            }
+            return LaunchForecast(
+                expected: planner.learnedLaunches(
+                    model: request.model, startIndex: request.startIndex, endIndex: request.endIndex,
+                    profiles: request.profiles, notColdUntil: request.notColdUntil))
+        }
+    }
+}
+
+/// Forecasts from a ``LaunchModel``'s trees: the chance of a cold launch in the window after each
+/// minute, from the app's features as they would be if nothing happened until then, read every
+/// ``Planner/launchModelStepMinutes`` minutes for every app asked at once (`Planner+LaunchModel`).
+/// Its wakes' reasons are the model's (``WakeReason/launchModel(chance:)``). An app never launched
+/// has no features: `fallback` forecasts it.
+public struct TreesForecaster: LaunchForecaster {
+    /// The trees.
+    public var model: LaunchModel
+    /// The forecaster of the apps the trees cannot read; its inputs are learned too.
+    public var fallback: any LaunchForecaster
+
+    public init(model: LaunchModel, fallback: any LaunchForecaster = HazardForecaster()) {
+        self.model = model
+        self.fallback = fallback
+    }
+
+    public var name: String { "trees" }
+    public var inputs: ForecastInputs { fallback.inputs.union(.launchFeatures) }
+    /// A plan from the trees is made again at the device's next launch, unlock, screen turned on
+    /// or notification, which often comes sooner than the first stage of others.
+    public var firstStageMinutes: Int? { 30 }
+
+    public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
+        var forecasts = [LaunchForecast?](repeating: nil, count: requests.count)
+        // The rows of every app the trees read, in one batch.
+        var read: [(index: Int, habits: Planner.DayProfiles, rows: Range<Int>)] = []
+        var rows: [LaunchFeatures] = []
+        var others: [Int] = []
+        for (index, request) in requests.enumerated() {
+            guard request.model.lastLaunch != nil else {
+                others.append(index)
+                continue
+            }
+            let habits = request.habitProfiles
+            let first = rows.count
+            rows += request.planner.modelRows(
+                request.app, startIndex: request.startIndex, endIndex: request.endIndex, profiles: request.profiles,
+                habits: habits)
+            read.append((index, habits, first..<rows.count))
+        }
+        let chances = model.probabilities(rows)
+        for (index, _, span) in read {
+            let request = requests[index]
+            let planner = request.planner
+            let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
+            forecasts[index] = LaunchForecast(
+                expected: planner.modelLaunches(
+                    chances: chances[span], startIndex: request.startIndex, endIndex: request.endIndex,
+                    profiles: profiles),
+                reasons: { minute, habits in
+                    planner.modelReasons(
+                        app, at: minute, launchModel: model, model: appModel, profiles: profiles, habits: habits)
+                })
+        }
+        if !others.isEmpty {
+            for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {
+                forecasts[index] = forecast
+            }
+        }
+        return forecasts.map { $0! }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Forecasts an app's cold launches over a planning horizon: the one thing the planner asks of
+/// what the device has learned.
+///
+/// The planner, the coalescing, the push budget, the reasons and the backtest never ask which
+/// forecaster they hold: it is chosen once, where a ``Predictor`` is made (``Predictor/forecaster``,
+/// as swift-log chooses its handler at bootstrap), and each plan asks it once, for every app it
+/// plans at once, so that a model can be read in batches.
+///
+/// ```swift
+/// var predictor = Predictor(forecaster: TreesForecaster(model: .prior))
+/// ```
+///
+/// The built-in forecasters are ``HazardForecaster`` (the default), ``ProfileForecaster`` and
+/// ``TreesForecaster``; ``Forecasters/named(_:)`` finds them by the names the command line and
+/// the service use.
+public protocol LaunchForecaster: Sendable {
+    /// The name the command line, the service and the reasons call it by.
+    var name: String { get }
+    /// What a device must learn from its events for this forecaster: a model learned without
+    /// it cannot serve it, and the model cache keeps one model per set (``learningKey(_:)``).
+    var inputs: ForecastInputs { get }
+    /// How far ahead, in minutes, a next-wake search plans an app at first, when its forecasts
+    /// cost more than the daily profile's: a plan that must look further goes twice as far each
+    /// time. `nil` plans as far as the predictor's stage (four hours).
+    var firstStageMinutes: Int? { get }
+    /// The forecast of each request, in order: the expected cold launches of its app, minute by
+    /// minute from its ``ForecastRequest/startIndex`` to its ``ForecastRequest/endIndex``.
+    func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast]
+}
+
+extension LaunchForecaster {
+    public var firstStageMinutes: Int? { nil }
+
+    /// The key a model learned for this forecaster is cached under, with these settings
+    /// (``PredictorConfiguration/learningKey(learning:)``).
+    public func learningKey(_ configuration: PredictorConfiguration) -> String {
+        configuration.learningKey(learning: inputs)
+    }
+}
+
+/// What a device learns from its events beyond each app's own model, for the forecasters that
+/// read it.
+public struct ForecastInputs: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The device's ``LaunchHazard``: how a cold launch's chance depends on the time of day and
+    /// the time since the last launch, learned from every app.
+    public static let launchHazard = ForecastInputs(rawValue: 1)
+    /// What ``LaunchFeatures`` read beyond the profiles (``LaunchTraces``: recent launches,
+    /// which app follows which, the session, unlocks and notifications), and the habit profiles;
+    /// a plan that reads them is made again whenever they change. On a store of a million
+    /// launches of 200 apps they made learning 7 times slower.
+    public static let launchFeatures = ForecastInputs(rawValue: 2)
+}
+
+/// One app to forecast over a planning horizon, and what the device has learned of it.
+public struct ForecastRequest {
+    /// The app.
+    public let app: String
+    /// The minute of the horizon the plan starts from, and the minute the forecast stops before.
+    public let startIndex: Int
+    public let endIndex: Int
+    /// The planner that asks: the device's model, the horizon's clock, the settings.
+    let planner: Planner
+    /// The app's model, its planning profiles, and its habit profiles when the asker has them.
+    let model: AppModel
+    let profiles: Planner.DayProfiles
+    let habits: Planner.DayProfiles?
+    /// No cold launch of the app comes before this instant: the cold-launch gap after its last launch.
+    let notColdUntil: Milliseconds
+
+    /// What the predictor has learned of the device.
+    public var device: DeviceModel { planner.device }
+    /// What the predictor has learned of the app.
+    public var appModel: AppModel { model }
+    /// The settings of learning and planning.
+    public var configuration: PredictorConfiguration { planner.configuration }
+    /// The instant a minute of the horizon begins.
+    public func time(ofMinute index: Int) -> Date { Date(milliseconds: planner.clock.time(index)) }
+    /// The app's habit profiles: the asker's, or learned now.
+    var habitProfiles: Planner.DayProfiles { habits ?? device.habitProfiles(app: app, configuration) }
+}
+
+/// The expected cold launches of one app, minute by minute, and what says why a wake is worth it.
+public struct LaunchForecast {
+    /// The expected cold launches, by what expects them.
+    public var expected: ExpectedLaunches
+    /// The reasons of a wake at a minute of the horizon, given the app's habit profiles (whose
+    /// peaks a reason may name); `nil` names the parts of ``expected``: the time of day's and
+    /// the return's.
+    public var reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])?
+
+    public init(
+        expected: ExpectedLaunches,
+        reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil
+    ) {
+        self.expected = expected
+        self.reasons = reasons
+    }
+}
+
+/// The built-in forecasters, by name.
+public enum Forecasters {
+    /// The names ``named(_:)`` knows, the default first.
+    public static let names = ["hazard", "profile", "daily", "trees"]
+
+    /// The forecaster of a name: `hazard` (``HazardForecaster``, the default), `profile` (the
+    /// daily profile and the return curve weighed by hand), `daily` (the daily profile alone),
+    /// `trees` (``TreesForecaster`` with the prior shipped with the package); `nil` for another.
+    public static func named(_ name: String) -> (any LaunchForecaster)? {
+        switch name {
+        case "hazard": HazardForecaster()
+        case "profile": ProfileForecaster()
+        case "daily": ProfileForecaster(returns: false)
+        case "trees": TreesForecaster(model: .prior)
+        default: nil
+        }
+    }
+}
