@@ -17,7 +17,9 @@ bins="$(swift build -c release --show-bin-path)"
 rm -f "$work"/predict.sqlite* "$work"/pristine.sqlite*
 "$bins/fetchpredict" import "$work/launches.csv" --db "$work/pristine.sqlite" --time-zone UTC
 # fetchpredict-bench records launches into the store it is given: each run gets a fresh copy.
+# The run before may leave its -wal and -shm: beside a fresh copy they would be read into it.
 bench() {  # bench BIN-FOLDER
+  rm -f "$work"/predict.sqlite*
   cp "$work/pristine.sqlite" "$work/predict.sqlite"
   "$1/fetchpredict-bench" "$work/predict.sqlite"
 }

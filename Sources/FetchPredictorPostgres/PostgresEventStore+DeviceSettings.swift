@@ -198,7 +198,11 @@ extension PostgresEventStore {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
         let row = try await read { db in try await db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (zone, ownDefault, version, wakesPerHour, storeDefault, scopeBudget, names, intervals, enabled, bits) = row
+        let (
+            zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, scopeBudget, names, intervals, enabled,
+            bits
+        ) =
+            row
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
@@ -212,7 +216,7 @@ extension PostgresEventStore {
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
             exists: version != nil, policies: policies, version: version ?? 0,
             // The device's own budget, else its scope's, else the store's.
-            wakesPerHour: wakesPerHour.map(Int.init) ?? scopeBudget.flatMap { Int($0) })
+            wakesPerHour: wakesPerHour.map(Int.init) ?? scopeBudget.flatMap { Int($0) }, forecaster: forecaster)
     }
 }
 
@@ -220,7 +224,7 @@ extension PostgresEventStore {
 /// the device's zone, interval and version, the store's interval, and the apps' own settings.
 private struct PlanningSettingsStatement: PostgresPreparedStatement {
     static let sql = """
-        SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour,
+        SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour, device.forecaster,
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
             (SELECT value FROM store_setting
                 WHERE key IN ('defaultWakesPerHour:' || left($1, strpos($1, '/')), 'defaultWakesPerHour:')
@@ -235,7 +239,7 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             FROM app WHERE app.device_id = device.id AND (\(PostgresEventStore.ownSettingSQL))
         ) AS own ON TRUE
         """
-    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, [String], [String], [Bool], [Int16])
+    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, String?, [String], [String], [Bool], [Int16])
     var device: String
 
     func makeBindings() -> PostgresBindings {
@@ -282,6 +286,10 @@ private struct PostgresSettings: SettingsTransaction {
     func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) async throws {
         try await db.changes(
             "UPDATE device SET wakes_per_hour = \(wakesPerHour.map(Int32.init)) WHERE id = \(deviceID)")
+    }
+
+    func setForecaster(_ forecaster: String?, deviceID: Int64) async throws {
+        try await db.changes("UPDATE device SET forecaster = \(forecaster) WHERE id = \(deviceID)")
     }
 
     func app(_ app: String, deviceID: Int64, device: String) async throws -> (id: Int64, settings: AppSettings) {

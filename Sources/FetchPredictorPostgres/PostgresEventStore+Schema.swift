@@ -265,6 +265,20 @@ extension PostgresEventStore {
                 "ALTER TABLE kept_wake ADD COLUMN leased_generation BIGINT"
             ]
         ),
+        (
+            "v9: each device's forecaster",
+            [
+                // The forecaster the device is planned with (Forecasters.named); NULL for the
+                // scheduler's. A change makes the device's kept plan again, as one of its interval does.
+                "ALTER TABLE device ADD COLUMN forecaster TEXT",
+                "DROP TRIGGER kept_wake_of_changed_device ON device",
+                """
+                CREATE TRIGGER kept_wake_of_changed_device
+                AFTER UPDATE OF name, version, time_zone, default_interval, wakes_per_hour, forecaster ON device
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_device()
+                """,
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -81,6 +81,11 @@ struct APIError: HTTPResponseError {
                 return APIError(
                     .badRequest, "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw",
                     field: "timeZone")
+            case .unknownForecaster(let name):
+                return APIError(
+                    .badRequest,
+                    "'forecaster' must be one of \(Forecasters.names.joined(separator: ", ")), or null for the service's; not '\(name)'",
+                    field: "forecaster")
             default:
                 // The store's own sentences name files of the server: they stay in its log.
                 return nil

@@ -75,12 +75,15 @@ public enum FetchPredictorService {
     ///   - store: the event store it serves.
     ///   - settings: where it listens and its limits.
     ///   - configuration: learning and planning settings.
+    ///   - forecaster: what forecasts the cold launches of the devices that set no forecaster of
+    ///     their own (`PUT /v1/devices/{device}` with `forecaster`).
     ///   - logger: where it logs.
     ///   - clock: the time of requests that give none.
     ///   - onRunning: called with the port once the service listens.
     public static func application(
         store: any EventStoring, settings: ServiceSettings,
         configuration: PredictorConfiguration = PredictorConfiguration(),
+        forecaster: any LaunchForecaster = HazardForecaster(),
         logger: Logger = Logger(label: "fetchpredict"), clock: @escaping @Sendable () -> Date = { Date() },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -91,7 +94,8 @@ public enum FetchPredictorService {
             logger: logger)
         let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
-            store: store, configuration: configuration, maximumLoadedDevices: settings.maximumLoadedDevices,
+            store: store, configuration: configuration, forecaster: forecaster,
+            maximumLoadedDevices: settings.maximumLoadedDevices,
             requiresKnownDevices: true, admission: learning, largeLearn: settings.largeLearn)
         let router = Router(context: APIContext.self)
         let health = StoreHealth(logger: logger)

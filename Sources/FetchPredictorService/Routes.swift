@@ -234,6 +234,10 @@ struct Routes: Sendable {
         /// Whose budget that is: `device` (its own), `tenant` (its tenant's, `PUT /v1/settings`),
         /// `store` (the store's), or `none`.
         var wakesPerHourFrom: String
+        /// The forecaster the device is planned with: its own, else the service's.
+        var forecaster: String
+        /// Whose forecaster that is: `device` (its own) or `service` (`serve --forecaster`).
+        var forecasterFrom: String
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -243,25 +247,31 @@ struct Routes: Sendable {
             // Always there, null for none: a client reads "no budget", not "not told".
             try container.encode(wakesPerHour, forKey: .wakesPerHour)
             try container.encode(wakesPerHourFrom, forKey: .wakesPerHourFrom)
+            try container.encode(forecaster, forKey: .forecaster)
+            try container.encode(forecasterFrom, forKey: .forecasterFrom)
         }
 
-        enum CodingKeys: String, CodingKey { case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom }
+        enum CodingKeys: String, CodingKey {
+            case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom, forecaster, forecasterFrom
+        }
     }
 
-    /// A device's settings, as GET and PUT answer them: the push budget the device is planned
-    /// with, and whose it is.
-    static func settings(of device: StoreDevice, in store: any EventStoring) async throws -> DeviceSettingsAnswer {
+    /// A device's settings, as GET and PUT answer them: the push budget and the forecaster the
+    /// device is planned with, and whose each is.
+    func settings(of device: StoreDevice) async throws -> DeviceSettingsAnswer {
         let budget = try await store.effectiveWakesPerHour(device: device.stored)
+        let own = try await store.planningSettings(device: device.stored).forecaster
         return DeviceSettingsAnswer(
             device: device.name, timeZone: try await store.timeZone(device: device.stored).map(TimeZoneName.name(of:)),
             defaultInterval: try await store.defaultInterval(device: device.stored).text,
-            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from.rawValue)
+            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from.rawValue,
+            forecaster: own ?? scheduler.forecaster.name, forecasterFrom: own == nil ? "service" : "device")
     }
 
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         guard try await store.hasDevice(device.stored) else { throw APIError.notFound(device: device.name) }
-        return try Self.json(try await Self.settings(of: device, in: store))
+        return try Self.json(try await settings(of: device))
     }
 
     /// What erasing a device deleted.
@@ -312,7 +322,7 @@ struct Routes: Sendable {
     @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let object = try await jsonObject(
-            request, context: context, allowed: ["timeZone", "defaultInterval", "wakesPerHour"])
+            request, context: context, allowed: ["timeZone", "defaultInterval", "wakesPerHour", "forecaster"])
         var zone: TimeZone?
         if let value = object["timeZone"] {
             guard case .string(let name) = value else {
@@ -327,11 +337,12 @@ struct Routes: Sendable {
         }
         let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
+        let forecaster: String?? = try object["forecaster"].map(Self.forecaster)
         let change = DeviceSettingsChange(
-            timeZone: zone, defaultInterval: interval.map { .some($0) }, wakesPerHour: budget)
+            timeZone: zone, defaultInterval: interval.map { .some($0) }, wakesPerHour: budget, forecaster: forecaster)
         // One transaction: a zone refused changes nothing else.
         try await store.changeDevice(change, device: device.stored)
-        return try Self.json(try await Self.settings(of: device, in: store))
+        return try Self.json(try await settings(of: device))
     }
 
     /// An app's settings, as `PUT /v1/devices/{device}/apps/{app}` answers them.
@@ -487,6 +498,19 @@ struct Routes: Sendable {
             throw APIError(
                 .badRequest, "'wakesPerHour' must be a whole number of wakes from 1 to 60, or null for no budget",
                 field: "wakesPerHour")
+        }
+    }
+
+    /// A forecaster's name from JSON: one of ``Forecasters/names``, or null for the service's.
+    static func forecaster(_ value: Scalar) throws -> String? {
+        switch value {
+        case .null: return nil
+        case .string(let name) where Forecasters.named(name) != nil: return name
+        default:
+            throw APIError(
+                .badRequest,
+                "'forecaster' must be one of \(Forecasters.names.joined(separator: ", ")), or null for the service's",
+                field: "forecaster")
         }
     }
 

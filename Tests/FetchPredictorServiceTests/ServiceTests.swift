@@ -148,6 +148,36 @@ struct ServiceTests {
         await service.stop()
     }
 
+    /// A forecaster set over HTTP plans the device: the answer names it and whose it is, the
+    /// schedule moves, a bad name is a 400 naming the field, and null returns it to the service's.
+    @Test func aDevicesForecasterIsSetOverHTTP() async throws {
+        let service = try await LiveService()
+        try await service.setUpPhone()
+        _ = try await service.post(LiveService.weeksOfLaunches())
+        func schedule() async throws -> String {
+            try await service.request(
+                "GET", "/v1/devices/phone/schedule?from=2024-01-22T00:00:00Z&hours=24", key: service.acme
+            ).text
+        }
+        let got = try await service.request("GET", "/v1/devices/phone", key: service.acme)
+        #expect(got.json["forecaster"] as? String == "hazard" && got.json["forecasterFrom"] as? String == "service")
+        let before = try await schedule()
+        let put = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"forecaster": "daily"}"#.utf8))
+        #expect(put.status == 200, "\(put.text)")
+        #expect(put.json["forecaster"] as? String == "daily" && put.json["forecasterFrom"] as? String == "device")
+        #expect(try await schedule() != before)
+        for bad in [#"{"forecaster": "cubic"}"#, #"{"forecaster": 1}"#, #"{"forecaster": "trees=/etc/passwd"}"#] {
+            let refused = try await service.request("PUT", "/v1/devices/phone", key: service.acme, body: Data(bad.utf8))
+            #expect(refused.status == 400 && refused.json["field"] as? String == "forecaster", "\(bad)")
+        }
+        let cleared = try await service.request(
+            "PUT", "/v1/devices/phone", key: service.acme, body: Data(#"{"forecaster": null}"#.utf8))
+        #expect(
+            cleared.json["forecaster"] as? String == "hazard" && cleared.json["forecasterFrom"] as? String == "service")
+        #expect(try await schedule() == before)
+    }
+
     /// A push budget set over HTTP bounds the device's plans: no hour of its schedule holds more
     /// wakes, and its next wake is its budgeted plan's first; a bad value is a 400 naming the field.
     @Test func aPushBudgetBoundsTheDevicesPlans() async throws {

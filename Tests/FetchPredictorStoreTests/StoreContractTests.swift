@@ -289,6 +289,28 @@ import Testing
         #expect(try await store.planningSettings(device: "phone").wakesPerHour == nil)
     }
 
+    /// A device's forecaster is kept, read with its planning settings, and cleared; an unknown
+    /// name is refused and changes nothing, not even the rest of its change.
+    @Test(arguments: Backend.available)
+    func aForecasterIsKeptPerDevice(backend: Backend) async throws {
+        let store = try backend.makeStore()
+        try await store.createDevice("tablet")
+        try await store.changeDevice(DeviceSettingsChange(forecaster: .some("profile")), device: "phone")
+        #expect(try await store.planningSettings(device: "phone").forecaster == "profile")
+        #expect(try await store.planningSettings(device: "tablet").forecaster == nil)
+        do {
+            try await store.changeDevice(
+                DeviceSettingsChange(wakesPerHour: .some(3), forecaster: .some("cubic")), device: "phone")
+            Issue.record("an unknown forecaster was kept")
+        } catch let error as StoreError {
+            #expect("\(error)".contains("no forecaster 'cubic'"), "\(error)")
+        }
+        #expect(try await store.planningSettings(device: "phone").forecaster == "profile")
+        #expect(try await store.planningSettings(device: "phone").wakesPerHour == nil)
+        try await store.changeDevice(DeviceSettingsChange(forecaster: .some(nil)), device: "phone")
+        #expect(try await store.planningSettings(device: "phone").forecaster == nil)
+    }
+
     /// A listing goes page by page through the names with a prefix, in byte order, and never
     /// past it.
     @Test(arguments: Backend.available)

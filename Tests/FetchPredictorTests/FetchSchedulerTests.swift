@@ -85,6 +85,37 @@ struct FetchSchedulerTests {
         }
     }
 
+    /// A device's own forecaster plans it, whatever the scheduler's; set, it replaces the model
+    /// learned for the one before (a model of other inputs), also in the store's cache, and
+    /// cleared, the scheduler's plans it again.
+    @Test func aDevicesOwnForecasterPlansIt() async throws {
+        let store = try commuterStore()
+        let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)
+        func expected(_ forecaster: any LaunchForecaster) async throws -> Schedule {
+            var predictor = Predictor(forecaster: forecaster)
+            predictor.setTimeZone(zone, device: "phone")
+            predictor.defaultInterval = .minimum
+            for event in try await store.events(device: "phone") { try predictor.observe(event, device: "phone") }
+            return try predictor.plannedSchedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        }
+        let scheduler = FetchScheduler(store: store)
+        func asked() async throws -> Schedule {
+            try await scheduler.schedule(from: from, to: from.addingTimeInterval(86_400), device: "phone")
+        }
+        let hazard = try await expected(HazardForecaster()), profile = try await expected(ProfileForecaster())
+        #expect(hazard != profile)
+        #expect(try await asked() == hazard)
+        try await store.changeDevice(DeviceSettingsChange(forecaster: .some("profile")), device: "phone")
+        #expect(try await asked() == profile)
+        #expect(
+            try await FetchScheduler(store: store).schedule(
+                from: from, to: from.addingTimeInterval(86_400), device: "phone") == profile)
+        let keys = try await store.read { db in try String.fetchAll(db, sql: "SELECT configuration FROM modelCache") }
+        #expect(keys == [ProfileForecaster().learningKey(PredictorConfiguration())])
+        try await store.changeDevice(DeviceSettingsChange(forecaster: .some(nil)), device: "phone")
+        #expect(try await asked() == hazard)
+    }
+
     @Test func learnedModelIsCachedAndOnlyNewEventsAreLearned() async throws {
         let store = try commuterStore()
         let from = Date(milliseconds: DateFields(year: 2024, month: 1, day: 22).instant(in: zone).0)

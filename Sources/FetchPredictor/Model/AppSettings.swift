@@ -67,12 +67,19 @@ public struct DeviceSettingsChange: Sendable, Hashable {
     public var defaultInterval: FetchInterval??
     /// The device's push budget: `.some(nil)` for none; `nil` keeps it.
     public var wakesPerHour: Int??
+    /// The name of the forecaster the device is planned with, one of ``Forecasters/names``:
+    /// `.some(nil)` returns it to the scheduler's; `nil` keeps it.
+    public var forecaster: String??
 
     /// Creates a change of the fields given.
-    public init(timeZone: TimeZone? = nil, defaultInterval: FetchInterval?? = nil, wakesPerHour: Int?? = nil) {
+    public init(
+        timeZone: TimeZone? = nil, defaultInterval: FetchInterval?? = nil, wakesPerHour: Int?? = nil,
+        forecaster: String?? = nil
+    ) {
         self.timeZone = timeZone
         self.defaultInterval = defaultInterval
         self.wakesPerHour = wakesPerHour
+        self.forecaster = forecaster
     }
 }
 

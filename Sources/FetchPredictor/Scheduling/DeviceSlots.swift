@@ -9,6 +9,9 @@ final class DeviceSlot: @unchecked Sendable {
     let lock = AsyncLock()
     /// The device's predictor, knowing this device alone. Guarded by ``lock``.
     var predictor: Predictor
+    /// The device's own forecaster setting the predictor plans with (``PlanningSettings/forecaster``);
+    /// `nil` for the scheduler's. Guarded by ``lock``.
+    var forecasterSetting: String?
     /// What the predictor's model was learned from; `nil` when none is loaded. Guarded by ``lock``.
     var loaded: LoadedModel?
     /// The wake the last next-wake query planned, with the model and the settings it was planned

@@ -160,9 +160,10 @@ extension FetchScheduler {
         try await wakePlanning.once { try await store.planWakesWith(settings: planningSettingsKey) }
     }
 
-    /// A description of the settings that plans are made with: a store's kept wakes planned with
-    /// others are planned again (``WakeKeeping/planWakesWith(settings:)``).
-    public var planningSettingsKey: String { String(describing: configuration) }
+    /// A description of the settings that plans are made with, the default forecaster's name
+    /// among them: a store's kept wakes planned with others are planned again
+    /// (``WakeKeeping/planWakesWith(settings:)``).
+    public var planningSettingsKey: String { "\(configuration) forecaster: \(forecaster.name)" }
 }
 
 /// Runs a body once, the first time it succeeds; callers that come while it runs wait for it.

@@ -27,7 +27,7 @@ public final class FetchScheduler: @unchecked Sendable {
     public let store: any EventStoring
     /// The settings of learning and planning.
     public let configuration: PredictorConfiguration
-    /// What forecasts each app's cold launches, for every device.
+    /// What forecasts each app's cold launches, for every device that sets none of its own.
     public let forecaster: any LaunchForecaster
     /// The most devices whose models are kept in memory; the least recently used goes first.
     public let maximumLoadedDevices: Int
@@ -62,8 +62,9 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - store: the event store.
     ///   - configuration: learning and planning settings.
-    ///   - forecaster: what forecasts each app's cold launches (``HazardForecaster`` by default);
-    ///     models are cached for what it reads (``LaunchForecaster/learningKey(_:)``).
+    ///   - forecaster: what forecasts each app's cold launches (``HazardForecaster`` by default)
+    ///     for the devices that set none of their own (``DeviceSettingsChange/forecaster``);
+    ///     models are cached for what each reads (``LaunchForecaster/learningKey(_:)``).
     ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
     ///     recently used are dropped first (a sixteenth of the limit at once, when it is passed),
     ///     and learned again from the store's cache when asked.
@@ -97,8 +98,9 @@ public final class FetchScheduler: @unchecked Sendable {
     /// How many devices' models are in memory now; read without waiting for a query in flight.
     public var loadedDeviceCount: Int { slots.loadedCount }
 
-    /// The key under which learned models are cached: only settings that change learning.
-    private var cacheKey: String { forecaster.learningKey(configuration) }
+    /// The key under which a device's learned model is cached: only settings that change
+    /// learning, for its forecaster's inputs.
+    private func cacheKey(_ slot: DeviceSlot) -> String { slot.predictor.forecaster.learningKey(configuration) }
 
     /// Loads a device's settings and its model as of `time`, holding the device's lock: learned
     /// from the events before it (`Date.knownThrough`), never from one at it or later, so that an
@@ -120,6 +122,13 @@ public final class FetchScheduler: @unchecked Sendable {
         if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
         if slot.predictor.wakesPerHour(device: device) != settings.wakesPerHour {
             slot.predictor.setWakesPerHour(settings.wakesPerHour, device: device)
+        }
+        // The device's own forecaster, else the scheduler's: a model learned for another's inputs
+        // is learned again.
+        if slot.forecasterSetting != settings.forecaster {
+            slots.unload(slot)
+            slot.predictor.forecaster = settings.forecaster.flatMap(Forecasters.named) ?? forecaster
+            slot.forecasterSetting = settings.forecaster
         }
         // A device that is not there has no events, no settings and no zone: the predictor
         // knows nothing of it, and answers as for a device with no events, in no zone. One that
@@ -169,7 +178,8 @@ public final class FetchScheduler: @unchecked Sendable {
     {
         let device = slot.device
         let later = try await store.hasEvents(device: device, after: limit)
-        if let app, let cached = try await store.cachedModel(device: device, configuration: cacheKey, apps: [app]),
+        if let app,
+            let cached = try await store.cachedModel(device: device, configuration: cacheKey(slot), apps: [app]),
             cached.asOf <= limit, try await !store.hasEvents(device: device, after: cached.asOf, through: limit)
         {
             // The cache holds a model in the device's zone: it is dropped when the zone changes.
@@ -197,7 +207,7 @@ public final class FetchScheduler: @unchecked Sendable {
         let device = slot.device
         let learning = Learning(model: DeviceModel(timeZone: zone))
         var fromCache = false
-        if let cached = try await store.cachedModel(device: device, configuration: cacheKey), cached.asOf <= end,
+        if let cached = try await store.cachedModel(device: device, configuration: cacheKey(slot)), cached.asOf <= end,
             cached.model.timeZone == zone
         {
             (learning.asOf, learning.model, fromCache) = (cached.asOf, cached.model, true)
@@ -215,13 +225,14 @@ public final class FetchScheduler: @unchecked Sendable {
         } else if version != nil {
             learning.keepsEnd = true
         }
-        let (configuration, inputs) = (self.configuration, forecaster.inputs)
+        let (configuration, inputs) = (self.configuration, slot.predictor.forecaster.inputs)
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
             learning.observe(event, configuration, learning: inputs)
         }
         if let version, let checkpoint = learning.kept {
             try await store.cacheModel(
-                checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey, version: version)
+                checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey(slot), version: version
+            )
         }
         slot.predictor.setModel(learning.model, device: device)
         return learning.asOf

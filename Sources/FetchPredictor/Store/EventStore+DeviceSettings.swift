@@ -257,7 +257,8 @@ extension EventStore {
                 ?? Self.defaultWakesPerHour(db, scopes: scope.isEmpty ? [""] : [scope, ""])
             return PlanningSettings(
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
-                policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour)
+                policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour,
+                forecaster: record?.forecaster)
         }
     }
 }
@@ -295,6 +296,10 @@ private struct SQLiteSettings: SettingsTransaction {
 
     func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) throws {
         try db.execute(sql: "UPDATE device SET wakesPerHour = ? WHERE id = ?", arguments: [wakesPerHour, deviceID])
+    }
+
+    func setForecaster(_ forecaster: String?, deviceID: Int64) throws {
+        try db.execute(sql: "UPDATE device SET forecaster = ? WHERE id = ?", arguments: [forecaster, deviceID])
     }
 
     func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings) {

@@ -250,6 +250,21 @@ extension EventStore {
             // claim plans the device as of, which may move the wake's time but not the plan.
             try db.execute(sql: "ALTER TABLE keptWake ADD COLUMN leasedGeneration INTEGER")
         }
+        migrator.registerMigration("v14: each device's forecaster") { db in
+            // The forecaster the device is planned with (Forecasters.named); NULL for the
+            // scheduler's. A change makes the device's kept plan again, as one of its interval does.
+            try db.execute(
+                sql: """
+                    ALTER TABLE device ADD COLUMN forecaster TEXT;
+                    DROP TRIGGER keptWakeOfChangedDevice;
+                    CREATE TRIGGER keptWakeOfChangedDevice
+                        AFTER UPDATE OF name, version, timeZone, defaultInterval, wakesPerHour, forecaster ON device BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1, device = NEW.name,
+                            scope = substr(NEW.name, 1, instr(NEW.name, '/'))
+                            WHERE deviceId = NEW.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

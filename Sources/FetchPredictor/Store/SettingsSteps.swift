@@ -22,6 +22,9 @@ package protocol SettingsTransaction {
     /// Sets a device's own push budget; `nil` for none.
     func setWakesPerHour(_ wakesPerHour: Int?, deviceID: Int64) async throws
 
+    /// Sets the name of the forecaster a device is planned with; `nil` for the scheduler's.
+    func setForecaster(_ forecaster: String?, deviceID: Int64) async throws
+
     /// An app's id and settings, the app made with the defaults if new; its row held until the
     /// transaction ends.
     func app(_ app: String, deviceID: Int64, device: String) async throws -> (id: Int64, settings: AppSettings)
@@ -37,6 +40,9 @@ package enum SettingsSteps {
     package static func changeDevice<Transaction: SettingsTransaction>(
         _ change: DeviceSettingsChange, device: String, in transaction: Transaction
     ) async throws {
+        if let name = change.forecaster ?? nil, Forecasters.named(name) == nil {
+            throw StoreError.unknownForecaster(name)
+        }
         // The zone first: when it is refused, nothing else changes either.
         let (id, stored) = try await transaction.device(device, creatingIn: change.timeZone)
         if let zone = change.timeZone {
@@ -55,6 +61,9 @@ package enum SettingsSteps {
         }
         if let budget = change.wakesPerHour {
             try await transaction.setWakesPerHour(budget, deviceID: id)
+        }
+        if let forecaster = change.forecaster {
+            try await transaction.setForecaster(forecaster, deviceID: id)
         }
     }
 

@@ -35,6 +35,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A database server does not answer (down, restarting, unreachable, or every connection
     /// busy): the call may be repeated once it is back, and a repeated event is stored once.
     case unavailable(location: String, detail: String)
+    /// No forecaster of that name (``Forecasters/names``).
+    case unknownForecaster(String)
 
     /// A sentence for people, in the library's terms: what went wrong and what was left as it
     /// was. How to mend it is for the program that shows it to say, in its own terms (a flag, a
@@ -75,6 +77,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             "The database \(location) does not answer (\(detail)); a write in flight may or may not have been stored, and repeating it stores nothing twice."
         case .sqlite(let path, let detail):
             "The database \(path) could not be used: \(detail)."
+        case .unknownForecaster(let name):
+            "There is no forecaster '\(name)' (\(Forecasters.names.joined(separator: ", "))); nothing was changed."
         }
     }
 }

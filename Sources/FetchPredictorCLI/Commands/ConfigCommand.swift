@@ -110,6 +110,12 @@ struct ConfigCommand: AsyncParsableCommand {
             valueName: "count"))
     var wakesPerHour: WakesPerHourArgument?
 
+    @Option(
+        help: ArgumentHelp(
+            "The forecaster the device is planned with, here and by the service: hazard, profile, daily or trees; default for the one each command or serve is given (--forecaster, hazard by default).",
+            valueName: "name"))
+    var forecaster: DeviceForecasterArgument?
+
     @Flag(
         help:
             "With --time-zone: read the device's imports of local times (App Usage, dumpsys) again in the new zone, in one transaction; each file must still be where it was imported from."
@@ -129,10 +135,24 @@ struct ConfigCommand: AsyncParsableCommand {
         var wakesPerHour: Int?
         /// Whose budget that is.
         var wakesPerHourFrom = BudgetSource.none
+        /// The device's own forecaster; `nil` for the one each command or the service is given.
+        var forecaster: String?
         var app: AppSettings?
 
         enum CodingKeys: String, CodingKey {
-            case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom, app
+            case device, timeZone, defaultInterval, wakesPerHour, wakesPerHourFrom, forecaster, app
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(device, forKey: .device)
+            try container.encodeIfPresent(timeZone, forKey: .timeZone)
+            try container.encode(defaultInterval, forKey: .defaultInterval)
+            try container.encodeIfPresent(wakesPerHour, forKey: .wakesPerHour)
+            try container.encode(wakesPerHourFrom, forKey: .wakesPerHourFrom)
+            // Always there, null for none of its own.
+            try container.encode(forecaster, forKey: .forecaster)
+            try container.encodeIfPresent(app, forKey: .app)
         }
     }
 
@@ -240,7 +260,8 @@ struct ConfigCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Only a change makes a store: showing the settings of a path with none is an error.
-        let changes = !appChange.isEmpty || defaultInterval != nil || timeZone != nil || wakesPerHour != nil
+        let changes =
+            !appChange.isEmpty || defaultInterval != nil || timeZone != nil || wakesPerHour != nil || forecaster != nil
         if reread, let timeZone {
             let eventStore = try store.openStore(creating: false)
             try await KnownNames.requireDevice(store.device, in: eventStore)
@@ -275,6 +296,10 @@ struct ConfigCommand: AsyncParsableCommand {
                 try await eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
             }
         }
+        if let forecaster {
+            try await eventStore.changeDevice(
+                DeviceSettingsChange(forecaster: .some(forecaster.name)), device: store.device)
+        }
         if let app, !appChange.isEmpty { try await eventStore.changeApp(appChange, app: app, device: store.device) }
         if let defaultInterval {
             // With --device, that device's default; without, the store's.
@@ -292,7 +317,7 @@ struct ConfigCommand: AsyncParsableCommand {
             timeZone: try await eventStore.timeZone(device: store.device).map(TimeZoneName.name(of:)),
             defaultInterval: try await eventStore.defaultInterval(device: store.device),
             wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from,
-            app: appSettings)
+            forecaster: try await eventStore.planningSettings(device: store.device).forecaster, app: appSettings)
         try output.print(settings, text: Self.describe)
     }
 
@@ -318,6 +343,8 @@ struct ConfigCommand: AsyncParsableCommand {
                     "at most \(Output.count($0, "device wake")) in any hour"
                         + Self.whose(settings.wakesPerHourFrom, device: settings.device)
                 } ?? "none (set one with --wakes-per-hour)"),
+            "forecaster: "
+                + (settings.forecaster ?? "the one each command is given (--forecaster, hazard by default)"),
         ]
         if let app = settings.app {
             let interval = app.interval.map(\.text) ?? "\(settings.defaultInterval) (the default)"

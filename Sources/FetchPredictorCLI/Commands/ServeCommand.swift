@@ -54,6 +54,9 @@
 
         @OptionGroup var silence: SilenceOptions
 
+        @Option(help: ForecasterArgument.serveHelp)
+        var forecaster = ForecasterArgument.defaultValue
+
         @Option(
             help: ArgumentHelp(
                 "The most connections held at once; one beyond is closed as it opens. Default: the limit of open files (ulimit -n, raised to its hard limit at start) less 128.",
@@ -137,7 +140,8 @@
             let done = DispatchSemaphore(value: 0)
             let configuration = silence.configuration
             let application = FetchPredictorService.application(
-                store: eventStore, settings: settings, configuration: configuration, logger: logger,
+                store: eventStore, settings: settings, configuration: configuration,
+                forecaster: try forecaster.forecaster(), logger: logger,
                 onRunning: { [lifecycle, settings] port in
                     lifecycle.notice("ready", metadata: ["address": "\(settings.host):\(port)"])
                 })

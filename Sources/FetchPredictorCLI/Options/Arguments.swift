@@ -87,10 +87,38 @@ struct ForecasterArgument: ExpressibleByArgument, CustomStringConvertible {
         }
     }
 
+    /// The help of the planning commands' option: the forecaster of a device that sets none.
+    static let planHelp = ArgumentHelp(
+        "What forecasts the cold launches, when the device sets no forecaster of its own (as the service's PUT /v1/devices/{device} sets): hazard, profile, daily, trees or trees=FILE, as evaluate takes them.",
+        valueName: "name")
+
+    /// The help of `serve`'s option: the forecaster of the devices that set none.
+    static let serveHelp = ArgumentHelp(
+        "What forecasts the cold launches of the devices that set no forecaster of their own (PUT /v1/devices/{device} with forecaster): hazard, profile, daily, trees or trees=FILE, as evaluate takes them.",
+        valueName: "name")
+
     /// The option's help, shared by every command that takes it.
     static let help = ArgumentHelp(
         "What forecasts each app's cold launches: hazard (the launch hazard learned from the device's apps), profile (the daily profile and the return after a launch, weighed by hand), daily (the daily profile alone), trees (the launch model shipped with fetchpredict, an experiment: docs/experiments.md) or trees=FILE (the trees' JSON that scripts/fit-launch-model.py --model trees wrote).",
         valueName: "name")
+}
+
+/// A device's own forecaster as `config` takes it: a name of ``Forecasters/names``, or `default`
+/// for the one each command is given.
+struct DeviceForecasterArgument: ExpressibleByArgument {
+    /// The name; `nil` for `default`.
+    var name: String?
+
+    init?(argument text: String) {
+        if text == "default" {
+            name = nil
+            return
+        }
+        guard Forecasters.named(text) != nil else { return nil }
+        name = text
+    }
+
+    static var allValueStrings: [String] { Forecasters.names + ["default"] }
 }
 
 /// How long unused a device or an app goes silent after: a number of days, or `never`.

@@ -11,7 +11,7 @@ struct PlanOptions: ParsableArguments {
         transform: BudgetArgument.parse)
     var budget: Double = PredictorConfiguration().budget
 
-    @Option(help: ForecasterArgument.help)
+    @Option(help: ForecasterArgument.planHelp)
     var forecaster = ForecasterArgument.defaultValue
 
     @OptionGroup var silence: SilenceOptions

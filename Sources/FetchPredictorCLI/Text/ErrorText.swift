@@ -76,7 +76,7 @@ enum ErrorText {
             )
         case .unavailable:
             return amend(sentence, ". Check that the server of --postgres (or $FETCHPREDICT_DATABASE_URL) is up.")
-        case .cannotCreate, .unknownTimeZone, .busy, .unknownKey, .sqlite:
+        case .cannotCreate, .unknownTimeZone, .busy, .unknownKey, .sqlite, .unknownForecaster:
             return sentence
         }
     }

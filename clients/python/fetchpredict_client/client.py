@@ -46,6 +46,7 @@ from .generated.models import (
     PutAppBody,
     PutAppResponse200,
     PutDeviceBody,
+    PutDeviceBodyForecasterType0,
     PutTenantSettingsBody,
     Schedule,
     TenantSettings,
@@ -154,11 +155,16 @@ class FetchPredictor:
         time_zone: str | Unset = UNSET,
         default_interval: int | str | Unset = UNSET,
         wakes_per_hour: int | None | Unset = UNSET,
+        forecaster: str | None | Unset = UNSET,
     ) -> DeviceSettings:
-        """Sets a device's zone, the interval of its apps that set none, and its push budget
-        (`None` for none); creates the device. What is not given is left as it is."""
+        """Sets a device's zone, the interval of its apps that set none, its push budget (`None`
+        for none) and its forecaster ("hazard", "profile", "daily" or "trees"; `None` for the
+        service's); creates the device. What is not given is left as it is."""
         body = PutDeviceBody(
-            time_zone=time_zone, default_interval=default_interval, wakes_per_hour=wakes_per_hour
+            time_zone=time_zone,
+            default_interval=default_interval,
+            wakes_per_hour=wakes_per_hour,
+            forecaster=PutDeviceBodyForecasterType0(forecaster) if isinstance(forecaster, str) else forecaster,
         )
         answer = self._call(lambda: put_device.sync_detailed(device, client=self.api, body=body))
         return self._expect(answer, DeviceSettings, "PUT /v1/devices/{device}")

@@ -31,6 +31,19 @@ def test_settings_round_trip(fleet: FetchPredictor) -> None:
     fleet.put_tenant_settings(wakes_per_hour=None)
 
 
+def test_forecaster_round_trip(fleet: FetchPredictor) -> None:
+    # A device is planned with the service's forecaster until it sets its own;
+    put = fleet.put_device("phone", time_zone="Europe/Warsaw")
+    assert (put.forecaster.value, put.forecaster_from.value) == ("hazard", "service")
+    # one it sets is answered back, and a GET answers the same;
+    own = fleet.put_device("phone", forecaster="daily")
+    assert (own.forecaster.value, own.forecaster_from.value) == ("daily", "device")
+    assert fleet.device("phone").to_dict() == own.to_dict()
+    # and None returns it to the service's.
+    back = fleet.put_device("phone", forecaster=None)
+    assert (back.forecaster.value, back.forecaster_from.value) == ("hazard", "service")
+
+
 def test_tenant_budget_round_trip(fleet: FetchPredictor) -> None:
     # A tenant starts with no budget; one set is answered back, and None takes it away.
     assert fleet.tenant_settings().wakes_per_hour is None

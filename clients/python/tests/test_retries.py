@@ -16,7 +16,8 @@ from fetchpredict_client.retry import parse_retry_after
 
 Answer = tuple[int, dict[str, str], object]
 SETTINGS: Answer = (200, {}, {"device": "phone", "timeZone": "Europe/Warsaw", "defaultInterval": "minimum",
-                                  "wakesPerHour": None, "wakesPerHourFrom": "none"})
+                                  "wakesPerHour": None, "wakesPerHourFrom": "none", "forecaster": "hazard",
+                                  "forecasterFrom": "service"})
 BUSY: Answer = (503, {"Retry-After": "2"}, {"error": "the store is busy; try again"})
 LEARNING: Answer = (429, {"Retry-After": "1"}, {"error": "this tenant's learns are at their limit", "field": "device"})
 

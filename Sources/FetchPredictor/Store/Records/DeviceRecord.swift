@@ -16,6 +16,9 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     var defaultInterval: String?
     /// The device's push budget: at most this many device wakes in any hour; `nil` for none.
     var wakesPerHour: Int?
+    /// The forecaster the device is planned with (``Forecasters/named(_:)``); `nil` for the
+    /// scheduler's.
+    var forecaster: String?
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

@@ -153,13 +153,17 @@ public struct PlanningSettings: Sendable, Hashable {
     /// The device's push budget, at most this many device wakes in any hour: its own, else its
     /// scope's, else the store's (``DeviceSettingsKeeping/setDefaultWakesPerHour(_:scope:)``); `nil` for none.
     public var wakesPerHour: Int?
+    /// The name of the forecaster the device is planned with (``Forecasters/named(_:)``); `nil`
+    /// for the scheduler's (``FetchScheduler/forecaster``).
+    public var forecaster: String?
 
     /// Creates a value with every field given.
     public init(
         defaultInterval: FetchInterval, timeZone: TimeZone?, exists: Bool, policies: [String: AppSettings],
-        version: Int64, wakesPerHour: Int? = nil
+        version: Int64, wakesPerHour: Int? = nil, forecaster: String? = nil
     ) {
         self.wakesPerHour = wakesPerHour
+        self.forecaster = forecaster
         self.defaultInterval = defaultInterval
         self.timeZone = timeZone
         self.exists = exists

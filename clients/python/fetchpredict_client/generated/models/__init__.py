@@ -11,6 +11,8 @@ from .claim_wakes_response_200 import ClaimWakesResponse200
 from .delete_device_response_200 import DeleteDeviceResponse200
 from .delete_device_response_200_erased import DeleteDeviceResponse200Erased
 from .device_settings import DeviceSettings
+from .device_settings_forecaster import DeviceSettingsForecaster
+from .device_settings_forecaster_from import DeviceSettingsForecasterFrom
 from .device_settings_wakes_per_hour_from import DeviceSettingsWakesPerHourFrom
 from .device_wake import DeviceWake
 from .error import Error
@@ -25,6 +27,7 @@ from .post_events_response_200 import PostEventsResponse200
 from .put_app_body import PutAppBody
 from .put_app_response_200 import PutAppResponse200
 from .put_device_body import PutDeviceBody
+from .put_device_body_forecaster_type_0 import PutDeviceBodyForecasterType0
 from .put_tenant_settings_body import PutTenantSettingsBody
 from .schedule import Schedule
 from .schedule_low_power_mode import ScheduleLowPowerMode
@@ -45,6 +48,8 @@ __all__ = (
     "DeleteDeviceResponse200",
     "DeleteDeviceResponse200Erased",
     "DeviceSettings",
+    "DeviceSettingsForecaster",
+    "DeviceSettingsForecasterFrom",
     "DeviceSettingsWakesPerHourFrom",
     "DeviceWake",
     "Error",
@@ -59,6 +64,7 @@ __all__ = (
     "PutAppBody",
     "PutAppResponse200",
     "PutDeviceBody",
+    "PutDeviceBodyForecasterType0",
     "PutTenantSettingsBody",
     "Schedule",
     "ScheduleLowPowerMode",

@@ -6,6 +6,8 @@ from typing import Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.device_settings_forecaster import DeviceSettingsForecaster
+from ..models.device_settings_forecaster_from import DeviceSettingsForecasterFrom
 from ..models.device_settings_wakes_per_hour_from import DeviceSettingsWakesPerHourFrom
 from ..types import UNSET, Unset
 
@@ -21,6 +23,8 @@ class DeviceSettings:
         wakes_per_hour (int | None): The push budget the device is planned with (at most this many device wakes in any
             hour): its own, else its tenant's, else the store's; null for none.
         wakes_per_hour_from (DeviceSettingsWakesPerHourFrom): Whose budget wakesPerHour is.
+        forecaster (DeviceSettingsForecaster): What forecasts the device's cold launches, its own or else the service's.
+        forecaster_from (DeviceSettingsForecasterFrom): Whose forecaster that is.
         time_zone (str | Unset):
     """
 
@@ -28,6 +32,8 @@ class DeviceSettings:
     default_interval: str
     wakes_per_hour: int | None
     wakes_per_hour_from: DeviceSettingsWakesPerHourFrom
+    forecaster: DeviceSettingsForecaster
+    forecaster_from: DeviceSettingsForecasterFrom
     time_zone: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -41,6 +47,10 @@ class DeviceSettings:
 
         wakes_per_hour_from = self.wakes_per_hour_from.value
 
+        forecaster = self.forecaster.value
+
+        forecaster_from = self.forecaster_from.value
+
         time_zone = self.time_zone
 
         field_dict: dict[str, Any] = {}
@@ -51,6 +61,8 @@ class DeviceSettings:
                 "defaultInterval": default_interval,
                 "wakesPerHour": wakes_per_hour,
                 "wakesPerHourFrom": wakes_per_hour_from,
+                "forecaster": forecaster,
+                "forecasterFrom": forecaster_from,
             }
         )
         if time_zone is not UNSET:
@@ -74,6 +86,10 @@ class DeviceSettings:
 
         wakes_per_hour_from = DeviceSettingsWakesPerHourFrom(d.pop("wakesPerHourFrom"))
 
+        forecaster = DeviceSettingsForecaster(d.pop("forecaster"))
+
+        forecaster_from = DeviceSettingsForecasterFrom(d.pop("forecasterFrom"))
+
         time_zone = d.pop("timeZone", UNSET)
 
         device_settings = cls(
@@ -81,6 +97,8 @@ class DeviceSettings:
             default_interval=default_interval,
             wakes_per_hour=wakes_per_hour,
             wakes_per_hour_from=wakes_per_hour_from,
+            forecaster=forecaster,
+            forecaster_from=forecaster_from,
             time_zone=time_zone,
         )
 

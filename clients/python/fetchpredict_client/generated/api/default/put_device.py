@@ -95,7 +95,8 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     body: PutDeviceBody,
 ) -> Response[DeviceSettings | Error]:
-    """Sets a device's time zone and the interval of its apps that set none; creates the device.
+    """Sets a device's time zone, the interval of its apps that set none, its push budget and its
+    forecaster; creates the device.
 
      The time zone is where the device's days begin: daily habits are local times, and the
     device must have one before wakes are planned. An absent field is left as it is.
@@ -130,7 +131,8 @@ def sync(
     client: AuthenticatedClient | Client,
     body: PutDeviceBody,
 ) -> DeviceSettings | Error | None:
-    """Sets a device's time zone and the interval of its apps that set none; creates the device.
+    """Sets a device's time zone, the interval of its apps that set none, its push budget and its
+    forecaster; creates the device.
 
      The time zone is where the device's days begin: daily habits are local times, and the
     device must have one before wakes are planned. An absent field is left as it is.
@@ -160,7 +162,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     body: PutDeviceBody,
 ) -> Response[DeviceSettings | Error]:
-    """Sets a device's time zone and the interval of its apps that set none; creates the device.
+    """Sets a device's time zone, the interval of its apps that set none, its push budget and its
+    forecaster; creates the device.
 
      The time zone is where the device's days begin: daily habits are local times, and the
     device must have one before wakes are planned. An absent field is left as it is.
@@ -193,7 +196,8 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     body: PutDeviceBody,
 ) -> DeviceSettings | Error | None:
-    """Sets a device's time zone and the interval of its apps that set none; creates the device.
+    """Sets a device's time zone, the interval of its apps that set none, its push budget and its
+    forecaster; creates the device.
 
      The time zone is where the device's days begin: daily habits are local times, and the
     device must have one before wakes are planned. An absent field is left as it is.
