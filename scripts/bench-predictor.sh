@@ -15,7 +15,18 @@ mkdir -p "$work"
 swift build -c release >/dev/null
 bins="$(swift build -c release --show-bin-path)"
 rm -f "$work"/predict.sqlite* "$work"/pristine.sqlite*
-"$bins/fetchpredict" import "$work/launches.csv" --db "$work/pristine.sqlite" --time-zone UTC
+importer=$bins/fetchpredict
+if [ -n "$base" ]; then
+  tree="$work/base-$base"
+  [ -d "$tree" ] || git worktree add -f "$tree" "$base" >/dev/null
+  (cd "$tree" && swift build -c release --product fetchpredict-bench >/dev/null \
+    && swift build -c release --product fetchpredict >/dev/null)
+  basebins="$(cd "$tree" && swift build -c release --show-bin-path)"
+  # The base's schema, which this checkout migrates as it opens a copy: a store this checkout
+  # made may have columns the base does not know, and the base refuses it.
+  importer=$basebins/fetchpredict
+fi
+"$importer" import "$work/launches.csv" --db "$work/pristine.sqlite" --time-zone UTC
 # fetchpredict-bench records launches into the store it is given: each run gets a fresh copy.
 # The run before may leave its -wal and -shm: beside a fresh copy they would be read into it.
 bench() {  # bench BIN-FOLDER
@@ -24,10 +35,6 @@ bench() {  # bench BIN-FOLDER
   "$1/fetchpredict-bench" "$work/predict.sqlite"
 }
 if [ -n "$base" ]; then
-  tree="$work/base-$base"
-  [ -d "$tree" ] || git worktree add -f "$tree" "$base" >/dev/null
-  (cd "$tree" && swift build -c release --product fetchpredict-bench >/dev/null)
-  basebins="$(cd "$tree" && swift build -c release --show-bin-path)"
   for round in 1 2; do
     echo "== round $round: $base"
     bench "$basebins"
