@@ -78,15 +78,20 @@ guard let last = try store.apps(device: "default").compactMap(\.lastSeen).max() 
 }
 print("store: \(counts.launches) launches, \(apps.count) apps")
 
+// Every query is asked a millisecond after the newest event, as a scheduler asks after it stored
+// one: an answer as of T knows only the events before T (issue 72), so one asked at the newest
+// event's own instant learns a model without it, which no cache holds, at every query.
+let justAfter: TimeInterval = 0.001
+
 // Learning: from scratch (no cache), then from the cache a new process would find.
 try store.dropLearnedModels()
 var scheduler = FetchScheduler(store: store)
 var start = clock.now
-_ = try await scheduler.nextWake(after: last, device: "default")
+_ = try await scheduler.nextWake(after: last.addingTimeInterval(justAfter), device: "default")
 print(String(format: "learn from all events and plan: %.0f ms", milliseconds(clock.now - start)))
 scheduler = FetchScheduler(store: store)
 start = clock.now
-_ = try await scheduler.nextWake(after: last, device: "default")
+_ = try await scheduler.nextWake(after: last.addingTimeInterval(justAfter), device: "default")
 print(String(format: "load the cached model and plan (a new process): %.1f ms", milliseconds(clock.now - start)))
 
 // nextWake once learned, nothing new: the plans are cached.
@@ -110,7 +115,7 @@ for _ in 0..<500 {
     now = now.addingTimeInterval(60 + random.unit() * 120)
     try await scheduler.recordLaunch(apps[Int(random.next() % UInt64(apps.count))], at: now, device: "default")
     let begin = clock.now
-    _ = try await scheduler.nextWake(after: now, device: "default")
+    _ = try await scheduler.nextWake(after: now.addingTimeInterval(justAfter), device: "default")
     latencies.append(clock.now - begin)
 }
 print(
@@ -141,7 +146,7 @@ latencies = []
 for _ in 0..<10 {
     let begin = clock.now
     let fresh = FetchScheduler(store: try EventStore(path: CommandLine.arguments[1]))
-    _ = try await fresh.nextWake(after: now, device: "default", app: apps[7])
+    _ = try await fresh.nextWake(after: now.addingTimeInterval(justAfter), device: "default", app: apps[7])
     latencies.append(clock.now - begin)
 }
 print(
