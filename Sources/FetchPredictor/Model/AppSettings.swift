@@ -67,7 +67,7 @@ public struct DeviceSettingsChange: Sendable, Hashable {
     public var defaultInterval: FetchInterval??
     /// The device's push budget: `.some(nil)` for none; `nil` keeps it.
     public var wakesPerHour: Int??
-    /// The name of the forecaster the device is planned with, one of ``Forecasters/names``:
+    /// The name of the forecaster the device is planned with, one of `Forecasters/names`:
     /// `.some(nil)` returns it to the scheduler's; `nil` keeps it.
     public var forecaster: String??
 

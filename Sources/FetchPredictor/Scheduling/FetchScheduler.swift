@@ -62,9 +62,9 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Parameters:
     ///   - store: the event store.
     ///   - configuration: learning and planning settings.
-    ///   - forecaster: what forecasts each app's cold launches (``HazardForecaster`` by default)
+    ///   - forecaster: what forecasts each app's cold launches (`HazardForecaster` by default)
     ///     for the devices that set none of their own (``DeviceSettingsChange/forecaster``);
-    ///     models are cached for what each reads (``LaunchForecaster/learningKey(_:)``).
+    ///     models are cached for what each reads (`LaunchForecaster/learningKey(_:)`).
     ///   - maximumLoadedDevices: the most devices whose learned models stay in memory; the least
     ///     recently used are dropped first (a sixteenth of the limit at once, when it is passed),
     ///     and learned again from the store's cache when asked.

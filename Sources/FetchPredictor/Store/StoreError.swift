@@ -35,7 +35,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A database server does not answer (down, restarting, unreachable, or every connection
     /// busy): the call may be repeated once it is back, and a repeated event is stored once.
     case unavailable(location: String, detail: String)
-    /// No forecaster of that name (``Forecasters/names``).
+    /// No forecaster of that name (`Forecasters/names`).
     case unknownForecaster(String)
 
     /// A sentence for people, in the library's terms: what went wrong and what was left as it

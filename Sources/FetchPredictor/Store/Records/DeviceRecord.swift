@@ -16,7 +16,7 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     var defaultInterval: String?
     /// The device's push budget: at most this many device wakes in any hour; `nil` for none.
     var wakesPerHour: Int?
-    /// The forecaster the device is planned with (``Forecasters/named(_:)``); `nil` for the
+    /// The forecaster the device is planned with (`Forecasters/named(_:)`); `nil` for the
     /// scheduler's.
     var forecaster: String?
 

@@ -153,7 +153,7 @@ public struct PlanningSettings: Sendable, Hashable {
     /// The device's push budget, at most this many device wakes in any hour: its own, else its
     /// scope's, else the store's (``DeviceSettingsKeeping/setDefaultWakesPerHour(_:scope:)``); `nil` for none.
     public var wakesPerHour: Int?
-    /// The name of the forecaster the device is planned with (``Forecasters/named(_:)``); `nil`
+    /// The name of the forecaster the device is planned with (`Forecasters/named(_:)`); `nil`
     /// for the scheduler's (``FetchScheduler/forecaster``).
     public var forecaster: String?
 
