@@ -260,12 +260,14 @@ struct Routes: Sendable {
     /// device is planned with, and whose each is.
     func settings(of device: StoreDevice) async throws -> DeviceSettingsAnswer {
         let budget = try await store.effectiveWakesPerHour(device: device.stored)
-        let own = try await store.planningSettings(device: device.stored).forecaster
+        // The zone, the default interval in force and the forecaster, in one read.
+        let planning = try await store.planningSettings(device: device.stored)
         return DeviceSettingsAnswer(
-            device: device.name, timeZone: try await store.timeZone(device: device.stored).map(TimeZoneName.name(of:)),
-            defaultInterval: try await store.defaultInterval(device: device.stored).text,
+            device: device.name, timeZone: planning.timeZone.map(TimeZoneName.name(of:)),
+            defaultInterval: planning.defaultInterval.text,
             wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from.rawValue,
-            forecaster: own ?? scheduler.forecaster.name, forecasterFrom: own == nil ? "service" : "device")
+            forecaster: planning.forecaster ?? scheduler.forecaster.name,
+            forecasterFrom: planning.forecaster == nil ? "service" : "device")
     }
 
     @Sendable func getDevice(_ request: Request, context: APIContext) async throws -> Response {

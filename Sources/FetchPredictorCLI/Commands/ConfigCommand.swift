@@ -312,12 +312,14 @@ struct ConfigCommand: AsyncParsableCommand {
         var appSettings: AppSettings?
         if let app { appSettings = try await eventStore.settings(app: app, device: store.device) }
         let budget = try await eventStore.effectiveWakesPerHour(device: store.device)
+        // Whether the device is there, its zone, the default interval in force and its
+        // forecaster, in one read.
+        let planning = try await eventStore.planningSettings(device: store.device)
         let settings = Settings(
-            device: store.device, deviceExists: try await eventStore.hasDevice(store.device),
-            timeZone: try await eventStore.timeZone(device: store.device).map(TimeZoneName.name(of:)),
-            defaultInterval: try await eventStore.defaultInterval(device: store.device),
-            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from,
-            forecaster: try await eventStore.planningSettings(device: store.device).forecaster, app: appSettings)
+            device: store.device, deviceExists: planning.exists,
+            timeZone: planning.timeZone.map(TimeZoneName.name(of:)), defaultInterval: planning.defaultInterval,
+            wakesPerHour: budget.wakesPerHour, wakesPerHourFrom: budget.from, forecaster: planning.forecaster,
+            app: appSettings)
         try output.print(settings, text: Self.describe)
     }
 
