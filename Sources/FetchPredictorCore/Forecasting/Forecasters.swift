@@ -73,7 +73,7 @@ public struct TreesForecaster: LaunchForecaster {
     public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
         var forecasts = [LaunchForecast?](repeating: nil, count: requests.count)
         // The rows of every app the trees read, in one batch.
-        var read: [(index: Int, habits: Planner.DayProfiles, rows: Range<Int>)] = []
+        var read: [(index: Int, rows: Range<Int>)] = []
         var rows: [LaunchFeatures] = []
         var others: [Int] = []
         for (index, request) in requests.enumerated() {
@@ -81,15 +81,14 @@ public struct TreesForecaster: LaunchForecaster {
                 others.append(index)
                 continue
             }
-            let habits = request.habitProfiles
             let first = rows.count
             rows += request.planner.modelRows(
                 request.app, startIndex: request.startIndex, endIndex: request.endIndex, profiles: request.profiles,
-                habits: habits)
-            read.append((index, habits, first..<rows.count))
+                habits: request.habitProfiles)
+            read.append((index, first..<rows.count))
         }
         let chances = model.probabilities(rows)
-        for (index, _, span) in read {
+        for (index, span) in read {
             let request = requests[index]
             let planner = request.planner
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
