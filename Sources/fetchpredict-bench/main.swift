@@ -89,10 +89,15 @@ var scheduler = FetchScheduler(store: store)
 var start = clock.now
 _ = try await scheduler.nextWake(after: last.addingTimeInterval(justAfter), device: "default")
 print(String(format: "learn from all events and plan: %.0f ms", milliseconds(clock.now - start)))
-scheduler = FetchScheduler(store: store)
-start = clock.now
-_ = try await scheduler.nextWake(after: last.addingTimeInterval(justAfter), device: "default")
-print(String(format: "load the cached model and plan (a new process): %.1f ms", milliseconds(clock.now - start)))
+// A new scheduler each time, as a new process finds the store: the median of 10.
+var loads: [Duration] = []
+for _ in 0..<10 {
+    scheduler = FetchScheduler(store: store)
+    start = clock.now
+    _ = try await scheduler.nextWake(after: last.addingTimeInterval(justAfter), device: "default")
+    loads.append(clock.now - start)
+}
+print(String(format: "load the cached model and plan (a new process): p50 %.1f ms", percentile(loads, 0.5)))
 
 // nextWake once learned, nothing new: the plans are cached.
 var latencies: [Duration] = []

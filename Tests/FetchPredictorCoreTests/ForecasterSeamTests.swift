@@ -10,9 +10,12 @@ struct ForecasterSeamTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
     /// Three weeks of the commuter, every app on `minimum`, planned by `forecaster`.
-    func commuter(_ forecaster: any LaunchForecaster, budget: Double = 0.9) throws -> Predictor {
+    func commuter(_ forecaster: any LaunchForecaster, budget: Double = 0.9, planning: WakePlanning = .sweep) throws
+        -> Predictor
+    {
         var configuration = PredictorConfiguration()
         configuration.budget = budget
+        configuration.planning = planning
         var predictor = try Learned.predictor(
             Persona.named("commuter")!, days: 21, zone: zone, seed: 4, configuration: configuration)
         predictor.forecaster = forecaster
@@ -60,10 +63,11 @@ struct ForecasterSeamTests {
     }
 
     /// Intervals, `never`, coalescing, the push budget, constraints, Low Power Mode and silence
-    /// hold whatever the forecaster says.
-    @Test func everyRuleOfThePlannerHolds() throws {
+    /// hold whatever the forecaster says, however its forecast is planned.
+    @Test(arguments: WakePlanning.allCases)
+    func everyRuleOfThePlannerHolds(planning: WakePlanning) throws {
         let forecaster = FixedChanceForecaster(chance: 0.6)
-        var predictor = try commuter(forecaster, budget: 0.97)
+        var predictor = try commuter(forecaster, budget: 0.97, planning: planning)
         let apps = predictor.apps(device: "phone")
         try #require(apps.count >= 4)
         predictor.setPolicy(AppPolicy(interval: .never), app: apps[0], device: "phone")

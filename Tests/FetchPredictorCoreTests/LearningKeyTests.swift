@@ -12,6 +12,8 @@ struct LearningKeyTests {
         case bool(Bool)
         case number(Double)
         case list([Int])
+        /// The one field of text, ``WakePlanning``'s name.
+        case planning(WakePlanning)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
@@ -19,6 +21,8 @@ struct LearningKeyTests {
                 self = .bool(value)
             } else if let value = try? container.decode(Double.self) {
                 self = .number(value)
+            } else if let value = try? container.decode(WakePlanning.self) {
+                self = .planning(value)
             } else {
                 self = .list(try container.decode([Int].self))
             }
@@ -30,17 +34,22 @@ struct LearningKeyTests {
             case .bool(let value): try container.encode(value)
             case .number(let value): try container.encode(value)
             case .list(let value): try container.encode(value)
+            case .planning(let value): try container.encode(value)
             }
         }
 
         /// Another value, far enough from this one to change what reads it: a share (between 0
         /// and 1) a fifth smaller, a count or a length three times larger (still whole), a flag
-        /// turned over, a list one shorter.
+        /// turned over, a list one shorter, the next way of planning.
         var changed: Value {
             switch self {
             case .bool(let value): .bool(!value)
             case .number(let value): .number(value == 0 ? 1 : value < 1 ? value * 0.8 : value * 3)
             case .list(let value): .list(value.isEmpty ? [0] : Array(value.dropLast()))
+            case .planning(let value):
+                .planning(
+                    WakePlanning.allCases[
+                        (WakePlanning.allCases.firstIndex(of: value)! + 1) % WakePlanning.allCases.count])
             }
         }
     }

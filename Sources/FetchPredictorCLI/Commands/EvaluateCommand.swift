@@ -86,6 +86,9 @@ struct EvaluateCommand: AsyncParsableCommand {
     @Option(help: ForecasterArgument.help)
     var forecaster = ForecasterArgument.defaultValue
 
+    @Option(help: WakePlanning.help)
+    var planning = PredictorConfiguration().planning
+
     @Option(help: ArgumentHelp("Write every simulated fetch as CSV (device,app,start,result).", valueName: "file"))
     var wakesOut: String?
 
@@ -209,6 +212,7 @@ struct EvaluateCommand: AsyncParsableCommand {
         backtest.reportedBudget = budget
         backtest.configuration.usesFetchResults = !ignoreFetchResults
         backtest.forecaster = try forecaster.forecaster()
+        backtest.configuration.planning = planning
         if let scenario {
             let data = try Self.read(scenario, option: "--scenario")
             do {

@@ -103,6 +103,14 @@ struct ForecasterArgument: ExpressibleByArgument, CustomStringConvertible {
         valueName: "name")
 }
 
+/// How wakes are chosen from the forecast: `sweep`, `chance` or `chance-waiting`.
+extension WakePlanning: ExpressibleByArgument {
+    /// The option's help, shared by every command that takes it.
+    static let help = ArgumentHelp(
+        "How wakes are chosen from the forecast: sweep (the expected launches each wake would serve, waiting up to half a window for the best minute), chance (a wake at the first minute whose chance of a cold launch in its window reaches 1 - budget, the backtest protocol's planner) or chance-waiting (as chance, waiting while a minute within the window ahead looks better by more than 1/0.9).",
+        valueName: "rule")
+}
+
 /// A device's own forecaster as `config` takes it: a name of ``Forecasters/names``, or `default`
 /// for the one each command is given.
 struct DeviceForecasterArgument: ExpressibleByArgument {

@@ -14,12 +14,16 @@ struct PlanOptions: ParsableArguments {
     @Option(help: ForecasterArgument.planHelp)
     var forecaster = ForecasterArgument.defaultValue
 
+    @Option(help: WakePlanning.help)
+    var planning = PredictorConfiguration().planning
+
     @OptionGroup var silence: SilenceOptions
 
-    /// The predictor's settings with this budget and silence limit.
+    /// The predictor's settings with this budget, way of planning and silence limit.
     var configuration: PredictorConfiguration {
         var configuration = silence.configuration
         configuration.budget = budget
+        configuration.planning = planning
         return configuration
     }
 }

@@ -99,7 +99,11 @@ public struct TreesForecaster: LaunchForecaster {
                 reasons: { minute, habits in
                     planner.modelReasons(
                         app, at: minute, launchModel: model, model: appModel, profiles: profiles, habits: habits)
-                })
+                },
+                // The chance planner reads the model's own chance, not launches made of it.
+                chances: request.configuration.planning.byChance
+                    ? planner.modelChances(chances[span], startIndex: request.startIndex, endIndex: request.endIndex)
+                    : nil)
         }
         if !others.isEmpty {
             for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {

@@ -92,13 +92,19 @@ public struct LaunchForecast {
     /// peaks a reason may name); `nil` names the parts of ``expected``: the time of day's and
     /// the return's.
     public var reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])?
+    /// The forecaster's own chance of a cold launch in the window after each minute of the
+    /// horizon (from the lead to the window's end), which the chance planner reads
+    /// (``WakePlanning/chance``); `nil` reads the launches ``expected`` expects in each window.
+    public var chances: [Double]?
 
     public init(
         expected: ExpectedLaunches,
-        reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil
+        reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil,
+        chances: [Double]? = nil
     ) {
         self.expected = expected
         self.reasons = reasons
+        self.chances = chances
     }
 }
 

@@ -8,7 +8,8 @@ extension Planner {
     }
 
     /// The earliest fetch that the app's interval, counted from its last fetch, and a backoff
-    /// after failed fetches allow, from `now` on.
+    /// after failed fetches allow, from `now` on; planned by chance, not within the last
+    /// fetch's window either, which its chance was of.
     func earliestFetch(_ model: AppModel, interval: FetchInterval, floor: Milliseconds, from now: Milliseconds)
         -> Earliest
     {
@@ -16,6 +17,12 @@ extension Planner {
         if let last = model.lastFetch, last + floor > earliest.time {
             earliest.time = last + floor
             earliest.heldBy = .intervalHeldBack(until: Date(milliseconds: earliest.time), interval: interval)
+        }
+        // The window, not the interval, holds it then: no reason says the interval does.
+        if configuration.planning.byChance, let last = model.lastFetch,
+            last + configuration.windowMilliseconds > earliest.time
+        {
+            earliest = Earliest(time: last + configuration.windowMilliseconds, heldBy: nil)
         }
         if configuration.usesFetchResults, model.consecutiveFailures > 0, let failure = model.lastFailure {
             let wait = min(

@@ -78,6 +78,23 @@ extension Planner {
         return expected
     }
 
+    /// The model's chance of a cold launch in the window after each minute, from its chances at
+    /// the rows of ``modelRows``: read at every ``launchModelStepMinutes``th minute, and off the
+    /// straight line between two readings at the minutes between (the last reading after it).
+    func modelChances(_ chances: ArraySlice<Double>, startIndex: Int, endIndex: Int) -> [Double] {
+        var result = [Double](repeating: 0, count: max(0, endIndex))
+        guard startIndex < endIndex, let last = chances.last else { return result }
+        let readings = Array(chances)
+        let step = Self.launchModelStepMinutes
+        for minute in startIndex..<endIndex {
+            let at = minute - startIndex
+            let (reading, share) = (at / step, Double(at % step) / Double(step))
+            result[minute] =
+                reading + 1 < readings.count ? readings[reading] * (1 - share) + readings[reading + 1] * share : last
+        }
+        return result
+    }
+
     /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
     func features(of name: String, at index: Int, profiles: DayProfiles, habits: DayProfiles) -> LaunchFeatures {
         let weekend = clock.weekend[index]

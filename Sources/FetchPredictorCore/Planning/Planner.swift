@@ -81,23 +81,35 @@ struct Planner {
         ])[0]
     }
 
-    /// The plans of several apps, in the order asked: the forecaster is asked once for all of
-    /// those with enough history.
+    /// The apps a plan asks the forecaster about at once: enough for a model to be read in
+    /// batches of hundreds of rows, few enough that their profiles and forecasts stay in memory
+    /// already mapped. Planning 200 apps' forecasts at once touched 5 MB of fresh pages, and a
+    /// new process planning a device paid the page faults (issue 73's bench, `next APP`).
+    static let forecastBatch = 16
+
+    /// The plans of several apps, in the order asked: the forecaster is asked once for each
+    /// batch of ``forecastBatch`` apps with enough history.
     func planApps(_ asks: [AppAsk]) -> [AppPlan?] {
         var plans = [AppPlan?](repeating: nil, count: asks.count)
         var begun: [(index: Int, plan: BegunPlan)] = []
+        begun.reserveCapacity(Self.forecastBatch)
+        func forecastBegun() {
+            guard !begun.isEmpty else { return }
+            let forecasts = forecaster.forecast(begun.map(\.plan.request))
+            for ((index, plan), forecast) in zip(begun, forecasts) {
+                plans[index] = finish(plan, forecast: forecast, correction: asks[index].correction)
+            }
+            begun.removeAll(keepingCapacity: true)
+        }
         for (index, ask) in asks.enumerated() {
             switch begin(ask) {
             case .none: continue
             case .done(let plan): plans[index] = plan
             case .forecast(let plan): begun.append((index, plan))
             }
+            if begun.count == Self.forecastBatch { forecastBegun() }
         }
-        guard !begun.isEmpty else { return plans }
-        let forecasts = forecaster.forecast(begun.map(\.plan.request))
-        for ((index, plan), forecast) in zip(begun, forecasts) {
-            plans[index] = finish(plan, forecast: forecast, correction: asks[index].correction)
-        }
+        forecastBegun()
         return plans
     }
 
@@ -131,8 +143,9 @@ struct Planner {
         let (planMinutes, plannedThrough) = stage(
             startIndex: ask.startIndex, planMinutes: min(ask.planMinutes, silenceIndex(app: name) ?? ask.planMinutes),
             looksAhead: ask.looksAhead)
-        // The rates a sweep through `planMinutes` reads: a window past its last minute.
-        let rateEnd = min(clock.count, planMinutes + window + 2)
+        // The rates a sweep through `planMinutes` reads: a window past its last minute; by chance,
+        // another window, which a waiting minute looks into.
+        let rateEnd = min(clock.count, planMinutes + window + 2 + (configuration.planning.byChance ? window : 0))
         let model = device.apps[name] ?? AppModel()
         let earliest = earliestFetch(
             model, interval: ask.policy.interval, floor: floor, from: clock.time(ask.startIndex))
@@ -167,6 +180,10 @@ struct Planner {
             begun.factors, begun.earliest, begun.floor, begun.plannedThrough
         )
         var expected = forecast.expected
+        // The chance planner reads the forecast before calibration, as the sweep's threshold does.
+        let chances =
+            configuration.planning.byChance
+            ? forecast.chances ?? Self.windowChances(expected.total, configuration) : nil
         // Forecasts as their fetches came true.
         let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
@@ -178,9 +195,16 @@ struct Planner {
             content: ContentOutlook(model, clock: clock, from: startIndex, to: rateEnd, configuration),
             configuration: configuration, constraintChances: constraints, batteryWorth: battery,
             correction: correction)
-        var choices = sweep.choose(
-            rates: rates, from: begun.firstIndex, planMinutes: begun.planMinutes,
-            floorMinutes: floor.minutesRoundedUp(since: 0))
+        var choices =
+            if let chances {
+                sweep.choose(
+                    chances: chances, rates: rates, from: begun.firstIndex, planMinutes: begun.planMinutes,
+                    floorMinutes: floor.minutesRoundedUp(since: 0), waits: configuration.planning == .chanceWaiting)
+            } else {
+                sweep.choose(
+                    rates: rates, from: begun.firstIndex, planMinutes: begun.planMinutes,
+                    floorMinutes: floor.minutesRoundedUp(since: 0))
+            }
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
         var wakes = appWakes(
             name, choices: choices, model: model, expected: expected, earliest: earliest, explain: forecast.reasons)

@@ -80,6 +80,9 @@ public struct PredictorConfiguration: Sendable, Hashable, Codable {
     public var backoffBase: Double = 15 * 60
     /// ... up to this long.
     public var backoffCap: Double = 8 * 3600
+    /// How wakes are chosen from the forecast: the sweep of expected launches (the default), or
+    /// the forecaster's chance of a launch in each wake's window (``WakePlanning``).
+    public var planning: WakePlanning = .sweep
     /// Whether fetch results steer the plan (`false` plans from launches alone, for comparison).
     public var usesFetchResults: Bool = true
     /// Whether forecasts are corrected by how the planned fetches' forecasts came true
