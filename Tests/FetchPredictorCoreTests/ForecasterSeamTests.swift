@@ -52,12 +52,14 @@ struct ForecasterSeamTests {
         #expect(try schedule(try commuter(Predictor().forecaster)) == hazard)
     }
 
-    /// A plan asks the forecaster once, for every app at once.
+    /// A plan asks the forecaster once for every batch of apps (``Planner/forecastBatch``): the
+    /// commuter's apps, fewer than a batch, in one.
     @Test func aPlanAsksForEveryAppAtOnce() throws {
         let forecaster = FixedChanceForecaster(chance: 0.3)
         let predictor = try commuter(forecaster)
         _ = try schedule(predictor)
         let batches = forecaster.asked.batches.withLock { $0 }
+        #expect(predictor.apps(device: "phone").count <= Planner.forecastBatch)
         #expect(batches.count == 1)
         #expect(Set(batches.first ?? []) == Set(predictor.apps(device: "phone")))
     }
