@@ -60,16 +60,10 @@ extension Planner {
         guard startIndex < endIndex else { return expected }
         // The minutes a wake's window counts in the sweep, from its lead to its end.
         let span = configuration.windowMinutes - configuration.leadMinutes + 1
-        let step = Self.launchModelStepMinutes
         let shift = modelShift
         let readings = chances.map { -log(1 - min(Self.maximumChance, $0)) / Double(span) }
         for minute in startIndex..<endIndex {
-            let at = max(0, minute - shift - startIndex)
-            let reading = at / step
-            let share = Double(at % step) / Double(step)
-            let rate =
-                reading + 1 < readings.count
-                ? readings[reading] * (1 - share) + readings[reading + 1] * share : readings[readings.count - 1]
+            let rate = Self.interpolated(readings, at: max(0, minute - shift - startIndex))
             let profile = clock.weekend[minute] ? profiles.weekend : profiles.weekday
             let usual = profile.rate(minute: Int(clock.minuteOfDay[minute]))
             expected.usual[minute] = min(usual, rate)
@@ -83,16 +77,20 @@ extension Planner {
     /// straight line between two readings at the minutes between (the last reading after it).
     func modelChances(_ chances: ArraySlice<Double>, startIndex: Int, endIndex: Int) -> [Double] {
         var result = [Double](repeating: 0, count: max(0, endIndex))
-        guard startIndex < endIndex, let last = chances.last else { return result }
+        guard startIndex < endIndex, !chances.isEmpty else { return result }
         let readings = Array(chances)
-        let step = Self.launchModelStepMinutes
-        for minute in startIndex..<endIndex {
-            let at = minute - startIndex
-            let (reading, share) = (at / step, Double(at % step) / Double(step))
-            result[minute] =
-                reading + 1 < readings.count ? readings[reading] * (1 - share) + readings[reading + 1] * share : last
-        }
+        for minute in startIndex..<endIndex { result[minute] = Self.interpolated(readings, at: minute - startIndex) }
         return result
+    }
+
+    /// A reading of the model `offset` minutes after its first (read every
+    /// ``launchModelStepMinutes``): on the straight line between the two readings around it, or
+    /// the last reading after it.
+    static func interpolated(_ readings: [Double], at offset: Int) -> Double {
+        let step = launchModelStepMinutes
+        let (reading, share) = (offset / step, Double(offset % step) / Double(step))
+        return reading + 1 < readings.count
+            ? readings[reading] * (1 - share) + readings[reading + 1] * share : readings[readings.count - 1]
     }
 
     /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
