@@ -9,7 +9,8 @@ struct FeaturesCommandTests {
         "coldLaunchesPerDay", "minutesSinceLaunch", "minutesSinceColdLaunch", "coldLaunchesToday",
         "usualColdLaunchesByNow", "coldLaunchesLast24h", "coldLaunchesLast3h", "sameWindowYesterday",
         "sameWindowLastWeek", "followsLastApp", "minutesSinceAnyLaunch", "minutesSinceSessionStart", "wasLastApp",
-        "launchesLast30Min", "minutesSinceUnlock", "minutesSinceNotification",
+        "launchesLast30Min", "recencyRate", "baseRate", "followRate", "followRateByQuarter", "sessionStartRate",
+        "minutesSinceUnlock", "minutesSinceNotification",
     ]
 
     /// An ISO 8601 instant with Z or an offset, as Unix seconds.

@@ -62,7 +62,7 @@ struct LaunchModelPlanningTests {
                 profiles: LaunchTraces.Profiles(
                     planning: device.planningProfile(app: app, for: kind, configuration),
                     habit: device.profile(app: app, for: kind, configuration)),
-                configuration)
+                rates: device.traces.ownRates(configuration), configuration)
             let chance = LaunchModel.prior.probability(features)
             chances.append(chance)
             let rate = expected.usual[reading + shift] + expected.returning[reading + shift]
@@ -165,7 +165,7 @@ struct LaunchModelPlanningTests {
                     profiles: LaunchTraces.Profiles(
                         planning: device.planningProfile(app: app.app, for: kind, configuration),
                         habit: device.profile(app: app.app, for: kind, configuration)),
-                    configuration)
+                    rates: device.traces.ownRates(configuration), configuration)
                 for reason in app.reasons {
                     switch reason {
                     case .launchModel(let chance):

@@ -14,15 +14,18 @@ struct LaunchModelTests {
         try Data(contentsOf: URL(fileURLWithPath: TestFiles.fixture("\(folder)/synthetic-trees.json")))
     }
 
-    /// The rows' feature values, in the columns of ``LaunchFeatures/names``.
+    /// The rows' feature values, in the columns of ``LaunchFeatures/names``, read by the fixture's
+    /// header: a feature the fixture was written before is unknown (NaN) in every row.
     func rows() throws -> [[Double]] {
         let text = try String(contentsOfFile: TestFiles.fixture("\(folder)/rows-shifting.csv"), encoding: .utf8)
         let lines = text.split(separator: "\n")
         let header = lines[0].split(separator: ",").map(String.init)
-        #expect(Array(header[3..<(header.count - 1)]) == LaunchFeatures.names)
+        let written = Array(header[3..<(header.count - 1)])
+        #expect(Set(written).isSubset(of: LaunchFeatures.names))
+        let place = LaunchFeatures.names.map { name in written.firstIndex(of: name).map { $0 + 3 } }
         return lines.dropFirst().map { line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            return fields[3..<(fields.count - 1)].map { Double(String($0)) ?? -1 }
+            return place.map { index in index.map { Double(String(fields[$0])) ?? -1 } ?? .nan }
         }
     }
 
@@ -116,7 +119,8 @@ extension LaunchModelTests {
         #expect(prior.version == 1)
         #expect(prior.fittedOn.map(\.log) == ["xiaomi", "samsung", "app-usage-2023", "india", "lyon"])
         #expect(prior.fittedOn.allSatisfy { $0.rows > 1000 })
-        #expect(prior.featureNames == LaunchFeatures.names)
+        // Every feature it splits on is one the package computes, read by its name.
+        #expect(Set(prior.featureNames).isSubset(of: LaunchFeatures.names))
         let chances = try rows().map { prior.probability(values: $0) }
         #expect(chances.max()! - chances.min()! > 0.1)
         // The script's chances under the prior's JSON, on the same rows.

@@ -7,7 +7,7 @@ import Foundation
 /// back when the model is read.
 extension DeviceModel {
     /// The format's version; a cache in another version is ignored and learned again.
-    static let encodingVersion: UInt32 = 18
+    static let encodingVersion: UInt32 = 19
 
     /// The device's own state, without its apps and its zone, as bytes.
     public func encodedHeader() -> [UInt8] {

@@ -130,7 +130,7 @@ public struct DeviceModel: Sendable, Hashable, Codable {
             stateHabits.observe(event, zone: timeZone)
             return
         }
-        if learning.contains(.launchFeatures) { traces.observe(event, coldGap: ColdLaunch.gap(configuration)) }
+        if learning.contains(.launchFeatures) { traces.observe(event, zone: timeZone, configuration) }
         guard event.kind == .launch || event.kind == .fetch else { return }
         let (day, minute) = local(event.time, utcOffset: event.utcOffset)
         if learning.contains(.launchHazard), let currentDay, day > currentDay {

@@ -27,6 +27,8 @@ public struct FeatureTracker: Sendable {
 
     /// The profiles of each app at a version of its model, for a kind of day.
     var profiles: [String: CachedProfiles] = [:]
+    /// The person's own rates at a version of the traces.
+    var rates: (version: Int, snapshot: OwnRates.Snapshot)?
 
     struct CachedProfiles: Sendable {
         var version: Int
@@ -63,9 +65,12 @@ public struct FeatureTracker: Sendable {
         let local = DeviceModel.local(time, utcOffset: nil, zone: model.timeZone)
         let kind: DayKind = DeviceModel.isWeekend(day: local.day) ? .weekend : .weekday
         let (planning, habit) = profiles(of: app, kind: kind)
+        if rates?.version != model.traces.version {
+            rates = (model.traces.version, model.traces.ownRates(configuration))
+        }
         return model.traces.features(
             of: app, at: time, local: local, zone: model.timeZone,
-            profiles: LaunchTraces.Profiles(planning: planning, habit: habit), configuration)
+            profiles: LaunchTraces.Profiles(planning: planning, habit: habit), rates: rates!.snapshot, configuration)
     }
 
     /// The app's planning and habit profiles for a kind of day, made again only when its model changed.

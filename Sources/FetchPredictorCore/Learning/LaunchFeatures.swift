@@ -15,7 +15,8 @@
 ///   ``usualColdLaunchesByNow``, ``coldLaunchesLast24h``, ``coldLaunchesLast3h``,
 ///   ``sameWindowYesterday``, ``sameWindowLastWeek``;
 /// - session: ``followsLastApp``, ``minutesSinceAnyLaunch``, ``minutesSinceSessionStart``,
-///   ``wasLastApp``, ``launchesLast30Min``; and the device's context where the log has it:
+///   ``wasLastApp``, ``launchesLast30Min``; the person's own rates (issue 71): ``recencyRate``,
+///   ``baseRate``, ``followRate``, ``followRateByQuarter``, ``sessionStartRate``; and the device's context where the log has it:
 ///   ``minutesSinceUnlock``, ``minutesSinceNotification``.
 ///
 /// ## Topics
@@ -78,6 +79,22 @@ public struct LaunchFeatures: Sendable, Hashable {
     /// Launches of any app in the 30 minutes before T.
     public var launchesLast30Min = 0.0
 
+    // MARK: The person's own rates
+
+    /// The app's own chance of a cold launch in the window after a time as long after its last
+    /// launch as T is, counted every 2 minutes on the device's completed windows and shrunk toward
+    /// the device's chance over all its apps (``OwnRates``); 0 before its first launch.
+    public var recencyRate = 0.0
+    /// The app's chance of a cold launch in the window after any time after its first launch.
+    public var baseRate = 0.0
+    /// The app's chance of a cold launch in the window after a launch of the last app opened,
+    /// shrunk toward its chance after any launch.
+    public var followRate = 0.0
+    /// The same, after a launch of the last app opened in T's quarter of the local day.
+    public var followRateByQuarter = 0.0
+    /// The app's chance of a cold launch in the window after a launch that began a session.
+    public var sessionStartRate = 0.0
+
     // MARK: Device context
 
     /// Minutes since the device was last unlocked or its screen turned on; unknown (NaN) while
@@ -117,6 +134,11 @@ public struct LaunchFeatures: Sendable, Hashable {
         ("minutesSinceSessionStart", \.minutesSinceSessionStart),
         ("wasLastApp", \.wasLastApp),
         ("launchesLast30Min", \.launchesLast30Min),
+        ("recencyRate", \.recencyRate),
+        ("baseRate", \.baseRate),
+        ("followRate", \.followRate),
+        ("followRateByQuarter", \.followRateByQuarter),
+        ("sessionStartRate", \.sessionStartRate),
         ("minutesSinceUnlock", \.minutesSinceUnlock),
         ("minutesSinceNotification", \.minutesSinceNotification),
     ]
@@ -132,8 +154,8 @@ public struct LaunchFeatures: Sendable, Hashable {
             profileRate, profileSlope, profileNext30, habitRate, weekend, minuteOfDay, coldLaunchesPerDay,
             minutesSinceLaunch, minutesSinceColdLaunch, coldLaunchesToday, usualColdLaunchesByNow,
             coldLaunchesLast24h, coldLaunchesLast3h, sameWindowYesterday, sameWindowLastWeek, followsLastApp,
-            minutesSinceAnyLaunch, minutesSinceSessionStart, wasLastApp, launchesLast30Min, minutesSinceUnlock,
-            minutesSinceNotification,
+            minutesSinceAnyLaunch, minutesSinceSessionStart, wasLastApp, launchesLast30Min, recencyRate, baseRate,
+            followRate, followRateByQuarter, sessionStartRate, minutesSinceUnlock, minutesSinceNotification,
         ]
     }
 

@@ -38,6 +38,7 @@ extension LaunchTraces {
                 writer.put(Int64(count))
             }
         }
+        rates.encode(into: &writer)
     }
 
     /// The bytes ``encode(into:)`` writes.
@@ -106,5 +107,7 @@ extension LaunchTraces {
             }
             followed[name] = counts
         }
+        guard let rates = OwnRates(from: &reader) else { return nil }
+        self.rates = rates
     }
 }

@@ -37,6 +37,8 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     var lastUnlock: Milliseconds?
     /// Whether the device has reported a notification of any app.
     var notifies = false
+    /// The person's own rates, counted on the device's completed windows.
+    var rates = OwnRates()
     /// Counts the events that changed the traces: the features of every app may differ after
     /// one, so a plan made from the features is made again when it moves.
     public internal(set) var version = 0
@@ -52,15 +54,18 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
 
     /// Keeps what the features need of one event, which comes no earlier than those before it.
     /// Fetches and the screen turned off leave the traces as they were.
-    mutating func observe(_ event: Event, coldGap: Milliseconds) {
+    mutating func observe(_ event: Event, zone: TimeZone, _ configuration: PredictorConfiguration) {
         let time = event.time
         switch event.kind {
         case .launch:
-            observeLaunch(of: event.app, at: time, coldGap: coldGap)
+            rates.completed(time)
+            observeLaunch(of: event.app, at: time, utcOffset: event.utcOffset, zone: zone, configuration)
         case .unlock, .screenOn:
+            rates.completed(time)
             lastUnlock = time
             sessionStart = time
         case .notification:
+            rates.completed(time)
             apps[event.app, default: AppTrace()].lastNotification = time
             notifies = true
         case .fetch, .screenOff, .powerConnected, .powerDisconnected, .battery, .network, .lowPowerOn, .lowPowerOff:
@@ -69,9 +74,20 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         version += 1
     }
 
-    private mutating func observeLaunch(of app: String, at time: Milliseconds, coldGap: Milliseconds) {
+    private mutating func observeLaunch(
+        of app: String, at time: Milliseconds, utcOffset: Int?, zone: TimeZone, _ configuration: PredictorConfiguration
+    ) {
         let window = Milliseconds.minutes(Self.followMinutes)
+        let coldGap = ColdLaunch.gap(configuration)
         var trace = apps[app, default: AppTrace()]
+        let gap = Milliseconds.minutes(Self.sessionGapMinutes)
+        let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
+        let startsSession = previous == .min || time - previous >= gap
+        rates.observeLaunch(
+            of: app, at: time, cold: ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap),
+            quarter: DeviceModel.local(time, utcOffset: utcOffset, zone: zone).minute / 360,
+            startsSession: startsSession, lead: configuration.leadMilliseconds,
+            window: configuration.windowMilliseconds, coldGap: coldGap)
         if ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap) {
             trace.lastColdLaunch = time
             trace.coldLaunches.append(time)
@@ -89,9 +105,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         }
         recent.append(RecentLaunch(time: time, app: app))
         launchCounts[app, default: 0] += 1
-        let gap = Milliseconds.minutes(Self.sessionGapMinutes)
-        let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
-        if previous == .min || time - previous >= gap { sessionStart = time }
+        if startsSession { sessionStart = time }
         lastAnyLaunch = time
         lastApp = app
     }
@@ -111,7 +125,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// - Complexity: O(the app's cold launches of the last week + launches of the last half hour).
     func features(
         of app: String, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone, utcOffset: Int? = nil,
-        profiles: Profiles, _ configuration: PredictorConfiguration
+        profiles: Profiles, rates: OwnRates.Snapshot, _ configuration: PredictorConfiguration
     ) -> LaunchFeatures {
         var features = LaunchFeatures()
         let minute = local.minute
@@ -170,11 +184,29 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         let windowStart = time - .minutes(Self.followMinutes)
         features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
 
+        // The person's own rates.
+        if let recency = rates.recency[app], let last = trace?.lastLaunch {
+            features.recencyRate = recency[OwnRates.bucket(time - last)]
+        }
+        features.baseRate = rates.base[app] ?? OwnRates.gridPrior
+        let afterLaunch = rates.afterLaunch[app] ?? OwnRates.launchPrior
+        (features.followRate, features.followRateByQuarter) =
+            lastApp.map { rates.follows(app, after: $0, quarter: minute / 360, in: self.rates) }
+            ?? (afterLaunch, afterLaunch)
+        features.sessionStartRate = rates.sessionStart[app] ?? afterLaunch
+
         // Device context.
         features.minutesSinceUnlock = lastUnlock == nil ? .nan : Self.minutes(since: lastUnlock, until: time)
         features.minutesSinceNotification =
             notifies ? Self.minutes(since: trace?.lastNotification, until: time) : .nan
         return features
+    }
+
+    /// The person's own rates as of the latest event, for ``features(of:at:local:zone:utcOffset:profiles:rates:_:)``.
+    func ownRates(_ configuration: PredictorConfiguration) -> OwnRates.Snapshot {
+        rates.snapshot(
+            lead: configuration.leadMilliseconds, window: configuration.windowMilliseconds,
+            coldGap: ColdLaunch.gap(configuration))
     }
 
     /// Minutes from an instant to a later one, capped at ``LaunchFeatures/capMinutes``; the cap

@@ -102,7 +102,7 @@ extension Planner {
             profiles: LaunchTraces.Profiles(
                 planning: weekend ? profiles.weekend : profiles.weekday,
                 habit: weekend ? habits.weekend : habits.weekday),
-            configuration)
+            rates: ownRates, configuration)
     }
 
     /// The share of what makes a wake likely that a signal must make to be named as a reason:

@@ -23,6 +23,9 @@ struct Planner {
     let forecaster: any LaunchForecaster
     /// When the device went (or goes) silent (``DeviceModel/silentFrom(_:)``), read once.
     let deviceSilentFrom: Milliseconds?
+    /// The person's own rates as of the device's latest event, read once; empty when the device
+    /// keeps no traces (a forecaster that reads no features).
+    let ownRates: OwnRates.Snapshot
 
     /// A weekday profile and a weekend one, of one app.
     typealias DayProfiles = (weekday: DailyProfile, weekend: DailyProfile)
@@ -37,6 +40,7 @@ struct Planner {
         self.configuration = configuration
         self.forecaster = forecaster
         self.deviceSilentFrom = device.silentFrom(configuration)
+        self.ownRates = device.traces.ownRates(configuration)
     }
 
     /// The floor between two fetches of an app with this interval.

@@ -1,0 +1,279 @@
+import Foundation
+
+/// The person's own rates (issue 71): how often a cold launch of an app came in the window after
+/// a decision time, counted on the device's own past, in the situations the ``LaunchFeatures``
+/// read them in.
+///
+/// Two kinds of decision rows are counted, as the backtest protocol decides:
+/// - **every 2 minutes** (``gridMinutes``) after an app's first launch, by the time since the
+///   app's last launch before it, in the buckets of ``bucketEdges``: the app's chance by recency,
+///   and, over all buckets, its base rate;
+/// - **at every launch of any app**: the app's chance after a launch of each other app (by the
+///   launched app, and by it and the quarter of the local day), and at a session's start.
+///
+/// A row counts only once its window has ended: a row at T when an event at T + 31 minutes or
+/// later has been observed (``completed(_:at:)``). A row's label is 1 when a cold launch of the
+/// app came in (T + lead, T + window]. The counts are integers, so that the rates are exact
+/// functions of the events observed, whatever order the reads come in.
+///
+/// The rows every 2 minutes are not walked one by one: between two launches of an app the time
+/// since its last launch grows with the clock, so the rows of each bucket are counted by
+/// arithmetic (``countRows(from:to:anchor:launches:lead:window:coldGap:)``), and an app's rows are
+/// folded in at its own launches; ``snapshot(at:lead:window:coldGap:)`` counts the rest.
+struct OwnRates: Sendable, Hashable, Codable {
+    /// The minutes between two rows of the grid.
+    static let gridMinutes = 2
+    /// The lower edges of the recency buckets, in minutes since the app's last launch: a row
+    /// belongs to the last bucket whose edge it reached.
+    static let bucketEdges: [Int] = [0, 1, 5, 15, 25, 30, 35, 45, 60, 90, 120, 180, 300, 480, 720, 1440]
+    /// The minutes after a row at which its window counts as ended.
+    static let completionMinutes = 31
+
+    /// What is counted of one app.
+    struct AppCounts: Sendable, Hashable, Codable {
+        /// Grid rows before this instant are counted in ``total`` and ``positive``.
+        var foldedUntil: Milliseconds
+        /// The app's last launch before ``foldedUntil``.
+        var anchor: Milliseconds?
+        /// The app's launches from ``foldedUntil`` on, oldest first.
+        var launches: [Milliseconds]
+        /// Grid rows by recency bucket, and those whose window held a cold launch.
+        var total = [Int](repeating: 0, count: OwnRates.bucketEdges.count)
+        var positive = [Int](repeating: 0, count: OwnRates.bucketEdges.count)
+        /// Launch rows of any app before the app's first launch, and those that began a session.
+        var launchRowsBefore: Int
+        var sessionRowsBefore: Int
+        /// Completed launch rows whose window held a cold launch of the app: all, those that
+        /// began a session, by the launched app, and by it and the quarter of the day.
+        var launchHits = 0
+        var sessionHits = 0
+        var pairHits: [String: Int] = [:]
+        var quarterHits: [String: [Int]] = [:]
+    }
+
+    /// A launch row whose window has not ended yet.
+    struct LaunchRow: Sendable, Hashable, Codable {
+        var time: Milliseconds
+        var app: String
+        var quarter: Int
+        var startsSession: Bool
+        /// The apps whose cold launch came in the row's window so far.
+        var hits: Set<String> = []
+    }
+
+    var apps: [String: AppCounts] = [:]
+    var pending: [LaunchRow] = []
+    /// Launch rows observed (completed or not), and those that began a session.
+    var launchRowsSeen = 0
+    var sessionRowsSeen = 0
+    /// Completed launch rows, those that began a session, by launched app and by it and quarter.
+    var launchRows = 0
+    var sessionRows = 0
+    var rowsByApp: [String: Int] = [:]
+    var rowsByQuarter: [String: [Int]] = [:]
+    /// The latest event observed: the rows complete by it are counted.
+    var observedUntil: Milliseconds?
+
+    /// The bucket of a time since the app's last launch, in milliseconds.
+    static func bucket(_ elapsed: Milliseconds) -> Int {
+        var bucket = 0
+        for (index, edge) in bucketEdges.enumerated() where elapsed >= Milliseconds.minutes(edge) { bucket = index }
+        return bucket
+    }
+
+    /// Completes the launch rows whose window ended by `time`.
+    mutating func completed(_ time: Milliseconds) {
+        observedUntil = max(observedUntil ?? time, time)
+        let done = pending.prefix { $0.time + .minutes(Self.completionMinutes) <= time }
+        guard !done.isEmpty else { return }
+        for row in done {
+            launchRows += 1
+            rowsByApp[row.app, default: 0] += 1
+            rowsByQuarter[row.app, default: [0, 0, 0, 0]][row.quarter] += 1
+            if row.startsSession { sessionRows += 1 }
+            for app in row.hits {
+                guard var counts = apps[app] else { continue }
+                counts.launchHits += 1
+                if row.startsSession { counts.sessionHits += 1 }
+                counts.pairHits[row.app, default: 0] += 1
+                counts.quarterHits[row.app, default: [0, 0, 0, 0]][row.quarter] += 1
+                apps[app] = counts
+            }
+        }
+        pending.removeFirst(done.count)
+    }
+
+    /// Counts a launch of `app` at `time` (after ``completed(_:)`` at that time): a cold one is
+    /// the label of the launch rows before it and of the app's grid rows, and the launch is a
+    /// row of its own.
+    mutating func observeLaunch(
+        of app: String, at time: Milliseconds, cold: Bool, quarter: Int, startsSession: Bool, lead: Milliseconds,
+        window: Milliseconds, coldGap: Milliseconds
+    ) {
+        if cold {
+            for index in pending.indices
+            where pending[index].time + lead <= time && time <= pending[index].time + window {
+                pending[index].hits.insert(app)
+            }
+        }
+        if var counts = apps[app] {
+            // The app's grid rows complete by now are folded in at its own launches.
+            let until = time - .minutes(Self.completionMinutes) + 1
+            if until > counts.foldedUntil {
+                Self.countRows(
+                    from: counts.foldedUntil, to: until, anchor: counts.anchor, launches: counts.launches, lead: lead,
+                    window: window, coldGap: coldGap, total: &counts.total, positive: &counts.positive)
+                let kept = counts.launches.firstIndex { $0 >= until } ?? counts.launches.endIndex
+                if kept > 0 { counts.anchor = counts.launches[kept - 1] }
+                counts.launches.removeFirst(kept)
+                counts.foldedUntil = until
+            }
+            counts.launches.append(time)
+            apps[app] = counts
+        } else {
+            apps[app] = AppCounts(
+                foldedUntil: time + 1, anchor: nil, launches: [time], launchRowsBefore: launchRowsSeen,
+                sessionRowsBefore: sessionRowsSeen)
+        }
+        pending.append(LaunchRow(time: time, app: app, quarter: quarter, startsSession: startsSession))
+        launchRowsSeen += 1
+        if startsSession { sessionRowsSeen += 1 }
+    }
+
+    /// Adds the grid rows in [from, to) to `total` and `positive` by recency bucket: the rows
+    /// after the app's first launch, each in the bucket of the time since its last launch
+    /// before the row, positive when a cold launch came in (row + lead, row + window].
+    ///
+    /// - Parameters:
+    ///   - anchor: the app's last launch before `from`, if any.
+    ///   - launches: the app's launches from `from` on, oldest first, with every cold launch up
+    ///     to `to` + `window`.
+    static func countRows(
+        from: Milliseconds, to: Milliseconds, anchor: Milliseconds?, launches: [Milliseconds], lead: Milliseconds,
+        window: Milliseconds, coldGap: Milliseconds, total: inout [Int], positive: inout [Int]
+    ) {
+        guard from < to else { return }
+        let step = Milliseconds.minutes(gridMinutes)
+        // Grid rows in [lower, upper).
+        func rows(_ lower: Milliseconds, _ upper: Milliseconds) -> Int {
+            upper <= lower ? 0 : Int(ceilDivide(upper, step) - ceilDivide(lower, step))
+        }
+        let all = (anchor.map { [$0] } ?? []) + launches
+        let edges = bucketEdges.map { Milliseconds.minutes($0) }
+        // Between two launches (L, next] the time since the last launch grows with the row.
+        for (index, last) in all.enumerated() {
+            let lower = max(last + 1, from)
+            let upper = min(index + 1 < all.count ? all[index + 1] + 1 : to, to)
+            guard lower < upper else { continue }
+            for bucket in edges.indices {
+                let start = last + edges[bucket]
+                let end = bucket + 1 < edges.count ? last + edges[bucket + 1] : Milliseconds.max
+                total[bucket] += rows(max(lower, start), min(upper, end))
+            }
+        }
+        // The rows in the window before each cold launch: no launch of the app came between them
+        // and it, so the launch before it is theirs.
+        for (index, launch) in all.enumerated() where launch >= from {
+            let previous = index > 0 ? all[index - 1] : nil
+            guard ColdLaunch.isCold(at: launch, previous: previous, gap: coldGap) else { continue }
+            var row = ceilDivide(max(launch - window, from), step) * step
+            while row <= launch - lead && row < to {
+                if let last = all.last(where: { $0 < row }) { positive[bucket(row - last)] += 1 }
+                row += step
+            }
+        }
+    }
+
+    /// The integer above `value / divisor`, for a positive divisor.
+    static func ceilDivide(_ value: Milliseconds, _ divisor: Milliseconds) -> Milliseconds {
+        let quotient = value / divisor
+        return value % divisor > 0 ? quotient + 1 : quotient
+    }
+
+    /// The rates as of the latest event observed, each shrunk toward a wider one.
+    struct Snapshot: Sendable {
+        /// Each app's chance by recency bucket, shrunk toward the device's pooled one.
+        var recency: [String: [Double]] = [:]
+        /// Each app's base rate over its grid rows.
+        var base: [String: Double] = [:]
+        /// Each app's chance after any launch, the rate its pair rates are shrunk toward.
+        var afterLaunch: [String: Double] = [:]
+        /// Each app's chance after a launch that began a session.
+        var sessionStart: [String: Double] = [:]
+
+        /// The app's chance after a launch of `leader`, and after one in a quarter of the day.
+        func follows(_ app: String, after leader: String, quarter: Int, in rates: OwnRates) -> (Double, Double) {
+            let prior = afterLaunch[app] ?? OwnRates.launchPrior
+            let counts = rates.apps[app]
+            let pair =
+                (Double(counts?.pairHits[leader] ?? 0) + OwnRates.launchWeight * prior)
+                / (Double(rates.rowsByApp[leader] ?? 0) + OwnRates.launchWeight)
+            let hits = counts?.quarterHits[leader]?[quarter] ?? 0
+            let rows = rates.rowsByQuarter[leader]?[quarter] ?? 0
+            return (pair, (Double(hits) + OwnRates.launchWeight * pair) / (Double(rows) + OwnRates.launchWeight))
+        }
+    }
+
+    /// Each app's grid rows complete by the latest event observed, by recency bucket, and those
+    /// whose window held a cold launch: those folded in at its launches and the rest.
+    func gridCounts(lead: Milliseconds, window: Milliseconds, coldGap: Milliseconds)
+        -> [String: (total: [Int], positive: [Int])]
+    {
+        guard let observedUntil else { return [:] }
+        let until = observedUntil - .minutes(Self.completionMinutes) + 1
+        var counted: [String: (total: [Int], positive: [Int])] = [:]
+        for (app, counts) in apps {
+            var (total, positive) = (counts.total, counts.positive)
+            Self.countRows(
+                from: counts.foldedUntil, to: until, anchor: counts.anchor, launches: counts.launches, lead: lead,
+                window: window, coldGap: coldGap, total: &total, positive: &positive)
+            counted[app] = (total, positive)
+        }
+        return counted
+    }
+
+    /// The weight, in rows, of the device's pooled rate in an app's rate by recency, and of a
+    /// base rate of ``gridPrior`` in the app's base rate; of the pooled bucket's prior.
+    static let gridWeight = 50.0
+    static let gridPrior = 0.02
+    static let pooledWeight = 20.0
+    /// The weight, in rows, of a wider rate in the rates counted at launches, and the prior of
+    /// an app's chance after any launch.
+    static let launchWeight = 5.0
+    static let launchPrior = 0.05
+
+    /// The rates as of the latest event observed: the grid rows complete by then counted, those
+    /// an app's own launches have not folded in yet included.
+    func snapshot(lead: Milliseconds, window: Milliseconds, coldGap: Milliseconds) -> Snapshot {
+        var snapshot = Snapshot()
+        let counted = gridCounts(lead: lead, window: window, coldGap: coldGap)
+        var pooledTotal = [Int](repeating: 0, count: Self.bucketEdges.count), pooledPositive = pooledTotal
+        for (total, positive) in counted.values {
+            for bucket in total.indices {
+                pooledTotal[bucket] += total[bucket]
+                pooledPositive[bucket] += positive[bucket]
+            }
+        }
+        let pooled = pooledTotal.indices.map {
+            (Double(pooledPositive[$0]) + Self.gridPrior * Self.pooledWeight)
+                / (Double(pooledTotal[$0]) + Self.pooledWeight)
+        }
+        for (app, (total, positive)) in counted {
+            snapshot.recency[app] = total.indices.map {
+                (Double(positive[$0]) + Self.gridWeight * pooled[$0]) / (Double(total[$0]) + Self.gridWeight)
+            }
+            snapshot.base[app] =
+                (Double(positive.reduce(0, +)) + Self.gridWeight * Self.gridPrior)
+                / (Double(total.reduce(0, +)) + Self.gridWeight)
+            let counts = apps[app]!
+            let afterLaunch =
+                (Double(counts.launchHits) + Self.launchWeight * Self.launchPrior)
+                / (Double(max(0, launchRows - counts.launchRowsBefore)) + Self.launchWeight)
+            snapshot.afterLaunch[app] = afterLaunch
+            snapshot.sessionStart[app] =
+                (Double(counts.sessionHits) + Self.launchWeight * afterLaunch)
+                / (Double(max(0, sessionRows - counts.sessionRowsBefore)) + Self.launchWeight)
+        }
+        return snapshot
+    }
+}
