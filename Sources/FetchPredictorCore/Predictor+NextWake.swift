@@ -34,6 +34,20 @@ extension Predictor {
         var clock: HorizonClock
         var plans: [String: CachedPlan] = [:]
         var profiles: [String: CachedProfiles] = [:]
+        /// The person's own rates at a ``LaunchTraces/version``, which only a launch, an unlock or
+        /// a notification changes: read once for the plans made between them.
+        var ownRates: (traces: Int, snapshot: OwnRates.Snapshot)?
+
+        /// A planner on this horizon, with the own rates read again only when the traces changed.
+        mutating func planner(
+            _ model: DeviceModel, _ configuration: PredictorConfiguration, forecaster: any LaunchForecaster
+        ) -> Planner {
+            if ownRates?.traces != model.traces.version {
+                ownRates = (model.traces.version, Planner.ownRates(model, configuration, forecaster: forecaster))
+            }
+            return Planner(
+                device: model, clock: clock, configuration, forecaster: forecaster, ownRates: ownRates?.snapshot)
+        }
 
         /// An app's planning profiles, learned again only when its profile's version changed.
         mutating func planningProfiles(
@@ -77,7 +91,7 @@ extension Predictor {
         caches[device] = cache
         return firstDeviceWake(
             plans, earliest: earliest, device: device,
-            planner: Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster),
+            planner: cache.planner(model, configuration, forecaster: forecaster),
             after: time, asked: asked, end: end)
     }
 
@@ -113,7 +127,7 @@ extension Predictor {
         let planMinutes = cache.clock.planMinutes(configuration)
         // Read once, and app models read in place: this runs after every event.
         let devicePolicies = policies[device]
-        let planner = Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster)
+        let planner = cache.planner(model, configuration, forecaster: forecaster)
         // A launch model reads every app's features, which any launch, unlock or notification changes.
         let readsFeatures = forecaster.inputs.contains(.launchFeatures)
         let traces = readsFeatures ? model.traces.version : nil
@@ -166,7 +180,7 @@ extension Predictor {
         let coalescing = configuration.coalescingMilliseconds
         let planMinutes = cache.clock.planMinutes(configuration)
         var earliest = plans.lazy.compactMap(\.first?.plannedTime.milliseconds).min()
-        let planner = Planner(device: model, clock: cache.clock, configuration, forecaster: forecaster)
+        let planner = cache.planner(model, configuration, forecaster: forecaster)
         var extended = false
         repeat {
             extended = false

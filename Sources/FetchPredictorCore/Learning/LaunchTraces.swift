@@ -127,6 +127,51 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         of app: String, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone, utcOffset: Int? = nil,
         profiles: Profiles, rates: OwnRates.Snapshot, _ configuration: PredictorConfiguration
     ) -> LaunchFeatures {
+        features(
+            of: inputs(of: app, rates: rates), at: time, local: local, zone: zone, utcOffset: utcOffset,
+            profiles: profiles, configuration)
+    }
+
+    /// What an app's features read of the traces and of the person's own rates by the app's
+    /// name, the same at every time until the next event: looked up once for the rows of a plan.
+    struct AppInputs {
+        var trace: AppTrace?
+        var recency: [Double]?
+        var baseRate: Double
+        /// The chance after a launch of the last app opened, and in each quarter of the day.
+        var follow: Double
+        var followByQuarter: [Double]
+        var sessionStartRate: Double
+        /// How often the app followed the last app opened, and whether it is that app; 0 when none was.
+        var followsLastApp = 0.0
+        var wasLastApp = 0.0
+    }
+
+    /// The inputs of an app's features as of the latest event.
+    func inputs(of app: String, rates: OwnRates.Snapshot) -> AppInputs {
+        let afterLaunch = rates.afterLaunch[app] ?? OwnRates.launchPrior
+        var inputs = AppInputs(
+            trace: apps[app], recency: rates.recency[app], baseRate: rates.base[app] ?? OwnRates.gridPrior,
+            follow: afterLaunch, followByQuarter: [afterLaunch, afterLaunch, afterLaunch, afterLaunch],
+            sessionStartRate: rates.sessionStart[app] ?? afterLaunch)
+        if let lastApp {
+            let follows = Double(followed[lastApp]?[app] ?? 0)
+            inputs.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
+            inputs.wasLastApp = lastApp == app ? 1 : 0
+            for quarter in 0..<4 {
+                (inputs.follow, inputs.followByQuarter[quarter]) = rates.follows(
+                    app, after: lastApp, quarter: quarter, in: self.rates)
+            }
+        }
+        return inputs
+    }
+
+    /// The features of an app at `time` from its ``AppInputs``, as
+    /// ``features(of:at:local:zone:utcOffset:profiles:rates:_:)`` gives them.
+    func features(
+        of inputs: AppInputs, at time: Milliseconds, local: (day: Int, minute: Int), zone: TimeZone,
+        utcOffset: Int? = nil, profiles: Profiles, _ configuration: PredictorConfiguration
+    ) -> LaunchFeatures {
         var features = LaunchFeatures()
         let minute = local.minute
         let isWeekend = DeviceModel.isWeekend(day: local.day)
@@ -146,7 +191,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         features.usualColdLaunchesByNow =
             planning.rates[..<bin].reduce(0, +)
             + planning.rates[bin] * Double(minute % AppModel.binMinutes) / Double(AppModel.binMinutes)
-        let trace = apps[app]
+        let trace = inputs.trace
         features.minutesSinceLaunch = Self.minutes(since: trace?.lastLaunch, until: time)
         features.minutesSinceColdLaunch = Self.minutes(since: trace?.lastColdLaunch, until: time)
         let offset = utcOffset ?? zone.secondsFromGMT(for: Date(milliseconds: time))
@@ -174,26 +219,21 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         features.sameWindowLastWeek = Double(sameLastWeek)
 
         // Session.
-        if let lastApp {
-            let follows = Double(followed[lastApp]?[app] ?? 0)
-            features.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
-            features.wasLastApp = lastApp == app ? 1 : 0
-        }
+        features.followsLastApp = inputs.followsLastApp
+        features.wasLastApp = inputs.wasLastApp
         features.minutesSinceAnyLaunch = Self.minutes(since: lastAnyLaunch, until: time)
         features.minutesSinceSessionStart = Self.minutes(since: sessionStart, until: time)
         let windowStart = time - .minutes(Self.followMinutes)
         features.launchesLast30Min = Double(recent.reduce(0) { $0 + ($1.time > windowStart ? 1 : 0) })
 
         // The person's own rates.
-        if let recency = rates.recency[app], let last = trace?.lastLaunch {
+        if let recency = inputs.recency, let last = trace?.lastLaunch {
             features.recencyRate = recency[OwnRates.bucket(time - last)]
         }
-        features.baseRate = rates.base[app] ?? OwnRates.gridPrior
-        let afterLaunch = rates.afterLaunch[app] ?? OwnRates.launchPrior
-        (features.followRate, features.followRateByQuarter) =
-            lastApp.map { rates.follows(app, after: $0, quarter: minute / 360, in: self.rates) }
-            ?? (afterLaunch, afterLaunch)
-        features.sessionStartRate = rates.sessionStart[app] ?? afterLaunch
+        features.baseRate = inputs.baseRate
+        features.followRate = inputs.follow
+        features.followRateByQuarter = inputs.followByQuarter[minute / 360]
+        features.sessionStartRate = inputs.sessionStartRate
 
         // Device context.
         features.minutesSinceUnlock = lastUnlock == nil ? .nan : Self.minutes(since: lastUnlock, until: time)

@@ -42,9 +42,11 @@ extension Planner {
         let lastReading = max(startIndex, endIndex - 1 - modelShift)
         var rows: [LaunchFeatures] = []
         rows.reserveCapacity((lastReading - startIndex) / step + 2)
+        // What the rows read by the app's name, looked up once.
+        let inputs = device.traces.inputs(of: name, rates: ownRates)
         var index = startIndex
         while true {
-            rows.append(features(of: name, at: index, profiles: profiles, habits: habits))
+            rows.append(features(of: inputs, at: index, profiles: profiles, habits: habits))
             // The last reading at or past the last minute read, within the clock.
             if index >= lastReading || index + step >= clock.count { break }
             index += step
@@ -95,14 +97,20 @@ extension Planner {
 
     /// An app's features at a minute of the horizon, as they would be if nothing happened until then.
     func features(of name: String, at index: Int, profiles: DayProfiles, habits: DayProfiles) -> LaunchFeatures {
+        features(of: device.traces.inputs(of: name, rates: ownRates), at: index, profiles: profiles, habits: habits)
+    }
+
+    /// The features of an app at a minute of the horizon from what they read by its name.
+    func features(of inputs: LaunchTraces.AppInputs, at index: Int, profiles: DayProfiles, habits: DayProfiles)
+        -> LaunchFeatures
+    {
         let weekend = clock.weekend[index]
         return device.traces.features(
-            of: name, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
+            of: inputs, at: clock.time(index), local: (Int(clock.localDay[index]), Int(clock.minuteOfDay[index])),
             zone: device.timeZone, utcOffset: Int(clock.utcOffset[index]),
             profiles: LaunchTraces.Profiles(
                 planning: weekend ? profiles.weekend : profiles.weekday,
-                habit: weekend ? habits.weekend : habits.weekday),
-            rates: ownRates, configuration)
+                habit: weekend ? habits.weekend : habits.weekday), configuration)
     }
 
     /// The share of what makes a wake likely that a signal must make to be named as a reason:

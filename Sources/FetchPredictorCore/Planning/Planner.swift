@@ -23,24 +23,32 @@ struct Planner {
     let forecaster: any LaunchForecaster
     /// When the device went (or goes) silent (``DeviceModel/silentFrom(_:)``), read once.
     let deviceSilentFrom: Milliseconds?
-    /// The person's own rates as of the device's latest event, read once; empty when the device
-    /// keeps no traces (a forecaster that reads no features).
+    /// The person's own rates as of the device's latest event, read once; empty for a
+    /// forecaster that reads no features.
     let ownRates: OwnRates.Snapshot
 
     /// A weekday profile and a weekend one, of one app.
     typealias DayProfiles = (weekday: DailyProfile, weekend: DailyProfile)
 
-    /// Creates a value with every field given.
+    /// Creates a value with every field given; the person's own rates are read from the device
+    /// unless `ownRates` gives them (read before at the same ``LaunchTraces/version``).
     init(
         device: DeviceModel, clock: HorizonClock, _ configuration: PredictorConfiguration,
-        forecaster: any LaunchForecaster = HazardForecaster()
+        forecaster: any LaunchForecaster = HazardForecaster(), ownRates: OwnRates.Snapshot? = nil
     ) {
         self.device = device
         self.clock = clock
         self.configuration = configuration
         self.forecaster = forecaster
         self.deviceSilentFrom = device.silentFrom(configuration)
-        self.ownRates = device.traces.ownRates(configuration)
+        self.ownRates = ownRates ?? Self.ownRates(device, configuration, forecaster: forecaster)
+    }
+
+    /// The person's own rates a forecaster reads: none for one that reads no features.
+    static func ownRates(
+        _ device: DeviceModel, _ configuration: PredictorConfiguration, forecaster: any LaunchForecaster
+    ) -> OwnRates.Snapshot {
+        forecaster.inputs.contains(.launchFeatures) ? device.traces.ownRates(configuration) : OwnRates.Snapshot()
     }
 
     /// The floor between two fetches of an app with this interval.
