@@ -155,9 +155,10 @@ struct Planner {
         let (planMinutes, plannedThrough) = stage(
             startIndex: ask.startIndex, planMinutes: min(ask.planMinutes, silenceIndex(app: name) ?? ask.planMinutes),
             looksAhead: ask.looksAhead)
-        // The rates a sweep through `planMinutes` reads: a window past its last minute; by chance,
-        // another window, which a waiting minute looks into.
-        let rateEnd = min(clock.count, planMinutes + window + 2 + (configuration.planning.byChance ? window : 0))
+        // The rates a sweep through `planMinutes` reads: a window past its last minute; when a
+        // minute may wait, another window, which it looks into.
+        let rateEnd = min(
+            clock.count, planMinutes + window + 2 + (configuration.planning == .chanceWaiting ? window : 0))
         let model = device.apps[name] ?? AppModel()
         let earliest = earliestFetch(
             model, interval: ask.policy.interval, floor: floor, from: clock.time(ask.startIndex))
