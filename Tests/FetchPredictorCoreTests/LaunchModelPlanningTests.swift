@@ -222,4 +222,59 @@ struct LaunchModelPlanningTests {
             #expect(!schedule.wakes.isEmpty)
         }
     }
+
+    /// A model that reads the person's own rates names the app it follows for the right reason:
+    /// its chance after a launch of that app (the pair's own rate), which is its chance after any
+    /// launch when nothing was opened, makes the wake likely; and the time since its own last
+    /// launch is not named, though the trees read the recency rate, when that rate a week after a
+    /// launch is as high.
+    @Test func theReasonsOfTheOwnRatesAreTrueOfThem() throws {
+        // One tree: likely after an app the news follows (its pair rate above 0.3), not otherwise.
+        let json = """
+            {"kind": "trees", "features": ["followRate"], "baseline": -1.0, "trees": [
+              {"feature": [0, -1, -1], "threshold": [0.3, -3.0, 1.0], "left": [1, -1, -1],
+               "right": [2, -1, -1], "missingLeft": [true, false, false], "value": [0, -3.0, 1.0]}]}
+            """
+        let model = try LaunchModel(json: Data(json.utf8))
+        // Mail at 08:00, 13:00 and 19:00, the news 4 minutes after two of them, a chat ten times a
+        // day between: the news after a mail is likely, after any launch not.
+        var events: [Event] = []
+        let day0 = Milliseconds(1_704_092_400_000)  // 2024-01-01T07:00Z, 08:00 in Warsaw
+        for day in 0..<14 {
+            let morning = day0 + Milliseconds(day) * 86_400_000
+            for (hour, news) in [(0, true), (5, true), (11, false)] {
+                let mail = morning + Milliseconds(hour) * 3_600_000
+                events.append(.launch("mail", at: mail))
+                if news { events.append(.launch("news", at: mail + 240_000)) }
+            }
+            for chat in 0..<10 {
+                events.append(.launch("chat", at: morning + 3_600_000 + Milliseconds(chat) * 2_400_000))
+            }
+        }
+        let last = day0 + 14 * 86_400_000
+        events.append(.launch("mail", at: last))
+        events.sort { $0.time < $1.time }
+        let forecaster = TreesForecaster(model: model)
+        var predictor = Predictor(forecaster: forecaster)
+        predictor.setTimeZone(Self.zone, device: "phone")
+        for event in events { try predictor.observe(event, device: "phone") }
+        let device = try #require(predictor.devices["phone"])
+        let configuration = predictor.configuration
+        let clock = HorizonClock.forPlanning(
+            from: last + 60_000, minutes: 240, configuration: configuration, zone: Self.zone)
+        let planner = Planner(device: device, clock: clock, configuration, forecaster: forecaster)
+        let rates = device.traces.ownRates(configuration)
+        // The rates the test is about: after a mail, the news is likely; after any launch, not.
+        let (pair, _) = rates.follows("news", after: "mail", quarter: 1, in: device.traces.rates)
+        #expect(pair > 0.5)
+        #expect(try #require(rates.afterLaunch["news"]) < 0.3)
+        let reasons = planner.modelReasons(
+            "news", at: 0, launchModel: model, model: try #require(device.apps["news"]),
+            profiles: device.planningProfiles(app: "news", configuration),
+            habits: device.habitProfiles(app: "news", configuration))
+        #expect(reasons.contains { if case .follows(app: "mail", _) = $0 { true } else { false } }, "\(reasons)")
+        #expect(!reasons.contains { if case .returning = $0 { true } else { false } }, "\(reasons)")
+        let chance = try #require(reasons.lazy.compactMap { if case .launchModel(let p) = $0 { p } else { nil } }.first)
+        #expect(abs(chance - 1 / (1 + exp(-0.0))) < 1e-12)
+    }
 }

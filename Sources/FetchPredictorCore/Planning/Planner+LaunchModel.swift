@@ -123,9 +123,10 @@ extension Planner {
 
     /// The reasons of a wake the launch model chose, each true of it: the chance the model gives
     /// a cold launch in its window; the app that was opened last, when following it makes a
-    /// quarter of that chance or more (the chance with the session signals at rest is that much
-    /// lower); the app's own last launch, when the time since it does; and the habits that peak
-    /// in the window.
+    /// quarter of that chance or more (the chance with the session signals at rest, the app's
+    /// chance after that app read as its chance after any launch, is that much lower); the app's
+    /// own last launch, when the time since it does (its chance by time since its last launch
+    /// read a week after it); and the habits that peak in the window.
     func modelReasons(
         _ name: String, at index: Int, launchModel: LaunchModel, model: AppModel, profiles: DayProfiles,
         habits: DayProfiles
@@ -139,6 +140,9 @@ extension Planner {
         atRest.launchesLast30Min = 0
         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
         atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
+        // With no app opened last, the app's own chance after a launch is the one after any.
+        let afterAnyLaunch = ownRates.afterLaunch[name] ?? OwnRates.launchPrior
+        (atRest.followRate, atRest.followRateByQuarter) = (afterAnyLaunch, afterAnyLaunch)
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
             let launches = device.traces.launchCounts[lastApp], launches > 0,
             chance - launchModel.probability(atRest) >= Self.namedShare * chance
@@ -150,6 +154,9 @@ extension Planner {
         longAgo.minutesSinceLaunch = LaunchFeatures.capMinutes
         longAgo.minutesSinceColdLaunch = LaunchFeatures.capMinutes
         longAgo.coldLaunchesLast3h = 0
+        if let recency = ownRates.recency[name] {
+            longAgo.recencyRate = recency[OwnRates.bucket(.minutes(Int(LaunchFeatures.capMinutes)))]
+        }
         let chanceLongAgo = launchModel.probability(longAgo)
         if let last = model.lastLaunch, chance - chanceLongAgo >= Self.namedShare * chance {
             // As expected launches, as the plan reads a chance.
