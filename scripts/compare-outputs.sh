@@ -7,6 +7,7 @@
 # are shown). For refactors that must change nothing a user sees, such as the forecaster seam.
 #
 # Run from the package's root:  scripts/compare-outputs.sh BASE_COMMIT
+#   (HEAD_BIN=... BASE_BIN=... to compare two fetchpredict binaries built already)
 # Both are built without the package's Service trait (the CLI alone: the service's answers are
 # not compared here). The real logs are read from ../shared/datasets, never copied.
 set -euo pipefail
@@ -26,9 +27,11 @@ build() {
   echo "$(cd "$1" && swift build -c release --show-bin-path)/fetchpredict"
 }
 tree="$work/base-$(git rev-parse --short "$base")"
-[ -d "$tree" ] || git worktree add -f "$tree" "$base" >/dev/null
-head_bin=$(build .)
-base_bin=$(build "$tree")
+[ -n "${BASE_BIN:-}" ] || [ -d "$tree" ] || git worktree add -f "$tree" "$base" >/dev/null
+# HEAD_BIN and BASE_BIN name fetchpredict binaries built already (with or without the service:
+# the command-line answers are the same), so that a release build made for a benchmark serves here.
+head_bin=${HEAD_BIN:-$(build .)}
+base_bin=${BASE_BIN:-$(build "$tree")}
 
 # outputs BIN OUT: every compared output of BIN into folder OUT.
 outputs() {
