@@ -83,7 +83,7 @@ public struct LaunchFeatures: Sendable, Hashable {
 
     /// The app's own chance of a cold launch in the window after a time as long after its last
     /// launch as T is, counted every 2 minutes on the device's completed windows and shrunk toward
-    /// the device's chance over all its apps (``OwnRates``); 0 before its first launch.
+    /// the device's chance over all its apps (`OwnRates`); 0 before its first launch.
     public var recencyRate = 0.0
     /// The app's chance of a cold launch in the window after any time after its first launch.
     public var baseRate = 0.0
