@@ -179,6 +179,9 @@ struct LaunchModelPlanningTests {
                         (atRest.followsLastApp, atRest.wasLastApp, atRest.launchesLast30Min) = (0, 0, 0)
                         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
                         atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
+                        let afterAny =
+                            device.traces.ownRates(configuration).afterLaunch[app.app] ?? OwnRates.launchPrior
+                        (atRest.followRate, atRest.followRateByQuarter) = (afterAny, afterAny)
                         let chance = LaunchModel.prior.probability(features)
                         #expect(chance - LaunchModel.prior.probability(atRest) >= 0.25 * chance)
                         follows += 1

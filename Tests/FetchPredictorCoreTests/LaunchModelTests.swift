@@ -116,7 +116,7 @@ extension LaunchModelTests {
     /// chances (`scripts/make-launch-model-fixture.sh` writes them from the prior's JSON).
     @Test func thePriorShippedWithThePackageReadsAndSaysWhereItComesFrom() throws {
         let prior = LaunchModel.prior
-        #expect(prior.version == 1)
+        #expect(prior.version == 2)
         #expect(prior.fittedOn.map(\.log) == ["xiaomi", "samsung", "app-usage-2023", "india", "lyon"])
         #expect(prior.fittedOn.allSatisfy { $0.rows > 1000 })
         // Every feature it splits on is one the package computes, read by its name.
