@@ -177,6 +177,22 @@ struct ByteWriter {
         put(UInt32(values.count))
         for value in values { put(value.bitPattern) }
     }
+
+    /// A count, then each value.
+    mutating func put(_ values: [Int64]) {
+        put(UInt32(values.count))
+        for value in values { put(value) }
+    }
+
+    /// A count, then each name and its count, names in sorted order so that the same counts give
+    /// the same bytes.
+    mutating func put(_ counts: [String: Int]) {
+        put(UInt32(counts.count))
+        for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
+            put(name)
+            put(Int64(count))
+        }
+    }
 }
 
 struct ByteReader {
@@ -213,6 +229,28 @@ struct ByteReader {
         guard let count = uint32(), offset + Int(count) <= bytes.count else { return nil }
         defer { offset += Int(count) }
         return String(decoding: bytes[offset..<(offset + Int(count))], as: UTF8.self)
+    }
+
+    /// Values written by `ByteWriter.put(_:)` from an `[Int64]`.
+    mutating func int64s() -> [Int64]? {
+        guard let count = itemCount() else { return nil }
+        var values: [Int64] = []
+        for _ in 0..<count {
+            guard let value = int64() else { return nil }
+            values.append(value)
+        }
+        return values
+    }
+
+    /// Counts by name written by `ByteWriter.put(_:)` from a `[String: Int]`.
+    mutating func counts() -> [String: Int]? {
+        guard let count = itemCount() else { return nil }
+        var counts: [String: Int] = [:]
+        for _ in 0..<count {
+            guard let name = string(), let value = int64() else { return nil }
+            counts[name] = Int(value)
+        }
+        return counts
     }
 
     mutating func doubles() -> [Double]? {

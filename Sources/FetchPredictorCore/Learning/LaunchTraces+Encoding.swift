@@ -14,8 +14,7 @@ extension LaunchTraces {
         for (name, trace) in apps.sorted(by: { $0.key < $1.key }) {
             writer.put(name)
             for time in [trace.lastLaunch, trace.lastColdLaunch, trace.lastNotification] { writer.put(time ?? .min) }
-            writer.put(UInt32(trace.coldLaunches.count))
-            for time in trace.coldLaunches { writer.put(time) }
+            writer.put(trace.coldLaunches)
         }
         writer.put(UInt32(recent.count))
         for launch in recent {
@@ -24,19 +23,11 @@ extension LaunchTraces {
             writer.put(UInt32(launch.followers.count))
             for name in launch.followers.sorted() { writer.put(name) }
         }
-        writer.put(UInt32(launchCounts.count))
-        for (name, count) in launchCounts.sorted(by: { $0.key < $1.key }) {
-            writer.put(name)
-            writer.put(Int64(count))
-        }
+        writer.put(launchCounts)
         writer.put(UInt32(followed.count))
         for (name, followers) in followed.sorted(by: { $0.key < $1.key }) {
             writer.put(name)
-            writer.put(UInt32(followers.count))
-            for (follower, count) in followers.sorted(by: { $0.key < $1.key }) {
-                writer.put(follower)
-                writer.put(Int64(count))
-            }
+            writer.put(followers)
         }
         rates.encode(into: &writer)
     }
@@ -69,15 +60,12 @@ extension LaunchTraces {
         guard let appCount = reader.itemCount() else { return nil }
         for _ in 0..<appCount {
             guard let name = reader.string(), let last = reader.int64(), let lastCold = reader.int64(),
-                let notification = reader.int64(), let colds = reader.itemCount()
+                let notification = reader.int64(), let colds = reader.int64s()
             else { return nil }
             var trace = AppTrace(
                 lastLaunch: ByteReader.optionalTime(last), lastColdLaunch: ByteReader.optionalTime(lastCold),
                 lastNotification: ByteReader.optionalTime(notification))
-            for _ in 0..<colds {
-                guard let time = reader.int64() else { return nil }
-                trace.coldLaunches.append(time)
-            }
+            trace.coldLaunches = colds
             apps[name] = trace
         }
         guard let recentCount = reader.itemCount() else { return nil }
@@ -92,20 +80,11 @@ extension LaunchTraces {
             }
             recent.append(launch)
         }
-        guard let counts = reader.itemCount() else { return nil }
-        for _ in 0..<counts {
-            guard let name = reader.string(), let count = reader.int64() else { return nil }
-            launchCounts[name] = Int(count)
-        }
-        guard let leaders = reader.itemCount() else { return nil }
+        guard let counts = reader.counts(), let leaders = reader.itemCount() else { return nil }
+        launchCounts = counts
         for _ in 0..<leaders {
-            guard let name = reader.string(), let followers = reader.itemCount() else { return nil }
-            var counts: [String: Int] = [:]
-            for _ in 0..<followers {
-                guard let follower = reader.string(), let count = reader.int64() else { return nil }
-                counts[follower] = Int(count)
-            }
-            followed[name] = counts
+            guard let name = reader.string(), let followers = reader.counts() else { return nil }
+            followed[name] = followers
         }
         guard let rates = OwnRates(from: &reader) else { return nil }
         self.rates = rates

@@ -83,12 +83,13 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         let gap = Milliseconds.minutes(Self.sessionGapMinutes)
         let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
         let startsSession = previous == .min || time - previous >= gap
+        let cold = ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap)
         rates.observeLaunch(
-            of: app, at: time, cold: ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap),
+            of: app, at: time, cold: cold,
             quarter: DeviceModel.local(time, utcOffset: utcOffset, zone: zone).minute / 360,
             startsSession: startsSession, lead: configuration.leadMilliseconds,
             window: configuration.windowMilliseconds, coldGap: coldGap)
-        if ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap) {
+        if cold {
             trace.lastColdLaunch = time
             trace.coldLaunches.append(time)
             let kept = time - Milliseconds(LaunchFeatures.capMinutes) * .perMinute - .perHour

@@ -11,13 +11,13 @@ extension OwnRates {
             writer.put(name)
             writer.put(counts.foldedUntil)
             writer.put(counts.anchor ?? .min)
-            Self.put(counts.launches, into: &writer)
-            Self.put(counts.total.map { Int64($0) }, into: &writer)
-            Self.put(counts.positive.map { Int64($0) }, into: &writer)
+            writer.put(counts.launches)
+            writer.put(counts.total.map { Int64($0) })
+            writer.put(counts.positive.map { Int64($0) })
             for count in [counts.launchRowsBefore, counts.sessionRowsBefore, counts.launchHits, counts.sessionHits] {
                 writer.put(Int64(count))
             }
-            Self.put(counts.pairHits, into: &writer)
+            writer.put(counts.pairHits)
             Self.put(counts.quarterHits, into: &writer)
         }
         writer.put(UInt32(pending.count))
@@ -29,28 +29,15 @@ extension OwnRates {
             writer.put(UInt32(row.hits.count))
             for app in row.hits.sorted() { writer.put(app) }
         }
-        Self.put(rowsByApp, into: &writer)
+        writer.put(rowsByApp)
         Self.put(rowsByQuarter, into: &writer)
-    }
-
-    private static func put(_ values: [Int64], into writer: inout ByteWriter) {
-        writer.put(UInt32(values.count))
-        for value in values { writer.put(value) }
-    }
-
-    private static func put(_ counts: [String: Int], into writer: inout ByteWriter) {
-        writer.put(UInt32(counts.count))
-        for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
-            writer.put(name)
-            writer.put(Int64(count))
-        }
     }
 
     private static func put(_ counts: [String: [Int]], into writer: inout ByteWriter) {
         writer.put(UInt32(counts.count))
         for (name, quarters) in counts.sorted(by: { $0.key < $1.key }) {
             writer.put(name)
-            put(quarters.map { Int64($0) }, into: &writer)
+            writer.put(quarters.map { Int64($0) })
         }
     }
 
@@ -66,11 +53,11 @@ extension OwnRates {
         )
         for _ in 0..<appCount {
             guard let name = reader.string(), let folded = reader.int64(), let anchor = reader.int64(),
-                let launches = Self.integers(&reader), let total = Self.integers(&reader),
-                let positive = Self.integers(&reader), total.count == Self.bucketEdges.count,
+                let launches = reader.int64s(), let total = reader.int64s(), let positive = reader.int64s(),
+                total.count == Self.bucketEdges.count,
                 positive.count == Self.bucketEdges.count, let before = reader.int64(),
                 let sessionsBefore = reader.int64(), let hits = reader.int64(), let sessionHits = reader.int64(),
-                let pairHits = Self.counts(&reader), let quarterHits = Self.quarters(&reader)
+                let pairHits = reader.counts(), let quarterHits = Self.quarters(&reader)
             else { return nil }
             var counts = AppCounts(
                 foldedUntil: folded, anchor: ByteReader.optionalTime(anchor), launches: launches,
@@ -93,35 +80,15 @@ extension OwnRates {
             }
             pending.append(row)
         }
-        guard let byApp = Self.counts(&reader), let byQuarter = Self.quarters(&reader) else { return nil }
+        guard let byApp = reader.counts(), let byQuarter = Self.quarters(&reader) else { return nil }
         (rowsByApp, rowsByQuarter) = (byApp, byQuarter)
-    }
-
-    private static func integers(_ reader: inout ByteReader) -> [Int64]? {
-        guard let count = reader.itemCount() else { return nil }
-        var values: [Int64] = []
-        for _ in 0..<count {
-            guard let value = reader.int64() else { return nil }
-            values.append(value)
-        }
-        return values
-    }
-
-    private static func counts(_ reader: inout ByteReader) -> [String: Int]? {
-        guard let count = reader.itemCount() else { return nil }
-        var counts: [String: Int] = [:]
-        for _ in 0..<count {
-            guard let name = reader.string(), let value = reader.int64() else { return nil }
-            counts[name] = Int(value)
-        }
-        return counts
     }
 
     private static func quarters(_ reader: inout ByteReader) -> [String: [Int]]? {
         guard let count = reader.itemCount() else { return nil }
         var counts: [String: [Int]] = [:]
         for _ in 0..<count {
-            guard let name = reader.string(), let values = integers(&reader), values.count == 4 else { return nil }
+            guard let name = reader.string(), let values = reader.int64s(), values.count == 4 else { return nil }
             counts[name] = values.map { Int($0) }
         }
         return counts

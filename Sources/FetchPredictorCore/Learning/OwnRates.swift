@@ -12,14 +12,14 @@ import Foundation
 ///   launched app, and by it and the quarter of the local day), and at a session's start.
 ///
 /// A row counts only once its window has ended: a row at T when an event at T + 31 minutes or
-/// later has been observed (``completed(_:at:)``). A row's label is 1 when a cold launch of the
+/// later has been observed (``completed(_:)``). A row's label is 1 when a cold launch of the
 /// app came in (T + lead, T + window]. The counts are integers, so that the rates are exact
 /// functions of the events observed, whatever order the reads come in.
 ///
 /// The rows every 2 minutes are not walked one by one: between two launches of an app the time
 /// since its last launch grows with the clock, so the rows of each bucket are counted by
-/// arithmetic (``countRows(from:to:anchor:launches:lead:window:coldGap:)``), and an app's rows are
-/// folded in at its own launches; ``snapshot(at:lead:window:coldGap:)`` counts the rest.
+/// arithmetic (``countRows(from:to:anchor:launches:lead:window:coldGap:total:positive:)``), and an app's rows are
+/// folded in at its own launches; ``snapshot(lead:window:coldGap:)`` counts the rest.
 struct OwnRates: Sendable, Hashable, Codable {
     /// The minutes between two rows of the grid.
     static let gridMinutes = 2
