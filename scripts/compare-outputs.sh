@@ -7,7 +7,9 @@
 # are shown). For refactors that must change nothing a user sees, such as the forecaster seam.
 #
 # Run from the package's root:  scripts/compare-outputs.sh BASE_COMMIT
-#   (HEAD_BIN=... BASE_BIN=... to compare two fetchpredict binaries built already)
+#   (HEAD_BIN=... BASE_BIN=... to compare two fetchpredict binaries built already;
+#    FORECAST_ARGS="--forecaster trees --planning chance" to compare another forecaster's answers;
+#    LOGS="2023 lyon" to evaluate only those of the five logs: xiaomi samsung 2023 india lyon)
 # Both are built without the package's Service trait (the CLI alone: the service's answers are
 # not compared here). The real logs are read from ../shared/datasets, never copied.
 set -euo pipefail
@@ -33,26 +35,40 @@ tree="$work/base-$(git rev-parse --short "$base")"
 head_bin=${HEAD_BIN:-$(build .)}
 base_bin=${BASE_BIN:-$(build "$tree")}
 
+# The forecaster and planning every answer is asked with (none: the defaults).
+read -r -a forecast <<< "${FORECAST_ARGS:-}"
+logs=${LOGS:-xiaomi samsung 2023 india lyon}
+
+# log NAME: the file and the options of one of the five logs.
+log() {
+  case $1 in
+    xiaomi) echo "$datasets/activitywatch-android-1/export.json --time-zone Europe/Warsaw" ;;
+    samsung) echo "$datasets/activitywatch-android-2/export.json --time-zone Europe/Warsaw" ;;
+    2023) echo "$datasets/app-usage-export-2023/Activity_history.csv --date-order dmy --time-zone UTC" ;;
+    india) echo "$datasets/app-usage-export-2024-india/Activity.csv --date-order mdy --time-zone Asia/Kolkata" ;;
+    lyon) echo "$datasets/app-usage-export-2019-lyon/AUM_V4_Activity_2019-12-10_22-19-45.csv --date-order mdy --time-zone Europe/Paris" ;;
+    *) echo "unknown log '$1' (xiaomi samsung 2023 india lyon)" >&2; exit 2 ;;
+  esac
+}
+
 # outputs BIN OUT: every compared output of BIN into folder OUT.
 outputs() {
-  local bin=$1 out=$2
+  local bin=$1 out=$2 name
   rm -rf "$out" && mkdir -p "$out"
-  "$bin" evaluate "$datasets/activitywatch-android-1/export.json" --time-zone Europe/Warsaw --json > "$out/evaluate-xiaomi.json"
-  "$bin" evaluate "$datasets/activitywatch-android-2/export.json" --time-zone Europe/Warsaw --json > "$out/evaluate-samsung.json"
-  "$bin" evaluate "$datasets/app-usage-export-2023/Activity_history.csv" --date-order dmy --time-zone UTC --json \
-    > "$out/evaluate-2023.json"
-  "$bin" evaluate "$datasets/app-usage-export-2024-india/Activity.csv" --date-order mdy --time-zone Asia/Kolkata --json \
-    > "$out/evaluate-india.json"
-  "$bin" evaluate "$datasets/app-usage-export-2019-lyon/AUM_V4_Activity_2019-12-10_22-19-45.csv" --date-order mdy \
-    --time-zone Europe/Paris --json > "$out/evaluate-lyon.json"
+  for name in $logs; do
+    # shellcheck disable=SC2046  # the log's file and options are words
+    "$bin" evaluate $(log "$name") ${forecast[@]+"${forecast[@]}"} --json > "$out/evaluate-$name.json"
+  done
   for persona in commuter night-owl irregular shifting; do
     "$bin" generate --persona "$persona" --days 28 --seed 1 --time-zone Europe/Warsaw > "$out/$persona.csv"
     local db="$out/$persona.sqlite"
     "$bin" import "$out/$persona.csv" --db "$db" --device phone --time-zone Europe/Warsaw >/dev/null
     "$bin" config --default-interval minimum --db "$db" --device phone >/dev/null
-    "$bin" schedule --db "$db" --device phone --now 2024-01-29T00:00:00+01:00 --hours 48 --json > "$out/schedule-$persona.json"
+    "$bin" schedule --db "$db" --device phone --now 2024-01-29T00:00:00+01:00 --hours 48 \
+      ${forecast[@]+"${forecast[@]}"} --json > "$out/schedule-$persona.json"
     # A device with no wake exits otherwise: its status is part of the answer.
-    "$bin" next --db "$db" --device phone --now 2024-01-29T09:00:00+01:00 --json > "$out/next-$persona.json" \
+    "$bin" next --db "$db" --device phone --now 2024-01-29T09:00:00+01:00 \
+      ${forecast[@]+"${forecast[@]}"} --json > "$out/next-$persona.json" \
       || echo "exit $?" >> "$out/next-$persona.json"
     # What the store cached of the model it learned, row by row.
     python3 - "$db" > "$out/model-cache-$persona.txt" <<'PY'

@@ -84,9 +84,11 @@ extension Predictor {
         // Taken out of the dictionary while it changes, so that its plans are not copied.
         var cache = takeCache(device, from: start, zone: model.timeZone)
         let startIndex = start.minutes(since: cache.clock.start)
-        var plans = stagedPlans(device, model: model, cache: &cache, startIndex: startIndex, after: time)
         let end = Date(milliseconds: start + .seconds(Self.lookAhead))
         let asked = min(end.milliseconds, limit?.milliseconds ?? .max)
+        var plans = stagedPlans(
+            device, model: model, cache: &cache, startIndex: startIndex, after: time,
+            askedMinutes: asked.minutesRoundedUp(since: start))
         let earliest = extend(&plans, model: model, cache: &cache, asked: asked, end: end.milliseconds, after: time)
         caches[device] = cache
         return firstDeviceWake(
@@ -117,11 +119,15 @@ extension Predictor {
 
     /// Each app's plan with its first wake after `time`: the cached one when neither the app's
     /// model nor its policy changed (nor, for a forecaster that reads them, the device's traces), else one made
-    /// from `startIndex` up to the first stage.
+    /// from `startIndex` up to the first stage. A costly forecaster's first stage ends at the
+    /// minute after the last one asked about (`askedMinutes` from `startIndex`) when that comes
+    /// sooner: a replay asks only up to its next event, after which every plan that reads the
+    /// traces is made again.
     ///
     /// An array, as this runs after every event and a dictionary would hash every name again.
     private func stagedPlans(
-        _ device: String, model: DeviceModel, cache: inout DeviceCache, startIndex: Int, after time: Date
+        _ device: String, model: DeviceModel, cache: inout DeviceCache, startIndex: Int, after time: Date,
+        askedMinutes: Int
     ) -> [Candidate] {
         var plans: [Candidate] = []
         let planMinutes = cache.clock.planMinutes(configuration)
@@ -133,7 +139,11 @@ extension Predictor {
         let traces = readsFeatures ? model.traces.version : nil
         // A costly forecaster's plan looks less far at first.
         let looksAhead: Int? =
-            if let first = forecaster.firstStageMinutes { planningStage.map { min($0, first) } } else { planningStage }
+            if let first = forecaster.firstStageMinutes {
+                planningStage.map { min($0, first, max(1, askedMinutes + 1)) }
+            } else {
+                planningStage
+            }
         for app in candidates(model, devicePolicies) {
             let policy = devicePolicies?[app] ?? AppPolicy(interval: defaultInterval)
             // An app that is never woken has no plan: nothing more to look up.

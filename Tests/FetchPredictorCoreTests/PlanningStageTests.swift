@@ -12,11 +12,15 @@ struct PlanningStageTests {
     /// stages, one that plans every app through the whole horizon and one asked only for a wake
     /// before the next launch: every answer is the same, the last one's when it comes by then.
     /// The third run plans from the launch model, whose plans are made only half an hour ahead at
-    /// first and then twice as far each time.
+    /// first (up to the limit, when that comes sooner) and then twice as far each time; the last
+    /// two plan by chance, whose staged plans keep every wake up to the last minute they sweep.
     @Test(
         arguments: ["commuter", "irregular", "shifting"],
-        [(1, "profile"), (2, "hazard"), (3, "trees")] as [(UInt64, String)])
-    func stagesChangeNoWake(persona: String, run: (seed: UInt64, forecaster: String)) throws {
+        [
+            (1, "profile", .sweep), (2, "hazard", .sweep), (3, "trees", .sweep), (4, "trees", .chance),
+            (5, "hazard", .chanceWaiting),
+        ] as [(UInt64, String, WakePlanning)])
+    func stagesChangeNoWake(persona: String, run: (seed: UInt64, forecaster: String, planning: WakePlanning)) throws {
         let seed = run.seed
         // The trees with the profile for the apps they cannot read, as the hazard needs more days.
         let forecaster: any LaunchForecaster =
@@ -31,6 +35,7 @@ struct PlanningStageTests {
         let launches = log.events().filter { $0.kind == .launch }
         var configuration = PredictorConfiguration()
         configuration.budget = 0.9
+        configuration.planning = run.planning
         var staged = Predictor(configuration: configuration, forecaster: forecaster)
         staged.setTimeZone(zone, device: "phone")
         staged.defaultInterval = .minimum

@@ -247,13 +247,21 @@ struct Planner {
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
     /// whole plan (`nil` when it is made whole): about `looksAhead` minutes after `startIndex`,
     /// when the horizon goes further than that.
+    ///
+    /// The sweep's wake may wait up to half a window for a better minute, so its staged plan
+    /// sweeps a window more and keeps the wakes up to half a window before the end. The chance
+    /// planner decides each minute from the chances and rates of that minute's windows alone
+    /// (``Sweep/choose(chances:rates:from:planMinutes:floorMinutes:waits:)``), which the plan
+    /// reads a window or two past its last minute: its wakes are final up to the last minute
+    /// it sweeps, so it sweeps `looksAhead` minutes and no more.
     func stage(startIndex: Int, planMinutes: Int, looksAhead: Int?) -> (planMinutes: Int, plannedThrough: Int?) {
         let window = configuration.windowMinutes
-        guard let looksAhead, startIndex + looksAhead + window < min(planMinutes, clock.count - window - 1) else {
+        let margin = configuration.planning.byChance ? 0 : window
+        guard let looksAhead, startIndex + looksAhead + margin < min(planMinutes, clock.count - window - 1) else {
             return (planMinutes, nil)
         }
-        let staged = startIndex + looksAhead + window
-        return (staged, staged - max(1, window / 2))
+        let staged = startIndex + looksAhead + margin
+        return (staged, configuration.planning.byChance ? staged - 1 : staged - max(1, window / 2))
     }
 
     /// The wakes of an app's chosen minutes, with their reasons when the configuration explains
