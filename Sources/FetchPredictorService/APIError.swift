@@ -30,8 +30,17 @@ struct APIError: HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = self.headers
         headers[.contentType] = "application/json"
-        let data = try WireJSON.encoder(pretty: false).encode(Body(error: message, field: field))
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: Self.body(message, field: field)))
+    }
+
+    /// The JSON body of an error: also written by the handlers that answer before any route.
+    static func body(_ message: String, field: String? = nil) -> ByteBuffer {
+        do {
+            return ByteBuffer(bytes: try WireJSON.encoder(pretty: false).encode(Body(error: message, field: field)))
+        } catch {
+            // Two strings always encode.
+            preconditionFailure("an error's body did not encode: \(error)")
+        }
     }
 
     static func notFound(device: String) -> APIError {

@@ -1,6 +1,7 @@
 import FetchPredictor
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
@@ -138,10 +139,12 @@ public enum FetchPredictorService {
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [connections.handler(), RequestDeadlineHandler(deadline: idle)],
-                    idleTimeout: idle)),
+            server: HTTPServerBuilder { responder in
+                ServiceHTTP1Channel(
+                    responder: responder,
+                    handlers: { [connections.handler(), RequestDeadlineHandler(deadline: idle)] },
+                    idleTimeout: settings.readTimeout)
+            },
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
             services: settings.sweepPerSecond > 0 ? [sweep] : [],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
