@@ -37,6 +37,10 @@ public struct ServiceSettings: Sendable {
     /// process's limit of open files less 128 (``ConnectionLimit/fitting(openFiles:)``), or
     /// 10,000 when that is unlimited.
     public var maximumConnections: Int?
+    /// The most connections one client address may hold (an IPv4 address, an IPv6 address's
+    /// /64); beyond, a new one is closed as it opens. `nil` for a quarter of
+    /// ``maximumConnections``; 0 for no cap.
+    public var maximumConnectionsPerAddress: Int?
     /// The most devices whose kept wake the sweep plans again each second (``WakeSweep``);
     /// 0 for no sweep.
     public var sweepPerSecond: Int = 2_000
@@ -89,10 +93,15 @@ public enum FetchPredictorService {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let registry = ServiceMetrics.registry
-        let connections = ConnectionLimit(
-            maximum: settings.maximumConnections ?? ConnectionLimit.openFilesLimit.map(ConnectionLimit.fitting)
-                ?? 10_000,
-            logger: logger)
+        let maximumConnections =
+            settings.maximumConnections ?? ConnectionLimit.openFilesLimit.map(ConnectionLimit.fitting) ?? 10_000
+        let perAddress: Int? =
+            switch settings.maximumConnectionsPerAddress {
+            case nil: ConnectionLimit.defaultPerAddress(maximum: maximumConnections)
+            case 0?: nil
+            case let count?: count
+            }
+        let connections = ConnectionLimit(maximum: maximumConnections, perAddress: perAddress, logger: logger)
         let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, forecaster: forecaster,

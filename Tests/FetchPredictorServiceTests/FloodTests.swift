@@ -17,9 +17,11 @@ struct FloodTests {
     }
 
     @Test func aConnectionFloodIsShedAndTheServiceAnswersOnceItEnds() async throws {
-        // Given a service that may open 256 files, so that 128 connections are its limit
+        // Given a service that may open 256 files, so that 128 connections are its limit, with
+        // no cap per address (all the flood's connections come from one)
         let store = TestFiles.scratchFolder("flood").appendingPathComponent("events.sqlite").path
-        let server = try ServeProcessTests.Server(storeArguments: ["--db", store], openFiles: 256)
+        let server = try ServeProcessTests.Server(
+            storeArguments: ["--db", store], options: ["--max-connections-per-address", "0"], openFiles: 256)
         defer { if server.process.isRunning { server.process.terminate() } }
         #expect(server.port > 0)
         // When 600 connections are opened and held, more than its files allow
@@ -52,7 +54,8 @@ struct FloodTests {
     /// request is answered while a flood of idle connections is held open.
     @Test func aClientIsAnsweredWhileIdleConnectionsAreHeld() async throws {
         let store = TestFiles.scratchFolder("flood").appendingPathComponent("events.sqlite").path
-        let server = try ServeProcessTests.Server(storeArguments: ["--db", store], openFiles: 256)
+        let server = try ServeProcessTests.Server(
+            storeArguments: ["--db", store], options: ["--max-connections-per-address", "0"], openFiles: 256)
         defer { if server.process.isRunning { server.process.terminate() } }
         // 400 idle connections opened and held, three times the service's room
         let flood = await offThePool {

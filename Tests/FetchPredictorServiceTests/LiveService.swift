@@ -128,8 +128,24 @@ final class LiveService: @unchecked Sendable {
 struct RawConnection: Sendable {
     let descriptor: Int32
 
-    init(port: Int) throws {
+    /// - Parameter source: the loopback address it comes from, as another client's would
+    ///   (Linux routes every 127.0.0.0/8 address to the loopback).
+    init(port: Int, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                _ = Glibc.close(descriptor)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -163,6 +179,32 @@ struct RawConnection: Sendable {
             if count == 0 { return true }  // closed
             if count < 0 { return errno == ECONNRESET }  // a timeout, or reset
         }
+    }
+
+    /// Whether the other side has closed (or reset) the connection by now, without waiting; what
+    /// it sent before is read through.
+    var isClosedByPeer: Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+
+    /// What the other side sent until the end of an answer's head (a blank line), until it closed
+    /// the connection, or until `seconds` passed.
+    func readHead(seconds: Int) -> String {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count <= 0 { break }
+            received += buffer[0..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
     }
 
     /// What the other side sent until it closed the connection, or `seconds` passed.

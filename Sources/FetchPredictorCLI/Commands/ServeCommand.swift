@@ -65,6 +65,12 @@
 
         @Option(
             help: ArgumentHelp(
+                "The most connections one client address (an IPv4 address, an IPv6 /64) may hold; one beyond is closed as it opens. Default: a quarter of --max-connections; 0 for no cap.",
+                valueName: "count"))
+        var maxConnectionsPerAddress: Int?
+
+        @Option(
+            help: ArgumentHelp(
                 "The most devices whose kept wake (passed, or moved by a write) the sweep plans again each second, so that GET /v1/wakes finds it kept; 0 for no sweep.",
                 valueName: "count"))
         var sweepPerSecond: Int = 2_000
@@ -91,6 +97,9 @@
             guard readTimeout >= 1 else { throw ValidationError("--read-timeout must be at least 1 second.") }
             guard learnsPerTenant ?? 1 >= 1 else { throw ValidationError("--learns-per-tenant must be at least 1.") }
             guard maxConnections ?? 1 >= 1 else { throw ValidationError("--max-connections must be at least 1.") }
+            guard maxConnectionsPerAddress ?? 0 >= 0 else {
+                throw ValidationError("--max-connections-per-address must be 0 or more.")
+            }
             guard sweepPerSecond >= 0 else { throw ValidationError("--sweep-per-second must be 0 or more.") }
             guard keyFailuresPerMinute >= 0 else {
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
@@ -125,6 +134,7 @@
             // A server holds a file a connection: take the most open files the system grants.
             Self.raiseOpenFilesLimit()
             settings.maximumConnections = maxConnections
+            settings.maximumConnectionsPerAddress = maxConnectionsPerAddress
             settings.learnWait = .seconds(learnWait)
             settings.sweepPerSecond = sweepPerSecond
             settings.keyFailuresPerMinute = keyFailuresPerMinute
