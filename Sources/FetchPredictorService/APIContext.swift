@@ -11,13 +11,14 @@ struct APIContext: RequestContext {
     var tenant: String?
     /// The event loop of the request's connection, whose timers time the request's waits.
     let eventLoop: any EventLoop
-    /// The address the client is known by for the limit of wrong keys (``KeyGuessLimit``).
-    let client: String
+    /// The address of the request's connection: the client's, or its proxy's
+    /// (``TrustedProxies/client(peer:headers:)`` names the client behind a trusted one).
+    let peer: SocketAddress?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         eventLoop = source.channel.eventLoop
-        client = KeyGuessLimit.client(of: source.channel.remoteAddress)
+        peer = source.channel.remoteAddress
     }
 
     /// The device the path names, as the store names it: `TENANT/DEVICE`, so that tenants never

@@ -48,6 +48,10 @@ public struct ServiceSettings: Sendable {
     /// requests with a key are answered 429 until it slows (``KeyGuessLimit``); 0 for no limit,
     /// as behind a proxy that limits them itself.
     public var keyFailuresPerMinute: Int = 60
+    /// The proxies whose `Forwarded` or `X-Forwarded-For` names the client (``TrustedProxies``):
+    /// the limits by address count the clients behind them, and their own connections are not
+    /// capped by address. None by default: every client is its connection's address.
+    public var trustedProxies = TrustedProxies.none
 
     /// The defaults: loopback port 8080, 1 MiB bodies, 10,000 events a batch, 1,000 models.
     public init() {}
@@ -101,7 +105,9 @@ public enum FetchPredictorService {
             case 0?: nil
             case let count?: count
             }
-        let connections = ConnectionLimit(maximum: maximumConnections, perAddress: perAddress, logger: logger)
+        let proxies = settings.trustedProxies
+        let connections = ConnectionLimit(
+            maximum: maximumConnections, perAddress: perAddress, exempt: { proxies.trusts($0) }, logger: logger)
         let learning = TenantLearning(limit: settings.learnsPerTenant)
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, forecaster: forecaster,
@@ -138,7 +144,8 @@ public enum FetchPredictorService {
         }
         let v1 = router.group("v1").add(
             middleware: BearerKeyMiddleware(
-                store: store, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger)))
+                store: store, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger),
+                proxies: proxies))
         Routes(store: store, scheduler: scheduler, settings: settings, cursors: CursorSeal(store: store), clock: clock)
             .add(to: v1)
         let sweep = WakeSweep(

@@ -13,6 +13,8 @@ struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any APIKeyKeeping
     let guesses: KeyGuessLimit
+    /// The proxies whose forwarded address names the client the guesses are counted for.
+    var proxies = TrustedProxies.none
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -23,7 +25,8 @@ struct BearerKeyMiddleware: RouterMiddleware {
         else {
             throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
         }
-        if let wait = guesses.wait(for: context.client) {
+        let client = proxies.client(peer: context.peer, headers: request.headers)
+        if let wait = guesses.wait(for: client) {
             var error = APIError(
                 .tooManyRequests,
                 "too many wrong API keys from this address; wait and send the right one")
@@ -32,7 +35,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
         }
         let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         guard let tenant = try await store.tenant(forKey: key) else {
-            guesses.failed(context.client)
+            guesses.failed(client)
             throw Self.refusal("the API key is not valid, or was revoked")
         }
         var context = context

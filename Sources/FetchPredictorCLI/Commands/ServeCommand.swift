@@ -77,9 +77,16 @@
 
         @Option(
             help: ArgumentHelp(
-                "The most wrong API keys one client address may send a minute (and at once); beyond, its requests with a key are answered 429 with Retry-After until it slows. 0 for no limit, as behind a proxy that limits them.",
+                "The most wrong API keys one client address may send a minute (and at once); beyond, its requests with a key are answered 429 with Retry-After until it slows. 0 for no limit. Behind a proxy, give --trusted-proxy so that its clients are told apart.",
                 valueName: "count"))
         var keyFailuresPerMinute: Int = 60
+
+        @Option(
+            parsing: .singleValue,
+            help: ArgumentHelp(
+                "A proxy (an address or a CIDR range, such as 10.0.0.0/8; repeat for more) whose Forwarded or X-Forwarded-For header names the client: the limits by address then count the clients behind it. Never trusted otherwise.",
+                valueName: "cidr"))
+        var trustedProxy: [String] = []
 
         @Option(
             help: ArgumentHelp(
@@ -105,6 +112,11 @@
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
             }
             guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
+            do {
+                _ = try TrustedProxies(trustedProxy)
+            } catch {
+                throw ValidationError("--trusted-proxy: \(error).")
+            }
             guard Logger.Level(rawValue: logLevel) != nil else {
                 throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
             }
@@ -138,6 +150,7 @@
             settings.learnWait = .seconds(learnWait)
             settings.sweepPerSecond = sweepPerSecond
             settings.keyFailuresPerMinute = keyFailuresPerMinute
+            settings.trustedProxies = try TrustedProxies(trustedProxy)
             LoggingSystem.bootstrap(StreamLogHandler.standardError)
             var logger = Logger(label: "fetchpredict")
             logger.logLevel = Logger.Level(rawValue: logLevel)!
