@@ -5,17 +5,19 @@ import NIOCore
 import Synchronization
 
 /// How many wrong keys one client address may send: a bucket of `perMinute` guesses, refilled at
-/// `perMinute` a minute. A client whose bucket is empty is answered 429 with `Retry-After` until
-/// a guess is back in it, before its key is looked up, so that guessing keys goes at the limit's
-/// pace (60 a minute by default) however fast the client sends. Keys that are right cost nothing,
-/// and a request with no key none either (it guesses nothing).
+/// `perMinute` a minute. A key the service does not know to be valid takes a guess from its
+/// address's bucket before it is looked up (``take(_:at:)``), and gets it back when it was right
+/// (``giveBack(_:at:)``): so however many requests an address sends at once, at most the bucket's
+/// guesses are looked up, and past them its unknown keys are answered 429 with `Retry-After`
+/// without a lookup, so that guessing goes at the limit's pace (60 a minute by default). A key
+/// that is valid is always served, whatever its address guessed (``KnownKeys``), and a request
+/// with no key guesses nothing.
 ///
 /// Clients are told apart by address: an IPv4 address, or an IPv6 address's /64 (what one host is
-/// usually given). Behind a proxy every client has the proxy's address, so that one client's
-/// guesses would slow all of them: run it with the limit off (`--key-failures-per-minute 0`) and
-/// limit at the proxy. Wrong keys are counted in `fetchpredict_key_failures_total`, answers
-/// refused for them in `fetchpredict_key_failures_limited_total`; an address that reaches the
-/// limit is logged once, until its bucket is full again.
+/// usually given); behind a trusted proxy, the address it forwarded (``TrustedProxies``). Wrong
+/// keys are counted in `fetchpredict_key_failures_total`, answers refused for them in
+/// `fetchpredict_key_failures_limited_total`; an address that reaches the limit is logged once,
+/// until its bucket is full again.
 final class KeyGuessLimit: Sendable {
     /// Guesses an address may make at once, and a minute after.
     let perMinute: Int
@@ -42,38 +44,48 @@ final class KeyGuessLimit: Sendable {
 
     private var perSecond: Double { Double(perMinute) / 60 }
 
-    /// How long the address must wait before its next key is looked up; `nil` when it may be now.
-    func wait(for address: String, at now: ContinuousClock.Instant = .now) -> Duration? {
+    /// Takes a guess from the address's bucket for a key about to be looked up; returns how long
+    /// the address must wait instead when its bucket is empty (nothing is taken then).
+    func take(_ address: String, at now: ContinuousClock.Instant = .now) -> Duration? {
         guard perMinute > 0 else { return nil }
-        return buckets.withLock { buckets -> Duration? in
-            guard var bucket = buckets[address] else { return nil }
+        let (wait, began) = buckets.withLock { buckets -> (Duration?, Bool) in
+            var bucket = buckets[address] ?? Bucket(left: Double(perMinute), updated: now)
             refill(&bucket, at: now)
+            defer {
+                if buckets[address] == nil && buckets.count >= maximumAddresses { makeRoom(in: &buckets, at: now) }
+                buckets[address] = bucket
+            }
+            guard bucket.left < 1 else {
+                bucket.left -= 1
+                return (nil, false)
+            }
+            let began = !bucket.logged
+            bucket.logged = true
+            return (.seconds((1 - bucket.left) / perSecond), began)
+        }
+        if wait != nil { Counter(label: "fetchpredict_key_failures_limited_total").increment() }
+        if began {
+            logger.notice(
+                "wrong API keys from one address reached the limit; its unknown keys are answered 429 until it slows",
+                metadata: ["address": "\(address)", "per-minute": "\(perMinute)"])
+        }
+        return wait
+    }
+
+    /// Gives back the guess a key took (``take(_:at:)``): it was right.
+    func giveBack(_ address: String, at now: ContinuousClock.Instant = .now) {
+        guard perMinute > 0 else { return }
+        buckets.withLock { buckets in
+            guard var bucket = buckets[address] else { return }
+            refill(&bucket, at: now)
+            bucket.left = min(Double(perMinute), bucket.left + 1)
             buckets[address] = bucket
-            guard bucket.left < 1 else { return nil }
-            Counter(label: "fetchpredict_key_failures_limited_total").increment()
-            return .seconds((1 - bucket.left) / perSecond)
         }
     }
 
-    /// Takes a guess from the address's bucket: its key was wrong.
-    func failed(_ address: String, at now: ContinuousClock.Instant = .now) {
+    /// Counts a wrong key, whose guess ``take(_:at:)`` took.
+    func failed() {
         Counter(label: "fetchpredict_key_failures_total").increment()
-        guard perMinute > 0 else { return }
-        let limited = buckets.withLock { buckets -> Bool in
-            var bucket = buckets[address] ?? Bucket(left: Double(perMinute), updated: now)
-            refill(&bucket, at: now)
-            bucket.left = max(0, bucket.left - 1)
-            let limited = bucket.left < 1 && !bucket.logged
-            if limited { bucket.logged = true }
-            if buckets[address] == nil && buckets.count >= maximumAddresses { makeRoom(in: &buckets, at: now) }
-            buckets[address] = bucket
-            return limited
-        }
-        if limited {
-            logger.notice(
-                "wrong API keys from one address reached the limit; its requests with a key are answered 429 until it slows",
-                metadata: ["address": "\(address)", "per-minute": "\(perMinute)"])
-        }
     }
 
     /// How many addresses are followed.

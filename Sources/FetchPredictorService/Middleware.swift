@@ -7,14 +7,16 @@ import NIOPosix
 
 /// Checks `Authorization: Bearer KEY` and puts the key's tenant into the context: a missing,
 /// unknown or revoked key is 401. The key is looked up on every request, so that a revoked one
-/// is refused at once; a client that sent too many wrong keys is answered 429 before its key is
-/// looked up (``KeyGuessLimit``).
+/// is refused at once; a client that sent too many wrong keys is answered 429 before an unknown
+/// key of its is looked up (``KeyGuessLimit``), while a valid one is served (``KnownKeys``).
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any APIKeyKeeping
     let guesses: KeyGuessLimit
     /// The proxies whose forwarded address names the client the guesses are counted for.
     var proxies = TrustedProxies.none
+    /// The valid keys, served whatever their address guessed.
+    let known = KnownKeys()
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -25,22 +27,39 @@ struct BearerKeyMiddleware: RouterMiddleware {
         else {
             throw Self.refusal("no API key: send 'Authorization: Bearer KEY'")
         }
-        let client = proxies.client(peer: context.peer, headers: request.headers)
-        if let wait = guesses.wait(for: client) {
-            var error = APIError(
-                .tooManyRequests,
-                "too many wrong API keys from this address; wait and send the right one")
-            error.headers[.retryAfter] = String(max(1, Int(wait.components.seconds) + 1))
-            throw error
-        }
         let key = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        guard let tenant = try await store.tenant(forKey: key) else {
-            guesses.failed(client)
-            throw Self.refusal("the API key is not valid, or was revoked")
-        }
+        let tenant = try await tenant(
+            of: key, from: proxies.client(peer: context.peer, headers: request.headers))
         var context = context
         context.tenant = tenant
         return try await next(request, context)
+    }
+
+    /// The tenant of a request's key, sent from `client`. A key known valid is looked up at once;
+    /// another takes one of the client's guesses first (given back when it was right), and past
+    /// them is answered 429 unless it is valid after all, the valid keys read again.
+    private func tenant(of key: String, from client: String) async throws -> String {
+        let digest = APIKeyText.digest(key)
+        if known.contains(digest) {
+            if let tenant = try await store.tenant(forKey: key) { return tenant }
+            // Revoked since it was found valid: a wrong key from now on.
+            known.remove(digest)
+        }
+        if let wait = guesses.take(client) {
+            try await known.refresh(from: store)
+            if known.contains(digest), let tenant = try await store.tenant(forKey: key) { return tenant }
+            var error = APIError(
+                .tooManyRequests, "too many wrong API keys from this address; wait and send the right one")
+            error.headers[.retryAfter] = String(max(1, Int(wait.components.seconds) + 1))
+            throw error
+        }
+        guard let tenant = try await store.tenant(forKey: key) else {
+            guesses.failed()
+            throw Self.refusal("the API key is not valid, or was revoked")
+        }
+        guesses.giveBack(client)
+        known.insert(digest)
+        return tenant
     }
 
     static func refusal(_ message: String) -> APIError {

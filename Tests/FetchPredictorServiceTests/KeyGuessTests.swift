@@ -6,7 +6,8 @@ import Testing
 @testable import FetchPredictorService
 
 /// Wrong keys meet a limit (issue 55, point 7): a client that keeps guessing is answered 429
-/// before its key is looked up, at the limit's pace however fast it sends.
+/// before its unknown keys are looked up, at the limit's pace however fast it sends; a valid key
+/// from its address is still served (issue 74, point 2).
 struct KeyGuessTests {
     @Test func aClientThatKeepsGuessingIsAnswered429UntilItSlows() async throws {
         // Given a service that allows 5 wrong keys a minute from one address
@@ -21,13 +22,11 @@ struct KeyGuessTests {
             #expect(try await service.request("GET", path, key: "fpk_guess\(guess)").status == 401)
         }
         #expect(try await service.request("GET", path).status == 401)
-        // Then the sixth, and even the right key from that address, is 429 with Retry-After,
-        // not looked up
+        // Then the sixth is 429 with Retry-After, not looked up
         let limited = try await service.request("GET", path, key: "fpk_guess5")
         #expect(limited.status == 429, "\(limited.text)")
         #expect(Int(limited.headers["retry-after"] ?? "") ?? 0 >= 1)
         #expect(limited.json["error"] as? String != nil)
-        #expect(try await service.request("GET", path, key: service.acme).status == 429)
         // And the wrong keys and the refusals are counted
         let metrics = try await service.request("GET", "/metrics").text
         #expect(metrics.contains("fetchpredict_key_failures_total"))
@@ -35,29 +34,76 @@ struct KeyGuessTests {
         await service.stop()
     }
 
+    /// One worker behind a NAT guesses (a key revoked, mistyped); the others at its address, with
+    /// valid keys, are served every time, also a key never used before, and also tenant other's.
+    @Test func aValidKeyIsServedWhileItsAddressGuesses() async throws {
+        var settings = ServiceSettings()
+        settings.keyFailuresPerMinute = 3
+        let service = try await LiveService(settings: settings)
+        try await service.setUpPhone()
+        let path = "/v1/devices/phone/apps"
+        for guess in 0..<10 { _ = try await service.request("GET", path, key: "fpk_guess\(guess)") }
+        #expect(try await service.request("GET", path, key: "fpk_guess10").status == 429)
+        var served = 0
+        for _ in 0..<20 {
+            if try await service.request("GET", path, key: service.acme).status == 200 { served += 1 }
+            _ = try await service.request("GET", path, key: "fpk_again")
+        }
+        #expect(served == 20, "the valid key was served \(served) times of 20 beside a guesser")
+        #expect(try await service.request("GET", "/v1/devices", key: service.other).status == 200)
+        // A key made now, on the store, is served within the valid keys' freshness.
+        let made = try await service.store.createKey(tenant: "acme", now: Date()).key
+        try await Task.sleep(for: KnownKeys.freshness)
+        #expect(try await service.request("GET", path, key: made).status == 200)
+        // A valid key revoked is refused from then on.
+        let info = try await service.store.keys().last!
+        try await service.store.revokeKey(id: info.id, now: Date())
+        #expect([401, 429].contains(try await service.request("GET", path, key: made).status))
+        await service.stop()
+    }
+
+    /// Many wrong keys at once from one address: at most the allowance is looked up (401), the
+    /// rest 429, however the requests interleave (61 of 60 got through before).
+    @Test func wrongKeysSentAtOnceGetNoMoreThanTheAllowance() async throws {
+        var settings = ServiceSettings()
+        settings.keyFailuresPerMinute = 10
+        let service = try await LiveService(settings: settings)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for guess in 0..<200 {
+                group.addTask { try await service.request("GET", "/v1/devices", key: "fpk_burst\(guess)").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        let looked = statuses.filter { $0 == 401 }.count
+        #expect(looked <= 10 && looked >= 9, "\(looked) wrong keys were looked up of an allowance of 10")
+        #expect(statuses.filter { $0 == 429 }.count == 200 - looked)
+        await service.stop()
+    }
+
     @Test func aBucketRefillsAtTheLimitsPace() {
         let limit = KeyGuessLimit(perMinute: 6, logger: Logger(label: "test"))
         let start = ContinuousClock.now
-        for second in 0..<6 { limit.failed("10.0.0.1", at: start + .milliseconds(second)) }
+        for second in 0..<6 { #expect(limit.take("10.0.0.1", at: start + .milliseconds(second)) == nil) }
         // Six wrong keys at once spend the bucket: the address waits 10 s for one more guess
-        let wait = try! #require(limit.wait(for: "10.0.0.1", at: start + .milliseconds(10)))
+        let wait = try! #require(limit.take("10.0.0.1", at: start + .milliseconds(10)))
         #expect(wait > .seconds(9.9) && wait <= .seconds(10))
         // Another address is not slowed by it
-        #expect(limit.wait(for: "10.0.0.2", at: start) == nil)
+        #expect(limit.take("10.0.0.2", at: start) == nil)
         // After 10 s one guess is back; one more wrong key spends it again
-        #expect(limit.wait(for: "10.0.0.1", at: start + .seconds(10.1)) == nil)
-        limit.failed("10.0.0.1", at: start + .seconds(10.1))
-        #expect(limit.wait(for: "10.0.0.1", at: start + .seconds(10.2)) != nil)
+        #expect(limit.take("10.0.0.1", at: start + .seconds(10.1)) == nil)
+        #expect(limit.take("10.0.0.1", at: start + .seconds(10.2)) != nil)
+        // A right key gives its guess back
+        limit.giveBack("10.0.0.1", at: start + .seconds(10.3))
+        #expect(limit.take("10.0.0.1", at: start + .seconds(10.3)) == nil)
         // With no limit, nothing waits
         let none = KeyGuessLimit(perMinute: 0, logger: Logger(label: "test"))
-        for _ in 0..<100 { none.failed("10.0.0.1") }
-        #expect(none.wait(for: "10.0.0.1") == nil)
+        for _ in 0..<100 { #expect(none.take("10.0.0.1") == nil) }
     }
 
     @Test func addressesAreFollowedWithinTheirBound() {
         let limit = KeyGuessLimit(perMinute: 60, maximumAddresses: 100, logger: Logger(label: "test"))
         let start = ContinuousClock.now
-        for host in 0..<1_000 { limit.failed("10.0.\(host / 256).\(host % 256)", at: start) }
+        for host in 0..<1_000 { _ = limit.take("10.0.\(host / 256).\(host % 256)", at: start) }
         #expect(limit.count <= 100)
     }
 
