@@ -46,15 +46,6 @@ extension PostgresEventStore {
         try await read { db in try await db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
     }
 
-    public func validKeyDigests() async throws -> Set<String> {
-        try await read { db in
-            Set(
-                try await db.rows("SELECT sha256 FROM api_key WHERE revoked_at IS NULL").map {
-                    try $0.decode(String.self)
-                })
-        }
-    }
-
     public func cursorSecret() async throws -> [UInt8] {
         let text = try await transaction { db in
             try await db.changes(

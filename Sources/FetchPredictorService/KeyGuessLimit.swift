@@ -5,13 +5,15 @@ import NIOCore
 import Synchronization
 
 /// How many wrong keys one client address may send: a bucket of `perMinute` guesses, refilled at
-/// `perMinute` a minute. A key the service does not know to be valid takes a guess from its
-/// address's bucket before it is looked up (``take(_:at:)``), and gets it back when it was right
-/// (``giveBack(_:at:)``): so however many requests an address sends at once, at most the bucket's
-/// guesses are looked up, and past them its unknown keys are answered 429 with `Retry-After`
-/// without a lookup, so that guessing goes at the limit's pace (60 a minute by default). A key
-/// that is valid is always served, whatever its address guessed (``KnownKeys``), and a request
-/// with no key guesses nothing.
+/// `perMinute` a minute. A key the address has not used rightly before takes a guess from its
+/// bucket before it is looked up, and gives it back when it was right (``admit(_:key:at:)``,
+/// ``proved(_:key:at:)``): so however many requests an address sends at once, at most the bucket's
+/// guesses are looked up; past them its other keys are answered 429 with `Retry-After` without a
+/// lookup, right or wrong, so that guessing goes at the limit's pace (60 a minute by default) and a
+/// right guess past it is never told. A key the address has used rightly (one of its last
+/// ``provenPerAddress``) takes no guess and is looked up whatever the address guessed, so that one
+/// worker guessing wrong keys behind a NAT or an office proxy never locks out the others at its
+/// address with the keys they use. A request with no key guesses nothing.
 ///
 /// Clients are told apart by address: an IPv4 address, or an IPv6 address's /64 (what one host is
 /// usually given); behind a trusted proxy, the address it forwarded (``TrustedProxies``). Wrong
@@ -22,8 +24,11 @@ final class KeyGuessLimit: Sendable {
     /// Guesses an address may make at once, and a minute after.
     let perMinute: Int
     /// The most addresses followed at once; beyond, addresses whose bucket is full again are
-    /// forgotten first, then the one followed longest.
+    /// forgotten first (their proven keys take a guess, given back, on their next request), then
+    /// the one followed longest.
     let maximumAddresses: Int
+    /// The most keys an address is known to use rightly: those it used last.
+    static let provenPerAddress = 8
     private let logger: Logger
     private let buckets = Mutex<[String: Bucket]>([:])
 
@@ -33,6 +38,18 @@ final class KeyGuessLimit: Sendable {
         var updated: ContinuousClock.Instant
         /// Whether it was logged as limited since it was last full.
         var logged = false
+        /// The SHA-256 of the keys the address used rightly, the last used last.
+        var proven: [String] = []
+    }
+
+    /// How a key from an address is to be checked.
+    enum Admission: Equatable {
+        /// The address has used it rightly: look it up, no guess taken.
+        case proven
+        /// A guess was taken for it: look it up, then ``proved(_:key:at:)`` or ``failed()``.
+        case guess
+        /// The address is out of guesses: answer 429, asking it to wait this long.
+        case wait(Duration)
     }
 
     /// - Parameter perMinute: 0 for no limit.
@@ -44,46 +61,56 @@ final class KeyGuessLimit: Sendable {
 
     private var perSecond: Double { Double(perMinute) / 60 }
 
-    /// Takes a guess from the address's bucket for a key about to be looked up; returns how long
-    /// the address must wait instead when its bucket is empty (nothing is taken then).
-    func take(_ address: String, at now: ContinuousClock.Instant = .now) -> Duration? {
-        guard perMinute > 0 else { return nil }
-        let (wait, began) = buckets.withLock { buckets -> (Duration?, Bool) in
+    /// How a key (its SHA-256 hex, `digest`) sent from an address is checked: as one the address
+    /// proved, as a guess taken from its bucket, or not at all when the bucket is empty.
+    func admit(_ address: String, key digest: String, at now: ContinuousClock.Instant = .now) -> Admission {
+        guard perMinute > 0 else { return .guess }
+        let (admission, began) = buckets.withLock { buckets -> (Admission, Bool) in
             var bucket = buckets[address] ?? Bucket(left: Double(perMinute), updated: now)
             refill(&bucket, at: now)
             defer {
                 if buckets[address] == nil && buckets.count >= maximumAddresses { makeRoom(in: &buckets, at: now) }
                 buckets[address] = bucket
             }
+            if bucket.proven.contains(digest) { return (.proven, false) }
             guard bucket.left < 1 else {
                 bucket.left -= 1
-                return (nil, false)
+                return (.guess, false)
             }
             let began = !bucket.logged
             bucket.logged = true
-            return (.seconds((1 - bucket.left) / perSecond), began)
+            return (.wait(.seconds((1 - bucket.left) / perSecond)), began)
         }
-        if wait != nil { Counter(label: "fetchpredict_key_failures_limited_total").increment() }
+        if case .wait = admission { Counter(label: "fetchpredict_key_failures_limited_total").increment() }
         if began {
             logger.notice(
-                "wrong API keys from one address reached the limit; its unknown keys are answered 429 until it slows",
+                "wrong API keys from one address reached the limit; its other keys are answered 429 until it slows",
                 metadata: ["address": "\(address)", "per-minute": "\(perMinute)"])
         }
-        return wait
+        return admission
     }
 
-    /// Gives back the guess a key took (``take(_:at:)``): it was right.
-    func giveBack(_ address: String, at now: ContinuousClock.Instant = .now) {
+    /// A key admitted as a guess was right: the guess is given back, and the address is known to
+    /// use the key.
+    func proved(_ address: String, key digest: String, at now: ContinuousClock.Instant = .now) {
         guard perMinute > 0 else { return }
         buckets.withLock { buckets in
             guard var bucket = buckets[address] else { return }
             refill(&bucket, at: now)
             bucket.left = min(Double(perMinute), bucket.left + 1)
+            bucket.proven.removeAll { $0 == digest }
+            bucket.proven.append(digest)
+            if bucket.proven.count > Self.provenPerAddress { bucket.proven.removeFirst() }
             buckets[address] = bucket
         }
     }
 
-    /// Counts a wrong key, whose guess ``take(_:at:)`` took.
+    /// A key the address had proved is no longer valid (revoked): from now on it is a guess.
+    func disproved(_ address: String, key digest: String) {
+        buckets.withLock { buckets in buckets[address]?.proven.removeAll { $0 == digest } }
+    }
+
+    /// Counts a wrong key, whose guess ``admit(_:key:at:)`` took.
     func failed() {
         Counter(label: "fetchpredict_key_failures_total").increment()
     }

@@ -7,16 +7,14 @@ import NIOPosix
 
 /// Checks `Authorization: Bearer KEY` and puts the key's tenant into the context: a missing,
 /// unknown or revoked key is 401. The key is looked up on every request, so that a revoked one
-/// is refused at once; a client that sent too many wrong keys is answered 429 before an unknown
-/// key of its is looked up (``KeyGuessLimit``), while a valid one is served (``KnownKeys``).
+/// is refused at once; a client that sent too many wrong keys is answered 429 before a key it has
+/// not used rightly is looked up, while one it has is served (``KeyGuessLimit``).
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
     let store: any APIKeyKeeping
     let guesses: KeyGuessLimit
     /// The proxies whose forwarded address names the client the guesses are counted for.
     var proxies = TrustedProxies.none
-    /// The valid keys, served whatever their address guessed.
-    let known = KnownKeys()
 
     func handle(
         _ request: Request, context: APIContext, next: (Request, APIContext) async throws -> Response
@@ -35,19 +33,19 @@ struct BearerKeyMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// The tenant of a request's key, sent from `client`. A key known valid is looked up at once;
-    /// another takes one of the client's guesses first (given back when it was right), and past
-    /// them is answered 429 unless it is valid after all, the valid keys read again.
+    /// The tenant of a request's key, sent from `client`: a key the client proved is looked up at
+    /// once; another takes one of its guesses first (given back when it was right), and past them
+    /// is answered 429 without a lookup.
     private func tenant(of key: String, from client: String) async throws -> String {
         let digest = APIKeyText.digest(key)
-        if known.contains(digest) {
+        var admission = guesses.admit(client, key: digest)
+        if admission == .proven {
             if let tenant = try await store.tenant(forKey: key) { return tenant }
-            // Revoked since it was found valid: a wrong key from now on.
-            known.remove(digest)
+            // Revoked since the client proved it: a guess from now on.
+            guesses.disproved(client, key: digest)
+            admission = guesses.admit(client, key: digest)
         }
-        if let wait = guesses.take(client) {
-            try await known.refresh(from: store)
-            if known.contains(digest), let tenant = try await store.tenant(forKey: key) { return tenant }
+        if case .wait(let wait) = admission {
             var error = APIError(
                 .tooManyRequests, "too many wrong API keys from this address; wait and send the right one")
             error.headers[.retryAfter] = String(max(1, Int(wait.components.seconds) + 1))
@@ -57,8 +55,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
             guesses.failed()
             throw Self.refusal("the API key is not valid, or was revoked")
         }
-        guesses.giveBack(client)
-        known.insert(digest)
+        guesses.proved(client, key: digest)
         return tenant
     }
 

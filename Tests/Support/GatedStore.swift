@@ -166,7 +166,6 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func cursorSecret() async throws -> [UInt8] { try await base.cursorSecret() }
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
-    public func validKeyDigests() async throws -> Set<String> { try await base.validKeyDigests() }
     public func check() async throws { try await base.check() }
     public func keptWake(device: String) async throws -> KeptWake? {
         lock.withLock { keptWakeReadCount += 1 }

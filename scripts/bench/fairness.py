@@ -2,7 +2,7 @@
 """The measurements of scripts/attack-fairness.sh, against a running `fetchpredict serve` on
 127.0.0.1: whether one client shuts others out (issue 74).
 
-    fairness.py --port PORT --key KEY --limit WRONG-KEYS-A-MINUTE [--seconds S] [--only NAME]
+    fairness.py --port PORT --key KEY --new-key KEY --limit WRONG-KEYS-A-MINUTE [--seconds S] [--only NAME]
 
 The attackers come from 127.0.0.1, the clients they would shut out from other loopback addresses
 (127.0.0.2, ...: Linux routes all of 127.0.0.0/8 to the loopback), as other hosts would.
@@ -12,8 +12,9 @@ The attackers come from 127.0.0.1, the clients they would shut out from other lo
 - trickle: 1,000 connections from one address, each sending a POST's head and then a byte every
   3 s; from 5 s on, a new client asks once every half second: the share answered within 3 s
   (goal 95%).
-- guesser: one client spends the wrong-key allowance and keeps guessing at 2 a second; a client at
-  its address with the right key asks every half second: the share answered 200 (goal 100%).
+- guesser: a worker uses its key; another client at its address spends the wrong-key allowance
+  and keeps guessing at 2 a second; the worker asks every half second: the share answered 200
+  (goal 100%). Then a valid key no one at that address used yet: how long until it is served.
 - burst: 800 wrong keys at once from one address (a fresh one): how many are looked up and
   answered 401 (goal: at most the limit a minute).
 
@@ -150,8 +151,11 @@ def request(port, key, source, path="/v1/devices"):
         return 0
 
 
-def guesser(port, key, limit, seconds):
+def guesser(port, key, new_key, limit, seconds):
+    """A worker using `key` at an address where another starts guessing: the share of its requests
+    served; then how long a key new to the address (`new_key`) waits to be served there."""
     source = "127.0.0.4"
+    first = request(port, key, source)
     for guess in range(limit + 5):
         request(port, f"fpk_spent{guess}", source)
     stopped = threading.Event()
@@ -165,15 +169,21 @@ def guesser(port, key, limit, seconds):
 
     thread = threading.Thread(target=guess, daemon=True)
     thread.start()
-    served = asked = 0
+    served, asked = int(first == 200), 1
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         asked += 1
         served += request(port, key, source) == 200
         time.sleep(0.5)
+    started, waited = time.monotonic(), None
+    while time.monotonic() - started < 30:
+        if request(port, new_key, source) == 200:
+            waited = time.monotonic() - started
+            break
+        time.sleep(0.5)
     stopped.set()
     thread.join()
-    return {"served": served, "asked": asked}
+    return {"served": served, "asked": asked, "newKeyWaitedSeconds": waited}
 
 
 def burst(port, count):
@@ -187,6 +197,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--key", required=True)
+    parser.add_argument("--new-key", required=True, help="a valid key no request has used yet")
     parser.add_argument("--limit", type=int, required=True)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--only")
@@ -214,9 +225,10 @@ def main():
                f"after 5 s a new client answered within 3 s {f['answered']} of {f['asked']} ({share:.0%}, goal 95%)",
                share >= 0.95)
     if options.only in (None, "guesser"):
-        f = figures["guesser"] = guesser(port, options.key, options.limit, options.seconds)
-        report("guesser", f"a right key beside a guesser at its address served {f['served']} of {f['asked']} "
-               "(goal all)", f["served"] == f["asked"])
+        f = figures["guesser"] = guesser(port, options.key, options.new_key, options.limit, options.seconds)
+        waited = "never in 30 s" if f["newKeyWaitedSeconds"] is None else f"after {f['newKeyWaitedSeconds']:.1f} s"
+        report("guesser", f"a key in use beside a guesser at its address served {f['served']} of {f['asked']} "
+               f"(goal all); a key new to that address served {waited}", f["served"] == f["asked"])
     if options.only in (None, "burst"):
         f = figures["burst"] = burst(port, 800)
         report("burst", f"800 wrong keys at once from one address: {f['looked_up']} looked up (401), "

@@ -95,12 +95,6 @@ extension EventStore {
         }
     }
 
-    public func validKeyDigests() async throws -> Set<String> {
-        try await read { db in
-            Set(try String.fetchAll(db, sql: "SELECT sha256 FROM apiKey WHERE revokedAt IS NULL"))
-        }
-    }
-
     public func cursorSecret() async throws -> [UInt8] {
         let text = try await write { db in
             try db.execute(

@@ -23,11 +23,6 @@ public protocol APIKeyKeeping: AnyObject, Sendable {
     /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
     func tenant(forKey key: String) async throws -> String?
 
-    /// The SHA-256 (``APIKeyText/digest(_:)``, hex) of every valid key: what the service reads to
-    /// serve a valid key from an address that is guessing wrong ones. Digests only: a key is
-    /// never kept.
-    func validKeyDigests() async throws -> Set<String>
-
     /// The store's secret that the service signs its cursors with: 32 random bytes, made the
     /// first time it is asked for and kept in the store, so that every instance of the service
     /// on the store signs alike, and a cursor one gave is read by another.
