@@ -16,6 +16,19 @@ struct ConnectionFairnessTests {
         return String(connection.readAll(seconds: 3).split(separator: "\r\n").first ?? "")
     }
 
+    /// `count` connections opened from `source`, each having sent `text`, off the shared pool.
+    static func open(_ count: Int, port: Int, from source: String, sending text: String) async -> [RawConnection] {
+        await offThePool {
+            (0..<count).compactMap { _ -> RawConnection? in
+                guard let connection = try? RawConnection(port: port, from: source) else { return nil }
+                try? connection.send(text)
+                return connection
+            }
+        }
+    }
+
+    static let keptAlive = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+
     /// Connections from one address, each having asked /healthz and kept alive, hold every room;
     /// a client from another address is still answered, and the longest idle gave way.
     @Test func keptAliveConnectionsGiveWayToANewClient() async throws {
@@ -24,13 +37,7 @@ struct ConnectionFairnessTests {
         settings.maximumConnectionsPerAddress = 0
         let service = try await LiveService(settings: settings)
         let port = service.port
-        let held = await offThePool {
-            (0..<40).compactMap { _ -> RawConnection? in
-                guard let connection = try? RawConnection(port: port, from: "127.0.0.1") else { return nil }
-                try? connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                return connection
-            }
-        }
+        let held = await Self.open(40, port: port, from: "127.0.0.1", sending: Self.keptAlive)
         #expect(held.count == 40)
         // Each has its answer: all are idle between requests.
         let first = await offThePool { held.map { $0.readHead(seconds: 2).hasPrefix("HTTP/1.1 200") } }
@@ -62,15 +69,10 @@ struct ConnectionFairnessTests {
         let service = try await LiveService(settings: settings)
         try await service.setUpPhone()
         let (port, key) = (service.port, service.acme)
-        let trickling = await offThePool {
-            (0..<20).compactMap { _ -> RawConnection? in
-                guard let connection = try? RawConnection(port: port, from: "127.0.0.1") else { return nil }
-                try? connection.send(
-                    "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n"
-                        + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
-                return connection
-            }
-        }
+        let trickling = await Self.open(
+            20, port: port, from: "127.0.0.1",
+            sending: "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{")
         #expect(trickling.count == 20)
         // A byte every half second on each, while the new clients ask, from 3 s on.
         let stop = Date().addingTimeInterval(8)
@@ -99,13 +101,7 @@ struct ConnectionFairnessTests {
         settings.maximumConnectionsPerAddress = 8
         let service = try await LiveService(settings: settings)
         let port = service.port
-        let opened = await offThePool {
-            (0..<30).compactMap { _ -> RawConnection? in
-                guard let connection = try? RawConnection(port: port, from: "127.0.0.1") else { return nil }
-                try? connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                return connection
-            }
-        }
+        let opened = await Self.open(30, port: port, from: "127.0.0.1", sending: Self.keptAlive)
         // Eight are answered and stay; the others are closed as they open.
         let answers = await offThePool {
             opened.map { $0.readHead(seconds: 2) }

@@ -35,20 +35,27 @@ struct HTTPSemanticsTests {
         await service.stop()
     }
 
+    /// A POST of one launch to the phone of tenant acme, its body chunked under `coding`: what
+    /// the service answered within 5 s.
+    static func postChunked(_ service: LiveService, coding: String, closing: Bool = false) async throws -> String {
+        let socket = try RawConnection(port: service.port)
+        defer { socket.close() }
+        let body = #"{"events": [{"timestamp": "2024-01-01T07:00:00Z", "app": "a", "event": "launch"}]}"#
+        try socket.send(
+            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
+                + "Content-Type: application/json\r\nTransfer-Encoding: \(coding)\r\n"
+                + (closing ? "Connection: close\r\n" : "") + "\r\n"
+                + String(body.utf8.count, radix: 16) + "\r\n\(body)\r\n0\r\n\r\n")
+        return await socket.received(within: 5)
+    }
+
     /// RFC 9112, section 6.1: a transfer coding the server does not understand is answered 501;
     /// the body is not read as if it were chunked alone, and nothing of it is stored.
     @Test(arguments: ["gzip, chunked", "deflate, chunked", "x-bogus, chunked", "gzip,chunked"])
     func aTransferCodingTheServiceDoesNotImplementIs501(coding: String) async throws {
         let service = try await LiveService()
         try await service.setUpPhone()
-        let socket = try RawConnection(port: service.port)
-        defer { socket.close() }
-        let body = #"{"events": [{"timestamp": "2024-01-01T07:00:00Z", "app": "a", "event": "launch"}]}"#
-        try socket.send(
-            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
-                + "Content-Type: application/json\r\nTransfer-Encoding: \(coding)\r\n\r\n"
-                + String(body.utf8.count, radix: 16) + "\r\n\(body)\r\n0\r\n\r\n")
-        let answer = await socket.received(within: 5)
+        let answer = try await Self.postChunked(service, coding: coding)
         #expect(answer.hasPrefix("HTTP/1.1 501"), "\(answer.prefix(300))")
         #expect(answer.lowercased().contains("content-type: application/json"), "\(answer.prefix(300))")
         #expect(answer.contains(#""field":"Transfer-Encoding""#), "\(answer.prefix(300))")
@@ -62,14 +69,7 @@ struct HTTPSemanticsTests {
     @Test func aChunkedBodyIsStillRead() async throws {
         let service = try await LiveService()
         try await service.setUpPhone()
-        let socket = try RawConnection(port: service.port)
-        defer { socket.close() }
-        let body = #"{"events": [{"timestamp": "2024-01-01T07:00:00Z", "app": "a", "event": "launch"}]}"#
-        try socket.send(
-            "POST /v1/devices/phone/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(service.acme)\r\n"
-                + "Content-Type: application/json\r\nTransfer-Encoding: Chunked\r\nConnection: close\r\n\r\n"
-                + String(body.utf8.count, radix: 16) + "\r\n\(body)\r\n0\r\n\r\n")
-        let answer = await socket.received(within: 5)
+        let answer = try await Self.postChunked(service, coding: "Chunked", closing: true)
         #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer.prefix(300))")
         await service.stop()
     }

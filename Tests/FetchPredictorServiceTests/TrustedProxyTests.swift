@@ -109,15 +109,10 @@ struct TrustedProxyTests {
         settings.trustedProxies = try TrustedProxies(["127.0.0.1"])
         let service = try await LiveService(settings: settings)
         let port = service.port
-        let answers = await offThePool {
-            let opened = (0..<20).compactMap { _ -> RawConnection? in
-                guard let connection = try? RawConnection(port: port, from: "127.0.0.1") else { return nil }
-                try? connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-                return connection
-            }
-            defer { for connection in opened { connection.close() } }
-            return opened.filter { $0.readHead(seconds: 2).hasPrefix("HTTP/1.1 200") }.count
-        }
+        let opened = await ConnectionFairnessTests.open(
+            20, port: port, from: "127.0.0.1", sending: ConnectionFairnessTests.keptAlive)
+        let answers = await offThePool { opened.filter { $0.readHead(seconds: 2).hasPrefix("HTTP/1.1 200") }.count }
+        for connection in opened { connection.close() }
         #expect(answers == 20)
         await service.stop()
     }
