@@ -17,12 +17,7 @@ files=${2:-1024}
 work=$(mktemp -d /tmp/fetchpredict-fairness.XXXXXX)
 server=
 trap 'kill "$server" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-if [ -z "${FP_TOOL:-}" ]; then
-  swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
-  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
-else
-  tool=$FP_TOOL
-fi
+tool=$(scripts/bench/tool.sh)
 key=$("$tool" keys create --tenant fairness --db "$work/s.sqlite" | awk '{print $NF}')
 status=0
 # run NAME [serve options...]: one service, every measurement against it.

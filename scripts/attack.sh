@@ -11,12 +11,7 @@ cd "$(dirname "$0")/.."
 files=${1:-1024}
 work=$(mktemp -d /tmp/fetchpredict-attack.XXXXXX)
 trap 'kill "$server" 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
-if [ -z "${FP_TOOL:-}" ]; then
-  swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
-  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
-else
-  tool=$FP_TOOL
-fi
+tool=$(scripts/bench/tool.sh)
 key=$("$tool" keys create --tenant attack --db "$work/s.sqlite" | awk '{print $NF}')
 # The limit of open files is set in a child shell, as a small container's would be; serve may
 # raise its soft limit only up to this hard one.

@@ -18,12 +18,7 @@ store=${1:-sqlite}
 seconds=${2:-10}
 work=${BENCH_DIR:-/tmp/fetchpredict-bench-fairness}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
-if [ -z "${FP_TOOL:-}" ]; then
-  swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
-  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
-else
-  tool=$FP_TOOL
-fi
+tool=$(scripts/bench/tool.sh)
 mkdir -p "$work"
 launches=${BENCH_LAUNCHES:-/tmp/fetchpredict-bench/launches.csv}
 [ -f "$launches" ] || { mkdir -p "$(dirname "$launches")"; python3 ../shared/bench/make-launches.py --events 1000000 --seed 1 >"$launches"; }

@@ -17,12 +17,7 @@ cd "$(dirname "$0")/.."
 store=${1:-sqlite}
 seconds=${2:-8}
 work=${BENCH_DIR:-/tmp/fetchpredict-bench-isolation}
-if [ -z "${FP_TOOL:-}" ]; then
-  swift build -c release >/dev/null 2>&1 || { swift build -c release; exit 1; }
-  tool="$(swift build -c release --show-bin-path 2>/dev/null)/fetchpredict"
-else
-  tool=$FP_TOOL
-fi
+tool=$(scripts/bench/tool.sh)
 rm -rf "$work" && mkdir -p "$work"
 
 if [ "$store" = postgres ]; then
