@@ -139,20 +139,12 @@ final class KeyGuessLimit: Sendable {
     /// IPv6 socket as `::ffff:a.b.c.d`), an IPv6 address's first 64 bits, or "local" for a Unix
     /// socket or an unknown peer.
     static func client(of address: SocketAddress?) -> String {
-        switch address {
-        case .v4?:
-            return address?.ipAddress ?? "local"
-        case .v6(let v6)?:
-            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-            if bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff {
-                return bytes[12...].map(String.init).joined(separator: ".")
-            }
-            let groups = stride(from: 0, to: 8, by: 2).map {
-                String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
-            }
-            return groups.joined(separator: ":") + "::/64"
-        default:
-            return "local"
+        guard let raw = address?.ipBytes else { return "local" }
+        let bytes = SocketAddress.mappedIPv4(raw) ?? raw
+        if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
+        let groups = stride(from: 0, to: 8, by: 2).map {
+            String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16)
         }
+        return groups.joined(separator: ":") + "::/64"
     }
 }

@@ -62,12 +62,12 @@ public struct TrustedProxies: Sendable {
 
     /// Whether a connection's peer is a trusted proxy.
     func trusts(_ peer: SocketAddress?) -> Bool {
-        guard !ranges.isEmpty, let bytes = peer.flatMap(Self.bytes(of:)) else { return false }
+        guard !ranges.isEmpty, let bytes = peer?.ipBytes else { return false }
         return trusts(bytes)
     }
 
     private func trusts(_ bytes: [UInt8]) -> Bool {
-        ranges.contains { $0.contains(Self.unmapped(bytes)) || $0.contains(bytes) }
+        ranges.contains { $0.contains(SocketAddress.mappedIPv4(bytes) ?? bytes) || $0.contains(bytes) }
     }
 
     /// The name a request's client is limited under (as ``KeyGuessLimit/client(of:)`` names
@@ -82,7 +82,7 @@ public struct TrustedProxies: Sendable {
                 // under which such clients are counted together.
                 return text
             }
-            if let bytes = Self.bytes(of: address), trusts(bytes) { continue }
+            if let bytes = address.ipBytes, trusts(bytes) { continue }
             return KeyGuessLimit.client(of: address)
         }
         // Every address is a trusted proxy's, or none was forwarded.
@@ -124,21 +124,6 @@ public struct TrustedProxies: Sendable {
     }
 
     private static func bytes(of text: String) -> [UInt8]? {
-        (try? SocketAddress(ipAddress: text, port: 0)).flatMap(bytes(of:))
-    }
-
-    private static func bytes(of address: SocketAddress) -> [UInt8]? {
-        switch address {
-        case .v4(let v4): withUnsafeBytes(of: v4.address.sin_addr) { Array($0) }
-        case .v6(let v6): withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
-        default: nil
-        }
-    }
-
-    /// An IPv4 address reaching an IPv6 socket (`::ffff:a.b.c.d`) as its four bytes.
-    private static func unmapped(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.count == 16, bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff
-        else { return bytes }
-        return Array(bytes[12...])
+        (try? SocketAddress(ipAddress: text, port: 0))?.ipBytes
     }
 }
