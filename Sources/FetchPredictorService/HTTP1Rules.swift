@@ -69,8 +69,9 @@ final class HTTP1RulesHandler: ChannelDuplexHandler, RemovableChannelHandler, @u
             refuse(context, coding: coding)
             return
         }
-        closing.append(!head.isKeepAlive)
-        if !head.isKeepAlive, head.version.major == 1, head.version.minor == 0 {
+        let keepsAlive = head.isKeepAlive
+        closing.append(!keepsAlive)
+        if !keepsAlive, head.version.major == 1, head.version.minor == 0 {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))

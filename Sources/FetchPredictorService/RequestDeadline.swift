@@ -98,10 +98,10 @@ final class RequestDeadlineHandler: ChannelDuplexHandler, RemovableChannelHandle
         var head = HTTPResponse(status: status)
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.connection] = "close"
-        let body = #"{"error":"\#(error)"}"#
-        head.headerFields[.contentLength] = String(body.utf8.count)
+        let body = APIError.body(error)
+        head.headerFields[.contentLength] = String(body.readableBytes)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
