@@ -132,32 +132,26 @@ struct RawConnection: Sendable {
     ///   (Linux routes every 127.0.0.0/8 address to the loopback).
     init(port: Int, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            local.sin_addr.s_addr = inet_addr(source)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                _ = Glibc.close(descriptor)
-                throw POSIXError(.EADDRNOTAVAIL)
-            }
+        if let source, Self.onIPv4(source, port: 0, { bind(descriptor, $0, $1) }) != 0 {
+            _ = Glibc.close(descriptor)
+            throw POSIXError(.EADDRNOTAVAIL)
         }
+        guard Self.onIPv4("127.0.0.1", port: port, { connect(descriptor, $0, $1) }) == 0 else {
+            _ = Glibc.close(descriptor)
+            throw POSIXError(.ECONNREFUSED)
+        }
+    }
+
+    /// Calls `body` (bind or connect) with an IPv4 address and port as a socket call takes them.
+    private static func onIPv4(
+        _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+    ) -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            _ = Glibc.close(descriptor)
-            throw POSIXError(.ECONNREFUSED)
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
     }
 

@@ -211,19 +211,19 @@ def main():
         failed |= not held
         print(f"{'ok  ' if held else 'FAIL'} {name}: {detail}", flush=True)
 
+    def report_new_clients(name, f, holding):
+        """A held-connections measurement: the share of new clients answered, against 95%."""
+        share = f["answered"] / max(1, f["asked"])
+        report(name, f"{f['opened']} connections from one address {holding}; a new client answered within 3 s "
+               f"{f['answered']} of {f['asked']} ({share:.0%}, goal 95%)", share >= 0.95)
+
     port = options.port
     if options.only in (None, "keep-alive"):
-        f = figures["keepAlive"] = keep_alive(port, options.seconds)
-        share = f["answered"] / max(1, f["asked"])
-        report("keep-alive", f"{f['opened']} connections from one address asking /healthz every 20 s; "
-               f"a new client answered within 3 s {f['answered']} of {f['asked']} ({share:.0%}, goal 95%)",
-               share >= 0.95)
+        figures["keepAlive"] = keep_alive(port, options.seconds)
+        report_new_clients("keep-alive", figures["keepAlive"], "asking /healthz every 20 s")
     if options.only in (None, "trickle"):
-        f = figures["trickle"] = trickle(port, options.seconds)
-        share = f["answered"] / max(1, f["asked"])
-        report("trickle", f"{f['opened']} connections from one address trickling a body a byte every 3 s; "
-               f"after 5 s a new client answered within 3 s {f['answered']} of {f['asked']} ({share:.0%}, goal 95%)",
-               share >= 0.95)
+        figures["trickle"] = trickle(port, options.seconds)
+        report_new_clients("trickle", figures["trickle"], "trickling a body a byte every 3 s (asked after 5 s)")
     if options.only in (None, "guesser"):
         f = figures["guesser"] = guesser(port, options.key, options.new_key, options.limit, options.seconds)
         waited = "never in 30 s" if f["newKeyWaitedSeconds"] is None else f"after {f['newKeyWaitedSeconds']:.1f} s"
