@@ -171,6 +171,7 @@ struct RawConnection: Sendable {
         while true {
             let count = read(descriptor, &buffer, buffer.count)
             if count == 0 { return true }  // closed
+            if count < 0, errno == EINTR { continue }  // a signal, not an answer
             if count < 0 { return errno == ECONNRESET }  // a timeout, or reset
         }
     }

@@ -632,7 +632,7 @@ struct ServiceTests {
         // Then the service closes it, rather than wait for ever
         let started = Date()
         let closed = await socket.closed(within: 10)
-        #expect(closed)
+        #expect(closed, "open after \(Date().timeIntervalSince(started)) s")
         #expect(Date().timeIntervalSince(started) < 5)
         socket.close()
         // And it still serves others

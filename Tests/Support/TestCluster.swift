@@ -83,16 +83,25 @@ public final class TestCluster: @unchecked Sendable {
     /// prints goes there, and the program is waited for with `waitpid`: Foundation's `Process`
     /// waits until no process holds its child's descriptors, and a server that the program
     /// starts holds them for ever.
+    ///
+    /// The program inherits no descriptor but the three standard ones. The sockets SwiftNIO
+    /// accepts are not closed on exec, and a PostgreSQL server started while another test's
+    /// service held a connection would hold it too, open after the service closed it, for as
+    /// long as the server runs.
     @discardableResult
     public static func run(_ arguments: [String], outputTo file: String? = nil) throws -> String {
         if let file {
             let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-            let command = ["/bin/sh", "-c", "exec \(quoted.joined(separator: " ")) >'\(file)' 2>&1 </dev/null"]
+            let closeInherited =
+                #"for path in /proc/$$/fd/*; do fd=${path##*/}; [ "$fd" -gt 2 ] && [ -L "$path" ] && eval "exec $fd>&-"; done; "#
+            let command = [
+                "/bin/bash", "-c", closeInherited + "exec \(quoted.joined(separator: " ")) >'\(file)' 2>&1 </dev/null",
+            ]
             let argv = command.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             var pid: pid_t = 0
-            guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else {
-                throw TestClusterError.failed("/bin/sh could not be started")
+            guard posix_spawn(&pid, "/bin/bash", nil, nil, argv, environ) == 0 else {
+                throw TestClusterError.failed("/bin/bash could not be started")
             }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
