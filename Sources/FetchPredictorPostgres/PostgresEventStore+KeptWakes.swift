@@ -14,14 +14,9 @@ extension PostgresEventStore {
         )
     }
 
-    /// A string as an SQL literal (the server's strings are standard-conforming: a quote is
-    /// doubled, and nothing else is special). The conditions below are made of literals and
-    /// numbers, since a query's binds cannot be put together from parts.
-    private static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
-
-    /// The condition on a scope: every scope when `nil`.
-    private static func scopeCondition(_ scope: String?) -> String {
-        scope.map { "scope = \(literal($0))" } ?? "TRUE"
+    /// The condition on a scope, its value bound in `values`: every scope when `nil`.
+    private static func scopeCondition(_ scope: String?, _ values: inout BoundValues) -> String {
+        scope.map { "scope = \(values.bind($0))" } ?? "TRUE"
     }
 
     public func keptWake(device: String) async throws -> KeptWake? {
@@ -64,21 +59,22 @@ extension PostgresEventStore {
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) async throws
         -> [String]
     {
-        let scoped = Self.scopeCondition(scope) + " AND device > \(Self.literal(after ?? ""))"
+        var values = BoundValues()
+        let scoped = Self.scopeCondition(scope, &values) + " AND device > \(values.bind(after ?? ""))"
+        let time = values.bind(time)
+        let limit = values.bind(limit)
         // The two kinds of plans that hold no more, each found by its own index, then ordered: a
         // walk of the names' index filtering every plan, which the planner chose for the LIMIT when
         // it thought many matched, read all 100,000 plans (44 ms) to find none.
-        return try await read { db in
-            try await db.rows(
-                """
-                SELECT device FROM (
-                    SELECT device FROM kept_wake WHERE \(unescaped: scoped) AND valid_until <= \(time)
-                    UNION
-                    SELECT device FROM kept_wake WHERE \(unescaped: scoped) AND planned_at > \(time)
-                ) AS moved ORDER BY device LIMIT \(limit)
-                """
-            ).map { try $0.decode(String.self) }
-        }
+        let query = values.query(
+            """
+            SELECT device FROM (
+                SELECT device FROM kept_wake WHERE \(scoped) AND valid_until <= \(time)
+                UNION
+                SELECT device FROM kept_wake WHERE \(scoped) AND planned_at > \(time)
+            ) AS moved ORDER BY device LIMIT \(limit)
+            """)
+        return try await read { db in try await db.rows(query).map { try $0.decode(String.self) } }
     }
 
     public func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?) {
@@ -93,14 +89,18 @@ extension PostgresEventStore {
         }
     }
 
-    /// The condition of the wakes that hold at a time and come before another, after a cursor.
-    private static func dueCondition(_ scope: String?, at time: Milliseconds, before: Milliseconds, after: WakeCursor?)
-        -> String
-    {
+    /// The condition of the wakes that hold at a time and come before another, after a cursor,
+    /// its values bound in `values`.
+    private static func dueCondition(
+        _ scope: String?, at time: Milliseconds, before: Milliseconds, after: WakeCursor?, _ values: inout BoundValues
+    ) -> String {
+        let time = values.bind(time)
         var condition =
-            scopeCondition(scope) + " AND time < \(before) AND planned_at <= \(time) AND valid_until > \(time)"
+            scopeCondition(scope, &values)
+            + " AND time < \(values.bind(before)) AND planned_at <= \(time) AND valid_until > \(time)"
         if let after {
-            condition += " AND (time > \(after.time) OR (time = \(after.time) AND device > \(literal(after.device))))"
+            let afterTime = values.bind(after.time)
+            condition += " AND (time > \(afterTime) OR (time = \(afterTime) AND device > \(values.bind(after.device))))"
         }
         return condition
     }
@@ -110,40 +110,43 @@ extension PostgresEventStore {
     )
         async throws -> [KeptWake]
     {
-        let condition = Self.dueCondition(scope, at: time, before: before, after: cursor)
-        return try await read { db in
-            try await db.rows(
-                """
-                SELECT \(unescaped: Self.keptColumns) FROM kept_wake WHERE \(unescaped: condition)
-                ORDER BY time, device LIMIT \(limit)
-                """
-            ).map(Self.keptWake)
-        }
+        var values = BoundValues()
+        let condition = Self.dueCondition(scope, at: time, before: before, after: cursor, &values)
+        let limit = values.bind(limit)
+        let query = values.query(
+            """
+            SELECT \(Self.keptColumns) FROM kept_wake WHERE \(condition)
+            ORDER BY time, device LIMIT \(limit)
+            """)
+        return try await read { db in try await db.rows(query).map(Self.keptWake) }
     }
 
     public func claimWakes(
         keeping plans: [KeptWake], scope: String?, at time: Milliseconds, before: Milliseconds, limit: Int,
         clock: Milliseconds, leaseUntil: Milliseconds
     ) async throws -> [KeptWake] {
-        let condition = Self.dueCondition(scope, at: time, before: before, after: nil)
+        var values = BoundValues()
+        let condition = Self.dueCondition(scope, at: time, before: before, after: nil, &values)
+        let (leaseUntil, clock, limit) = (values.bind(leaseUntil), values.bind(clock), values.bind(limit))
+        let claim = values.query(
+            """
+            UPDATE kept_wake SET leased_time = time, leased_generation = generation,
+                lease_until = \(leaseUntil)
+            WHERE device_id IN (
+                SELECT device_id FROM kept_wake
+                WHERE \(condition)
+                    AND (leased_generation IS DISTINCT FROM generation OR lease_until <= \(clock))
+                ORDER BY time, device LIMIT \(limit)
+                FOR UPDATE SKIP LOCKED)
+            RETURNING \(Self.keptColumns)
+            """)
         // In one transaction: the plans, then the claim. Rows another claim holds locked are
         // skipped, not waited for: two claims at once take different wakes, and neither blocks.
         return try await transaction { db in
             for plan in plans {
                 _ = try await Self.keep(plan.planned, device: plan.device, generation: plan.generation, db)
             }
-            return try await db.rows(
-                """
-                UPDATE kept_wake SET leased_time = time, leased_generation = generation, lease_until = \(leaseUntil)
-                WHERE device_id IN (
-                    SELECT device_id FROM kept_wake
-                    WHERE \(unescaped: condition)
-                        AND (leased_generation IS DISTINCT FROM generation OR lease_until <= \(clock))
-                    ORDER BY time, device LIMIT \(limit)
-                    FOR UPDATE SKIP LOCKED)
-                RETURNING \(unescaped: Self.keptColumns)
-                """
-            ).map(Self.keptWake).sorted {
+            return try await db.rows(claim).map(Self.keptWake).sorted {
                 ($0.planned.wake!.time, $0.device) < ($1.planned.wake!.time, $1.device)
             }
         }

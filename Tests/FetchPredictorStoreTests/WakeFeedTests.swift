@@ -13,12 +13,15 @@ struct WakeFeedTests {
 
     /// A store of `count` devices in two scopes, each with 14 days of a persona (every app on
     /// `minimum`), some with a push budget and one whose apps are all `never`.
-    func fleet(_ backend: Backend, count: Int = 8) async throws -> (store: any EventStoring, devices: [String]) {
+    /// - Parameter names: the devices' names, by default `a/phone0`, `b/phone1`...
+    func fleet(_ backend: Backend, count: Int = 8, names: [String]? = nil) async throws
+        -> (store: any EventStoring, devices: [String])
+    {
         let store = try backend.makeStore()
         try await store.setDefaultInterval(.minimum)
         var devices: [String] = []
-        for index in 0..<count {
-            let name = "\(index % 2 == 0 ? "a" : "b")/phone\(index)"
+        for index in 0..<(names?.count ?? count) {
+            let name = names?[index] ?? "\(index % 2 == 0 ? "a" : "b")/phone\(index)"
             let persona = Persona.named(Self.personas[index % Self.personas.count])!
             let log = SyntheticLog(persona: persona, days: 14, timeZone: zone, seed: UInt64(40 + index))
             try await store.createDevice(name)
@@ -113,6 +116,40 @@ struct WakeFeedTests {
         #expect(b.allSatisfy { $0.device.hasPrefix("b/") })
         let all = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
         #expect(Set(all) == Set(a + b))
+    }
+
+    /// Names and scopes with quotes, spaces, SQL's comment and other letters are values to the
+    /// store, never SQL: the feed pages through them by its cursor, a scope finds its own, a
+    /// claim takes them, on both backends.
+    @Test(arguments: Backend.available)
+    func namesThatLookLikeSQLAreOnlyNames(backend: Backend) async throws {
+        let names = [
+            "o'hara/it's mine", "o'hara/x' OR '1'='1", "o'hara/-- ; DROP TABLE kept_wake", "o'hara/téléphone 📱",
+            "b/\"quoted\" \\ name", "b/' ", "no tenant's slash", "o'hara/$1",
+        ]
+        let (store, devices) = try await fleet(backend, names: names)
+        let feed = FetchScheduler(store: store)
+        let now = logEnd.addingTimeInterval(3600)
+        let before = now.addingTimeInterval(86_400)
+        let all = try await feed.dueWakes(scope: nil, before: before, asOf: now, limit: 100)
+        #expect(all.count >= 5, "\(all.map(\.device))")
+        #expect(Set(all.map(\.device)).isSubset(of: Set(devices)))
+        var paged: [DeviceWake] = []
+        var cursor: WakeCursor?
+        while true {
+            let page = try await feed.dueWakes(scope: nil, before: before, asOf: now, after: cursor, limit: 1)
+            paged += page
+            guard let last = page.last else { break }
+            cursor = WakeCursor(time: last.time.milliseconds, device: last.device)
+        }
+        #expect(paged == all)
+        let scoped = try await feed.dueWakes(scope: "o'hara/", before: before, asOf: now, limit: 100)
+        #expect(scoped == all.filter { $0.device.hasPrefix("o'hara/") })
+        #expect(!scoped.isEmpty)
+        let claimed = try await feed.claimWakes(
+            scope: "o'hara/", before: before, asOf: now, limit: 100, lease: 60, clock: Date())
+        #expect(Set(claimed) == Set(scoped))
+        await #expect(try store.keptWake(device: "o'hara/x' OR '1'='1") != nil)
     }
 
     /// A scope's push budget (a tenant's default) is its devices' unless they have their own, the
