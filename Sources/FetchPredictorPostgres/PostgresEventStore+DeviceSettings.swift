@@ -227,7 +227,7 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
         SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour, device.forecaster,
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
             (SELECT value FROM store_setting
-                WHERE key IN ('defaultWakesPerHour:' || left($1, strpos($1, '/')), 'defaultWakesPerHour:')
+                WHERE key IN ('defaultWakesPerHour:' || $2, 'defaultWakesPerHour:')
                 ORDER BY length(key) DESC LIMIT 1),
             coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}'),
             coalesce(own.constraints, '{}')
@@ -245,6 +245,8 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(device)
+        // The scope whose budget is the device's when it has none of its own.
+        bindings.append(DeviceIdentity(stored: device).scope)
         return bindings
     }
 

@@ -106,7 +106,8 @@ extension PostgresEventStore {
         if let id = try await lockedDeviceID(name, db) { return id }
         _ = try await db.changes(
             """
-            INSERT INTO device (name, time_zone, version) VALUES (\(name), \(timeZone), \(unescaped: firstVersionSQL))
+            INSERT INTO device (name, tenant, time_zone, version)
+            VALUES (\(name), \(DeviceIdentity(stored: name).tenant), \(timeZone), \(unescaped: firstVersionSQL))
             ON CONFLICT (name) DO NOTHING
             """)
         guard let id = try await lockedDeviceID(name, db) else {

@@ -271,14 +271,16 @@ final class BulkLoader: ImportLoader {
     /// Makes the devices named since the last chunk, in one statement, in sorted order.
     private func createDevices() async throws {
         guard deviceIDs.count < deviceNames.count else { return }
-        let names = Array(deviceNames[deviceIDs.count...])
+        let names = Array(deviceNames[deviceIDs.count...]).sorted()
+        let tenants = names.map { DeviceIdentity(stored: $0).tenant }
         let zoneDevice = newDeviceTimeZone?.device
         let zone = newDeviceTimeZone?.zone
         try await db.changes(
             """
-            INSERT INTO device (name, time_zone, version)
-            SELECT name, CASE WHEN name = \(zoneDevice) THEN \(zone) END, \(unescaped: PostgresEventStore.firstVersionSQL)
-            FROM unnest(\(names.sorted())::TEXT[]) AS name
+            INSERT INTO device (name, tenant, time_zone, version)
+            SELECT name, tenant, CASE WHEN name = \(zoneDevice) THEN \(zone) END,
+                \(unescaped: PostgresEventStore.firstVersionSQL)
+            FROM unnest(\(names)::TEXT[], \(tenants)::TEXT[]) AS new_device (name, tenant)
             ORDER BY name COLLATE "C"
             ON CONFLICT (name) DO NOTHING
             """)

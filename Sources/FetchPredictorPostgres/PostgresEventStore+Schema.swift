@@ -279,6 +279,42 @@ extension PostgresEventStore {
                 """,
             ]
         ),
+        (
+            "v10: each device's tenant",
+            [
+                // Each device's tenant (DeviceIdentity), kept beside its name, so that no SQL
+                // reads it from a name: a kept wake's scope comes from it. The devices made before
+                // take theirs here, the one time SQL reads a name for it, by DeviceIdentity's rule
+                // (up to the first '/'; none when the name starts with one).
+                "ALTER TABLE device ADD COLUMN tenant TEXT NOT NULL DEFAULT ''",
+                "UPDATE device SET tenant = left(name, strpos(name, '/') - 1) WHERE strpos(name, '/') > 1",
+                """
+                UPDATE kept_wake SET scope = \(DeviceIdentity.scopeSQL(tenant: "device.tenant"))
+                FROM device WHERE device.id = kept_wake.device_id
+                """,
+                "CREATE INDEX device_by_tenant ON device (tenant, name)",
+                """
+                CREATE OR REPLACE FUNCTION kept_wake_of_device() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF TG_OP = 'INSERT' THEN
+                        INSERT INTO kept_wake (device_id, device, scope)
+                        VALUES (NEW.id, NEW.name, \(DeviceIdentity.scopeSQL(tenant: "NEW.tenant")));
+                    ELSE
+                        UPDATE kept_wake SET valid_until = 0, generation = generation + 1, device = NEW.name,
+                            scope = \(DeviceIdentity.scopeSQL(tenant: "NEW.tenant"))
+                        WHERE device_id = NEW.id;
+                    END IF;
+                    RETURN NULL;
+                END $$
+                """,
+                "DROP TRIGGER kept_wake_of_changed_device ON device",
+                """
+                CREATE TRIGGER kept_wake_of_changed_device
+                AFTER UPDATE OF name, tenant, version, time_zone, default_interval, wakes_per_hour, forecaster ON device
+                FOR EACH ROW EXECUTE FUNCTION kept_wake_of_device()
+                """,
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -23,10 +23,10 @@ struct APIContext: RequestContext {
 
     /// The device the path names, as the store names it: `TENANT/DEVICE`, so that tenants never
     /// share a device and no tenant can name another's.
-    func device() throws -> StoreDevice {
+    func device() throws -> DeviceIdentity {
         guard let tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let name = try Self.pathName(parameters.get("device") ?? "", field: "device")
-        let device = StoreDevice(tenant: tenant, name: name)
+        let device = DeviceIdentity(tenant: tenant, name: name)
         // The store's name, TENANT/DEVICE, must be one the command line can reach too.
         let room = EventLimits.maximumAppNameBytes - tenant.utf8.count - 1
         if name.utf8.count > room {
@@ -63,13 +63,4 @@ struct APIContext: RequestContext {
         }
         return name
     }
-}
-
-/// A device of a tenant: its name in requests, and in the store.
-struct StoreDevice: Sendable {
-    var tenant: String
-    /// The name the tenant gives it.
-    var name: String
-    /// The name in the store.
-    var stored: String { "\(tenant)/\(name)" }
 }

@@ -83,9 +83,8 @@ struct APIError: HTTPResponseError {
                 answer.headers[.retryAfter] = "1"
                 return answer
             case .unknownDevice(let stored):
-                // The store's name is TENANT/DEVICE: the tenant knows its device by DEVICE.
-                let name = stored.split(separator: "/", maxSplits: 1).last.map(String.init) ?? stored
-                return notFound(device: name)
+                // The tenant knows its device by its own name, not the store's.
+                return notFound(device: DeviceIdentity(stored: stored).name)
             case .unknownTimeZone(let name):
                 return APIError(
                     .badRequest, "'\(name)' is not a known time zone: use an IANA name such as Europe/Warsaw",

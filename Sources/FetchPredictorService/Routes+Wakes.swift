@@ -25,7 +25,7 @@ extension Routes {
             after = cursor
         }
         let scheduler = self.scheduler
-        let scope = tenant + "/"
+        let scope = DeviceIdentity.scope(ofTenant: tenant)
         // Plans are kept for the present only: the sweep keeps them for its clock.
         let keeping = abs(now.timeIntervalSince(clock())) <= 60
         // One more than the page: whether another page follows.
@@ -56,7 +56,7 @@ extension Routes {
         let limit = try Self.whole(object["limit"], field: "limit", in: 1...1000) ?? 100
         let lease = try Self.whole(object["leaseSeconds"], field: "leaseSeconds", in: 1...3600) ?? 60
         let scheduler = self.scheduler
-        let scope = tenant + "/"
+        let scope = DeviceIdentity.scope(ofTenant: tenant)
         let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
             try await scheduler.claimWakes(
                 scope: scope, before: before, asOf: now, limit: limit, lease: TimeInterval(lease), clock: clock)
@@ -80,7 +80,7 @@ extension Routes {
 
     @Sendable func tenantSettings(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let budget = try await store.defaultWakesPerHour(scope: tenant + "/")
+        let budget = try await store.defaultWakesPerHour(scope: DeviceIdentity.scope(ofTenant: tenant))
         return try Self.json(TenantSettingsAnswer(wakesPerHour: budget))
     }
 
@@ -88,8 +88,8 @@ extension Routes {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let object = try await jsonObject(request, context: context, allowed: ["wakesPerHour"])
         let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
-        if let budget { try await store.setDefaultWakesPerHour(budget, scope: tenant + "/") }
-        let answer = try await store.defaultWakesPerHour(scope: tenant + "/")
+        if let budget { try await store.setDefaultWakesPerHour(budget, scope: DeviceIdentity.scope(ofTenant: tenant)) }
+        let answer = try await store.defaultWakesPerHour(scope: DeviceIdentity.scope(ofTenant: tenant))
         return try Self.json(TenantSettingsAnswer(wakesPerHour: answer))
     }
 
@@ -157,6 +157,6 @@ extension CursorSeal {
         guard let fields = try await open(cursor, fields: 4), fields[0] == "wakes", fields[1] == tenant,
             let time = Milliseconds(fields[2]), !fields[3].isEmpty
         else { return nil }
-        return WakeCursor(time: time, device: "\(tenant)/\(fields[3])")
+        return WakeCursor(time: time, device: DeviceIdentity(tenant: tenant, name: fields[3]).stored)
     }
 }

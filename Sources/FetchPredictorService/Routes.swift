@@ -258,7 +258,7 @@ struct Routes: Sendable {
 
     /// A device's settings, as GET and PUT answer them: the push budget and the forecaster the
     /// device is planned with, and whose each is.
-    func settings(of device: StoreDevice) async throws -> DeviceSettingsAnswer {
+    func settings(of device: DeviceIdentity) async throws -> DeviceSettingsAnswer {
         let budget = try await store.effectiveWakesPerHour(device: device.stored)
         // The zone, the default interval in force and the forecaster, in one read.
         let planning = try await store.planningSettings(device: device.stored)
@@ -305,7 +305,7 @@ struct Routes: Sendable {
     @Sendable func listDevices(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
-        let prefix = tenant + "/"
+        let prefix = DeviceIdentity.scope(ofTenant: tenant)
         var after: String?
         if let text = request.uri.queryParameters["cursor"] {
             guard let name = try await cursors.device(String(text), tenant: tenant) else {

@@ -14,7 +14,7 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     /// The most learns one tenant runs at once.
     let limit: Int
     private let lock = NSLock()
-    private var running: [Substring: Int] = [:]
+    private var running: [String: Int] = [:]
     /// When each learn running now began, for its duration in the metrics.
     private var started: [String: ContinuousClock.Instant] = [:]
 
@@ -23,7 +23,7 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     }
 
     func beginLearning(device: String) -> Bool {
-        let tenant = Self.tenant(of: device)
+        let tenant = DeviceIdentity(stored: device).tenant
         return lock.withLock {
             guard running[tenant, default: 0] < limit else { return false }
             running[tenant, default: 0] += 1
@@ -33,7 +33,7 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     }
 
     func endLearning(device: String) {
-        let tenant = Self.tenant(of: device)
+        let tenant = DeviceIdentity(stored: device).tenant
         let began = lock.withLock {
             let count = running[tenant, default: 1] - 1
             running[tenant] = count > 0 ? count : nil
@@ -48,10 +48,6 @@ final class TenantLearning: LearningAdmission, @unchecked Sendable {
     /// How many learns run now, of every tenant.
     var runningCount: Int { lock.withLock { running.values.reduce(0, +) } }
 
-    /// The tenant of a stored device name.
-    static func tenant(of device: String) -> Substring {
-        device.prefix { $0 != "/" }
-    }
 }
 
 extension TenantLearning {

@@ -251,7 +251,7 @@ extension EventStore {
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
             // The device's own budget, else its scope's, else the store's.
-            let scope = DeviceScope.of(device)
+            let scope = DeviceIdentity(stored: device).scope
             let wakesPerHour =
                 try record?.wakesPerHour
                 ?? Self.defaultWakesPerHour(db, scopes: scope.isEmpty ? [""] : [scope, ""])

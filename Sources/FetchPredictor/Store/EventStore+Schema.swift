@@ -265,6 +265,35 @@ extension EventStore {
                     END;
                     """)
         }
+        migrator.registerMigration("v15: each device's tenant") { db in
+            // Each device's tenant (DeviceIdentity), kept beside its name, so that no SQL reads
+            // it from a name: a kept wake's scope comes from it. The devices made before are
+            // read here, once, by DeviceIdentity.
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN tenant TEXT NOT NULL DEFAULT ''")
+            for row in try Row.fetchAll(db, sql: "SELECT id, name FROM device") {
+                let id: Int64 = row["id"]
+                let device = DeviceIdentity(stored: row["name"])
+                try db.execute(sql: "UPDATE device SET tenant = ? WHERE id = ?", arguments: [device.tenant, id])
+                try db.execute(sql: "UPDATE keptWake SET scope = ? WHERE deviceId = ?", arguments: [device.scope, id])
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX deviceByTenant ON device (tenant, name);
+                    DROP TRIGGER keptWakeOfNewDevice;
+                    CREATE TRIGGER keptWakeOfNewDevice AFTER INSERT ON device BEGIN
+                        INSERT INTO keptWake (deviceId, device, scope)
+                            VALUES (NEW.id, NEW.name, \(DeviceIdentity.scopeSQL(tenant: "NEW.tenant")));
+                    END;
+                    DROP TRIGGER keptWakeOfChangedDevice;
+                    CREATE TRIGGER keptWakeOfChangedDevice
+                        AFTER UPDATE OF name, tenant, version, timeZone, defaultInterval, wakesPerHour, forecaster
+                        ON device BEGIN
+                        UPDATE keptWake SET validUntil = 0, generation = generation + 1, device = NEW.name,
+                            scope = \(DeviceIdentity.scopeSQL(tenant: "NEW.tenant"))
+                            WHERE deviceId = NEW.id;
+                    END;
+                    """)
+        }
         return migrator
     }
 }

@@ -293,7 +293,8 @@ struct ConfigCommand: AsyncParsableCommand {
             if store.deviceOption != nil {
                 try await eventStore.setWakesPerHour(wakesPerHour.count, device: store.device)
             } else {
-                try await eventStore.setDefaultWakesPerHour(wakesPerHour.count, scope: DeviceScope.of(store.device))
+                try await eventStore.setDefaultWakesPerHour(
+                    wakesPerHour.count, scope: DeviceIdentity(stored: store.device).scope)
             }
         }
         if let forecaster {
@@ -327,7 +328,7 @@ struct ConfigCommand: AsyncParsableCommand {
     static func whose(_ source: BudgetSource, device: String) -> String {
         switch source {
         case .device, .none: ""
-        case .tenant: " (tenant \(device.prefix { $0 != "/" })'s)"
+        case .tenant: " (tenant \(DeviceIdentity(stored: device).tenant)'s)"
         case .store: " (the store's)"
         }
     }

@@ -19,6 +19,9 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
     /// The forecaster the device is planned with (`Forecasters/named(_:)`); `nil` for the
     /// scheduler's.
     var forecaster: String?
+    /// The device's tenant (``DeviceIdentity/tenant``), `""` for none: read from the name once,
+    /// when the device is made, so that SQL finds a tenant's devices by it, never by their names.
+    var tenant: String = ""
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -39,7 +42,7 @@ struct DeviceRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendabl
         {
             return id
         }
-        var record = DeviceRecord(id: nil, name: name, timeZone: timeZone)
+        var record = DeviceRecord(id: nil, name: name, timeZone: timeZone, tenant: DeviceIdentity(stored: name).tenant)
         try record.insert(db)
         // Past the version of every device erased (one of this name may have been).
         if let first = try StoreSettingRecord.value(StoreSettingRecord.firstDeviceVersion, db).flatMap({ Int64($0) }) {

@@ -97,7 +97,7 @@ extension DeviceSettingsKeeping {
     public func effectiveWakesPerHour(device: String) async throws -> (wakesPerHour: Int?, from: BudgetSource) {
         if let own = try await wakesPerHour(device: device) { return (own, .device) }
         guard let planned = try await planningSettings(device: device).wakesPerHour else { return (nil, .none) }
-        let scope = DeviceScope.of(device)
+        let scope = DeviceIdentity(stored: device).scope
         guard !scope.isEmpty, try await defaultWakesPerHour(scope: scope) != nil else { return (planned, .store) }
         return (planned, .tenant)
     }

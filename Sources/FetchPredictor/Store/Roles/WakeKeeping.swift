@@ -80,14 +80,6 @@ public protocol WakeKeeping: AnyObject, Sendable {
     func planWakesWith(settings: String) async throws -> Bool
 }
 
-/// The scope of a device: its name up to and including its first `/` (a tenant's devices in the
-/// service), `""` for a name with none.
-public enum DeviceScope {
-    public static func of(_ device: String) -> String {
-        device.firstIndex(of: "/").map { String(device[...$0]) } ?? ""
-    }
-}
-
 extension KeptWake {
     /// The apps of a wake as a store keeps them: JSON.
     package static func encodeApps(_ apps: [AppWake]) -> String {
