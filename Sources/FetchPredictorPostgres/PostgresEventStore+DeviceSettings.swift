@@ -199,8 +199,8 @@ extension PostgresEventStore {
         let row = try await read { db in try await db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
         let (
-            zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, scopeBudget, names, intervals, enabled,
-            bits
+            zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, tenantBudget, storeBudget, names,
+            intervals, enabled, bits
         ) =
             row
         let defaultInterval =
@@ -215,8 +215,11 @@ extension PostgresEventStore {
         return PlanningSettings(
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
             exists: version != nil, policies: policies, version: version ?? 0,
-            // The device's own budget, else its scope's, else the store's.
-            wakesPerHour: wakesPerHour.map(Int.init) ?? scopeBudget.flatMap { Int($0) }, forecaster: forecaster)
+            wakesPerHour: BudgetSource.choose(
+                own: wakesPerHour.map(Int.init), tenant: tenantBudget.flatMap { Int($0) },
+                store: storeBudget.flatMap { Int($0) }
+            ).wakesPerHour,
+            forecaster: forecaster)
     }
 }
 
@@ -226,9 +229,8 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
     static let sql = """
         SELECT device.time_zone, device.default_interval, device.version, device.wakes_per_hour, device.forecaster,
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
-            (SELECT value FROM store_setting
-                WHERE key IN ('defaultWakesPerHour:' || $2, 'defaultWakesPerHour:')
-                ORDER BY length(key) DESC LIMIT 1),
+            (SELECT value FROM store_setting WHERE key = 'defaultWakesPerHour:' || $2 AND $2 <> ''),
+            (SELECT value FROM store_setting WHERE key = 'defaultWakesPerHour:'),
             coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}'),
             coalesce(own.constraints, '{}')
         FROM (SELECT 1) AS one
@@ -239,13 +241,15 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             FROM app WHERE app.device_id = device.id AND (\(PostgresEventStore.ownSettingSQL))
         ) AS own ON TRUE
         """
-    typealias Row = (String?, String?, Int64?, Int32?, String?, String?, String?, [String], [String], [Bool], [Int16])
+    typealias Row = (
+        String?, String?, Int64?, Int32?, String?, String?, String?, String?, [String], [String], [Bool], [Int16]
+    )
     var device: String
 
     func makeBindings() -> PostgresBindings {
         var bindings = PostgresBindings()
         bindings.append(device)
-        // The scope whose budget is the device's when it has none of its own.
+        // The scope whose budget is the device's when it has none of its own ('' for none).
         bindings.append(DeviceIdentity(stored: device).scope)
         return bindings
     }

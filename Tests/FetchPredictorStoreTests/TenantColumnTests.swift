@@ -77,5 +77,18 @@ struct TenantColumnTests {
         for name in ["default", "/x/y"] {
             await #expect(try store.planningSettings(device: name).wakesPerHour == nil, "\(name)")
         }
+        // Whose each budget is, by the one rule, as the settings the planner reads.
+        try await store.setDefaultWakesPerHour(5, scope: "")
+        try await store.setWakesPerHour(1, device: "acme/phone")
+        for (name, wakes, source) in [
+            ("acme/phone", 1, BudgetSource.device), ("acme/tablets/7", 2, .tenant), ("default", 5, .store),
+            ("/x/y", 5, .store),
+        ] {
+            let effective = try await store.effectiveWakesPerHour(device: name)
+            #expect(effective.wakesPerHour == wakes && effective.from == source, "\(name)")
+            await #expect(try store.planningSettings(device: name).wakesPerHour == wakes, "\(name)")
+        }
+        try await store.setDefaultWakesPerHour(nil, scope: "")
+        await #expect(try store.effectiveWakesPerHour(device: "default") == (nil, .none))
     }
 }

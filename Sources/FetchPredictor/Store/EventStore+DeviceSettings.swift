@@ -102,17 +102,12 @@ extension EventStore {
     }
 
     public func defaultWakesPerHour(scope: String) throws -> Int? {
-        try read { db in try Self.defaultWakesPerHour(db, scopes: [scope]) }
+        try read { db in try Self.defaultWakesPerHour(db, scope: scope) }
     }
 
-    /// The push budget of the first of `scopes` that has one.
-    static func defaultWakesPerHour(_ db: Database, scopes: [String]) throws -> Int? {
-        for scope in scopes {
-            if let text = try StoreSettingRecord.value(StoreSettingRecord.defaultWakesPerHour + scope, db) {
-                return Int(text)
-            }
-        }
-        return nil
+    /// The push budget a scope sets for its devices that set none, or `nil`.
+    static func defaultWakesPerHour(_ db: Database, scope: String) throws -> Int? {
+        try StoreSettingRecord.value(StoreSettingRecord.defaultWakesPerHour + scope, db).flatMap { Int($0) }
     }
 
     /// Changes the interval of apps that set none.
@@ -250,11 +245,12 @@ extension EventStore {
                 ?? Self.defaultInterval(db, path: path)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
-            // The device's own budget, else its scope's, else the store's.
             let scope = DeviceIdentity(stored: device).scope
-            let wakesPerHour =
-                try record?.wakesPerHour
-                ?? Self.defaultWakesPerHour(db, scopes: scope.isEmpty ? [""] : [scope, ""])
+            let wakesPerHour = BudgetSource.choose(
+                own: record?.wakesPerHour,
+                tenant: scope.isEmpty ? nil : try Self.defaultWakesPerHour(db, scope: scope),
+                store: try Self.defaultWakesPerHour(db, scope: "")
+            ).wakesPerHour
             return PlanningSettings(
                 defaultInterval: defaultInterval, timeZone: try record?.zone(path: path), exists: record != nil,
                 policies: policies, version: record?.version ?? 0, wakesPerHour: wakesPerHour,

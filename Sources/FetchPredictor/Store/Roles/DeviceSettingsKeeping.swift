@@ -92,14 +92,13 @@ extension DeviceSettingsKeeping {
     }
 
     /// The push budget a device is planned with (``PlanningSettings/wakesPerHour``), and whose
-    /// it is: its own, its tenant's (the scope of its name up to the first `/`), the store's, or
-    /// none.
+    /// it is (``BudgetSource/choose(own:tenant:store:)``).
     public func effectiveWakesPerHour(device: String) async throws -> (wakesPerHour: Int?, from: BudgetSource) {
-        if let own = try await wakesPerHour(device: device) { return (own, .device) }
-        guard let planned = try await planningSettings(device: device).wakesPerHour else { return (nil, .none) }
         let scope = DeviceIdentity(stored: device).scope
-        guard !scope.isEmpty, try await defaultWakesPerHour(scope: scope) != nil else { return (planned, .store) }
-        return (planned, .tenant)
+        return BudgetSource.choose(
+            own: try await wakesPerHour(device: device),
+            tenant: scope.isEmpty ? nil : try await defaultWakesPerHour(scope: scope),
+            store: try await defaultWakesPerHour(scope: ""))
     }
 
     /// Sets the interval of one device's apps that set none, creating the device when new;
@@ -136,6 +135,16 @@ public enum BudgetSource: String, Sendable, Hashable, Codable {
     case store
     /// No budget.
     case none
+
+    /// The push budget a device is planned with, and whose it is: its own, else its tenant's
+    /// (its scope's, ``DeviceIdentity/scope``), else the store's. The one statement of the rule:
+    /// both stores read the three budgets and choose with it.
+    public static func choose(own: Int?, tenant: Int?, store: Int?) -> (wakesPerHour: Int?, from: BudgetSource) {
+        if let own { return (own, .device) }
+        if let tenant { return (tenant, .tenant) }
+        if let store { return (store, .store) }
+        return (nil, .none)
+    }
 }
 
 /// What planning needs to know of a device's settings.
