@@ -163,10 +163,6 @@ extension PostgresEventStore {
             enabled: enabled, constraints: AppConstraints(storeBits: bits))
     }
 
-    /// The condition of an app row with a setting of its own: an interval, fetch disabled, or a
-    /// constraint (as the SQLite store's `AppRecord.ownSettingSQL`).
-    static let ownSettingSQL = "app.interval IS NOT NULL OR NOT app.enabled OR app.constraints <> 0"
-
     public func settings(app: String, device: String) async throws -> AppSettings {
         try await read { db in
             let row = try await db.rows(
@@ -238,7 +234,7 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
         LEFT JOIN LATERAL (
             SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
                 array_agg(app.enabled) AS enabled, array_agg(app.constraints) AS constraints
-            FROM app WHERE app.device_id = device.id AND (\(PostgresEventStore.ownSettingSQL))
+            FROM app WHERE app.device_id = device.id AND (\(StoreRules.appHasOwnSettingSQL))
         ) AS own ON TRUE
         """
     typealias Row = (

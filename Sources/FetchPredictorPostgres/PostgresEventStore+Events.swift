@@ -255,7 +255,7 @@ extension PostgresEventStore {
                 LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
                 GROUP BY device.name, app.id, app.name, app.interval, app.enabled, app.constraints, device.default_interval
-                HAVING count(event.time) > 0 OR \(unescaped: Self.ownSettingSQL)
+                HAVING count(event.time) > 0 OR \(unescaped: StoreRules.appHasOwnSettingSQL)
                 ORDER BY device.name COLLATE "C", 6 DESC, app.name COLLATE "C"
                 """)
             return try rows.map { row in

@@ -127,7 +127,7 @@ extension EventStore {
                         (SELECT count(*) FROM notification WHERE appId = app.id AND time <= ?2) AS notifications
                     FROM app JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1)
-                    AND (launches + newData + noData + failed + notifications > 0 OR \(AppRecord.ownSettingSQL))
+                    AND (launches + newData + noData + failed + notifications > 0 OR \(StoreRules.appHasOwnSettingSQL))
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device, time?.knownThrough ?? Milliseconds.max])
             return try rows.map { row in

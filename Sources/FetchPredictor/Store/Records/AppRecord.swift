@@ -29,9 +29,6 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
 }
 
 extension AppRecord {
-    /// The condition of an app row with a setting of its own: an interval, fetch disabled, or a
-    /// constraint. An app with none is planned with the defaults, and pruned with its last event.
-    static let ownSettingSQL = "app.interval IS NOT NULL OR app.enabled = 0 OR app.constraints != 0"
 
     /// The app's settings.
     func settings(device: String) -> AppSettings {
@@ -41,13 +38,13 @@ extension AppRecord {
     }
 
     /// The apps of a device by name; with `ownOnly`, only those with a setting of their own
-    /// (``ownSettingSQL``).
+    /// (``StoreRules/appHasOwnSettingSQL``).
     static func all(device: String, ownOnly: Bool = false, _ db: Database) throws -> [AppRecord] {
         try fetchAll(
             db,
             sql: """
                 SELECT app.* FROM app JOIN device ON device.id = app.deviceId
-                WHERE device.name = ? AND (? = 0 OR \(ownSettingSQL))
+                WHERE device.name = ? AND (? = 0 OR \(StoreRules.appHasOwnSettingSQL))
                 ORDER BY app.name
                 """, arguments: [device, ownOnly])
     }
