@@ -29,7 +29,6 @@ struct AppRecord: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
 }
 
 extension AppRecord {
-
     /// The app's settings.
     func settings(device: String) -> AppSettings {
         AppSettings(
