@@ -29,20 +29,25 @@ extension PostgresEventStore {
             } else {
                 rows = try await db.rows("SELECT app, model FROM app_model_cache WHERE device_id = \(deviceID)")
             }
-            var apps: [String: AppModel] = [:]
-            for appRow in rows {
+            let apps = try rows.map { appRow in
                 let (app, bytes) = try appRow.decode((String, ByteBuffer).self)
-                guard let model = AppModel(encoded: Array(bytes.readableBytesView)) else { return nil }
-                apps[app] = model
+                return (app, Array(bytes.readableBytesView))
             }
-            guard let model = DeviceModel(encodedHeader: Array(header.readableBytesView), apps: apps, timeZone: zone)
-            else { return nil }
+            let encoded = EncodedModel(timeZone: zone, header: Array(header.readableBytesView), apps: apps)
+            guard let model = encoded.decoded() else { return nil }
             return CachedModel(asOf: asOf, model: model)
         }
     }
 
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) async throws {
+        try await cache(EncodedModel(model), asOf: asOf, device: device, configuration: key, version: version)
+    }
+
+    /// Keeps a model's bytes, as `cacheModel(_:asOf:device:configuration:version:)` does.
+    package func cache(
+        _ encoded: EncodedModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
     ) async throws {
         try await transaction { db in
             guard
@@ -52,17 +57,17 @@ extension PostgresEventStore {
                 .first
             else { return }
             let (id, zone, stored) = try row.decode((Int64, String?, Int64).self)
-            guard stored == version, zone.flatMap(TimeZone.init(identifier:)) == model.timeZone else { return }
+            guard encoded.mayBeKept(learnedAt: version, storedVersion: stored, storedZone: zone) else { return }
             try await db.changes("DELETE FROM app_model_cache WHERE device_id = \(id)")
             try await db.changes(
                 """
                 INSERT INTO model_cache (device_id, as_of, configuration, model)
-                VALUES (\(id), \(asOf), \(key), \(ByteBuffer(bytes: model.encodedHeader())))
+                VALUES (\(id), \(asOf), \(key), \(ByteBuffer(bytes: encoded.header)))
                 ON CONFLICT (device_id) DO UPDATE
                 SET as_of = excluded.as_of, configuration = excluded.configuration, model = excluded.model
                 """)
-            let names = Array(model.apps.keys)
-            let blobs = names.map { ByteBuffer(bytes: model.apps[$0]!.encoded()) }
+            let names = encoded.apps.map(\.name)
+            let blobs = encoded.apps.map { ByteBuffer(bytes: $0.bytes) }
             try await db.changes(
                 """
                 INSERT INTO app_model_cache (device_id, app, model)

@@ -103,8 +103,9 @@ struct LaunchModelPlanningTests {
         // A header cut short is refused, not read with traces half there.
         let header = device.encodedHeader()
         #expect(DeviceModel(encodedHeader: Array(header.dropLast(3)), apps: apps, timeZone: Self.zone) == nil)
-        // So is one whose traces' flag of notifications is neither 0 nor 1.
-        let flag = header.count - device.traces.encodedSize + 8
+        // So is one whose traces' flag of notifications is no Bool.
+        let name = [UInt8(8)] + Array("notifies".utf8)
+        let flag = try #require(header.indices.first { header[$0...].starts(with: name) }) + name.count
         var corrupt = header
         corrupt[flag] = 7
         #expect(DeviceModel(encodedHeader: corrupt, apps: apps, timeZone: Self.zone) == nil)

@@ -21,7 +21,6 @@ extension EventStore {
             // The model was learned in the device's zone: a change of zone drops the cache.
             guard let zoneName: String = row[3], let zone = TimeZone(identifier: zoneName) else { return nil }
             let deviceID: Int64 = row[0]
-            var apps: [String: AppModel] = [:]
             let rows: [Row]
             if let only {
                 rows = try only.compactMap {
@@ -33,13 +32,9 @@ extension EventStore {
                 rows = try Row.fetchAll(
                     db, sql: "SELECT app, model FROM appModelCache WHERE deviceId = ?", arguments: [deviceID])
             }
-            for appRow in rows {
-                guard let model = AppModel(encoded: [UInt8](appRow[1] as Data)) else { return nil }
-                apps[appRow[0]] = model
-            }
-            guard let model = DeviceModel(encodedHeader: [UInt8](row[2] as Data), apps: apps, timeZone: zone) else {
-                return nil
-            }
+            let encoded = EncodedModel(
+                timeZone: zone, header: [UInt8](row[2] as Data), apps: rows.map { ($0[0], [UInt8]($0[1] as Data)) })
+            guard let model = encoded.decoded() else { return nil }
             return CachedModel(asOf: row[1], model: model)
         }
     }
@@ -47,7 +42,9 @@ extension EventStore {
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
     ) throws {
-        try write { db in try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db) }
+        let encoded = EncodedModel(model)
+        try write { db in try Self.cache(encoded, asOf: asOf, device: device, configuration: key, version: version, db)
+        }
     }
 
     /// `cacheModel(_:asOf:device:configuration:version:)` for async callers: written on GRDB's
@@ -55,26 +52,31 @@ extension EventStore {
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
     ) async throws {
+        try await cache(EncodedModel(model), asOf: asOf, device: device, configuration: key, version: version)
+    }
+
+    /// Keeps a model's bytes, as `cacheModel(_:asOf:device:configuration:version:)` does.
+    package func cache(
+        _ encoded: EncodedModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
+    ) async throws {
         try await write { db in
-            try Self.cache(model, asOf: asOf, device: device, configuration: key, version: version, db)
+            try Self.cache(encoded, asOf: asOf, device: device, configuration: key, version: version, db)
         }
     }
 
     private static func cache(
-        _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64,
+        _ encoded: EncodedModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64,
         _ db: Database
     ) throws {
-        guard let record = try DeviceRecord.named(device, db), let id = record.id, record.version == version,
-            record.timeZone.flatMap(TimeZone.init(identifier:)) == model.timeZone
+        guard let record = try DeviceRecord.named(device, db), let id = record.id,
+            encoded.mayBeKept(learnedAt: version, storedVersion: record.version, storedZone: record.timeZone)
         else { return }
         try db.execute(sql: "DELETE FROM appModelCache WHERE deviceId = ?", arguments: [id])
         try db.execute(
             sql: "INSERT OR REPLACE INTO modelCache (deviceId, asOf, configuration, model) VALUES (?, ?, ?, ?)",
-            arguments: [id, asOf, key, Data(model.encodedHeader())])
+            arguments: [id, asOf, key, Data(encoded.header)])
         let insert = try db.makeStatement(sql: "INSERT INTO appModelCache (deviceId, app, model) VALUES (?, ?, ?)")
-        for (app, appModel) in model.apps {
-            try insert.execute(arguments: [id, app, Data(appModel.encoded())])
-        }
+        for (app, bytes) in encoded.apps { try insert.execute(arguments: [id, app, Data(bytes)]) }
     }
 }
 

@@ -39,3 +39,49 @@ public struct CachedModel: Sendable {
         self.model = model
     }
 }
+
+/// A learned model as a cache keeps it: the bytes the model's types make of it (the device's
+/// own state, and each app's apart, so that a query about one app reads one app), with the zone
+/// it was learned in. Both stores keep these bytes and give them back as they were; whether they
+/// are a model of this version is decided here, once.
+package struct EncodedModel: Sendable {
+    /// The zone the model was learned in.
+    package var timeZone: TimeZone
+    /// The device's own state (``DeviceModel/encodedHeader()``).
+    package var header: [UInt8]
+    /// Each app's model (``AppModel/encoded()``), by name.
+    package var apps: [(name: String, bytes: [UInt8])]
+
+    /// The bytes of a model.
+    package init(_ model: DeviceModel) {
+        timeZone = model.timeZone
+        header = model.encodedHeader()
+        apps = model.apps.map { ($0.key, $0.value.encoded()) }
+    }
+
+    /// Bytes as a store kept them.
+    package init(timeZone: TimeZone, header: [UInt8], apps: [(name: String, bytes: [UInt8])]) {
+        self.timeZone = timeZone
+        self.header = header
+        self.apps = apps
+    }
+
+    /// The model, or `nil` when any part of it is not one of this version (a cache written by
+    /// another version of the package, or damaged): the events are then learned again.
+    package func decoded() -> DeviceModel? {
+        var models: [String: AppModel] = [:]
+        for (name, bytes) in apps {
+            guard let model = AppModel(encoded: bytes) else { return nil }
+            models[name] = model
+        }
+        return DeviceModel(encodedHeader: header, apps: models, timeZone: timeZone)
+    }
+
+    /// Whether a store may keep a model learned at `version` of a device in `timeZone`, which the
+    /// device now has at `storedVersion` in `storedZone`: not when any process wrote the device
+    /// since (the model may have missed an event), nor when its zone changed (habits would be
+    /// read at other hours).
+    package func mayBeKept(learnedAt version: Int64, storedVersion: Int64, storedZone: String?) -> Bool {
+        storedVersion == version && storedZone.flatMap(TimeZone.init(identifier:)) == timeZone
+    }
+}
