@@ -19,6 +19,25 @@ extension PostgresEventStore {
         scope.map { "scope = \(values.bind($0))" } ?? "TRUE"
     }
 
+    /// The column a plan's field is kept in.
+    private static func column(_ field: PlannedWake.Field) -> String {
+        switch field {
+        case .plannedAt: "planned_at"
+        case .validUntil: "valid_until"
+        case .wakeTime: "time"
+        }
+    }
+
+    /// Conditions on a plan (`PlannedWake.holding(at:)` and the others), as SQL on the kept
+    /// wakes' columns, their values bound in `values`.
+    private static func sql(_ conditions: [PlannedWake.Condition], _ values: inout BoundValues) -> String {
+        var parts: [String] = []
+        for condition in conditions {
+            parts.append("\(column(condition.field)) \(condition.comparison.rawValue) \(values.bind(condition.value))")
+        }
+        return parts.joined(separator: " AND ")
+    }
+
     public func keptWake(device: String) async throws -> KeptWake? {
         try await read { db in
             let rows = try await db.rows(
@@ -61,7 +80,9 @@ extension PostgresEventStore {
     {
         var values = BoundValues()
         let scoped = Self.scopeCondition(scope, &values) + " AND device > \(values.bind(after ?? ""))"
-        let time = values.bind(time)
+        let moved = PlannedWake.moved(at: Date(milliseconds: time))
+        let passed = Self.sql([moved.passed], &values)
+        let later = Self.sql([moved.plannedLater], &values)
         let limit = values.bind(limit)
         // The two kinds of plans that hold no more, each found by its own index, then ordered: a
         // walk of the names' index filtering every plan, which the planner chose for the LIMIT when
@@ -69,21 +90,23 @@ extension PostgresEventStore {
         let query = values.query(
             """
             SELECT device FROM (
-                SELECT device FROM kept_wake WHERE \(scoped) AND valid_until <= \(time)
+                SELECT device FROM kept_wake WHERE \(scoped) AND \(passed)
                 UNION
-                SELECT device FROM kept_wake WHERE \(scoped) AND planned_at > \(time)
+                SELECT device FROM kept_wake WHERE \(scoped) AND \(later)
             ) AS moved ORDER BY device LIMIT \(limit)
             """)
         return try await read { db in try await db.rows(query).map { try $0.decode(String.self) } }
     }
 
     public func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?) {
-        try await read { db in
-            guard
-                let row = try await db.rows(
-                    "SELECT count(*), min(CASE WHEN valid_until > 0 THEN valid_until END) FROM kept_wake WHERE valid_until <= \(time)"
-                ).first
-            else { return (0, nil) }
+        var values = BoundValues()
+        let nowhere = values.bind(PlannedWake.heldNowhere)
+        let passed = Self.sql([PlannedWake.moved(at: Date(milliseconds: time)).passed], &values)
+        let query = values.query(
+            "SELECT count(*), min(CASE WHEN valid_until > \(nowhere) THEN valid_until END) FROM kept_wake WHERE \(passed)"
+        )
+        return try await read { db in
+            guard let row = try await db.rows(query).first else { return (0, nil) }
             let (count, since) = try row.decode((Int64, Int64?).self)
             return (Int(count), since)
         }
@@ -94,10 +117,9 @@ extension PostgresEventStore {
     private static func dueCondition(
         _ scope: String?, at time: Milliseconds, before: Milliseconds, after: WakeCursor?, _ values: inout BoundValues
     ) -> String {
-        let time = values.bind(time)
-        var condition =
-            scopeCondition(scope, &values)
-            + " AND time < \(values.bind(before)) AND planned_at <= \(time) AND valid_until > \(time)"
+        let due = PlannedWake.due(at: Date(milliseconds: time), before: Date(milliseconds: before))
+        var condition = scopeCondition(scope, &values)
+        condition += " AND " + sql(due, &values)
         if let after {
             let afterTime = values.bind(after.time)
             condition += " AND (time > \(afterTime) OR (time = \(afterTime) AND device > \(values.bind(after.device))))"
@@ -155,7 +177,8 @@ extension PostgresEventStore {
     /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
     /// changed.
     static func planEveryWakeAgain(_ db: Transaction) async throws {
-        try await db.changes("UPDATE kept_wake SET valid_until = 0, generation = generation + 1")
+        try await db.changes(
+            "UPDATE kept_wake SET valid_until = \(PlannedWake.heldNowhere), generation = generation + 1")
     }
 
     /// Makes the kept plans of a scope's devices hold no more, in the caller's transaction: a
@@ -164,7 +187,10 @@ extension PostgresEventStore {
     static func planWakesAgain(scope: String, _ db: Transaction) async throws {
         guard !scope.isEmpty else { return try await planEveryWakeAgain(db) }
         try await db.changes(
-            "UPDATE kept_wake SET valid_until = 0, generation = generation + 1 WHERE scope = \(scope)")
+            """
+            UPDATE kept_wake SET valid_until = \(PlannedWake.heldNowhere), generation = generation + 1
+            WHERE scope = \(scope)
+            """)
     }
 
     @discardableResult

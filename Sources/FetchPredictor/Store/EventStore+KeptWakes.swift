@@ -10,6 +10,22 @@ extension EventStore {
             device: row[0], generation: row[1], plannedAt: row[2], validUntil: row[3], time: row[4], apps: row[5])
     }
 
+    /// The column a plan's field is kept in.
+    private static func column(_ field: PlannedWake.Field) -> String {
+        switch field {
+        case .plannedAt: "plannedAt"
+        case .validUntil: "validUntil"
+        case .wakeTime: "time"
+        }
+    }
+
+    /// Conditions on a plan (`PlannedWake.holding(at:)` and the others), as SQL on the kept wakes'
+    /// columns and its arguments.
+    private static func sql(_ conditions: [PlannedWake.Condition]) -> (sql: String, arguments: StatementArguments) {
+        let sql = conditions.map { "\(column($0.field)) \($0.comparison.rawValue) ?" }.joined(separator: " AND ")
+        return (sql, StatementArguments(conditions.map(\.value)))
+    }
+
     /// The condition on `scope`, as SQL and its argument.
     private static func scopeCondition(_ scope: String?) -> (sql: String, arguments: StatementArguments) {
         guard let scope else { return ("1", []) }
@@ -52,6 +68,9 @@ extension EventStore {
 
     public func devicesToPlan(scope: String?, at time: Milliseconds, after: String?, limit: Int) throws -> [String] {
         let (condition, arguments) = Self.scopeCondition(scope)
+        let moved = PlannedWake.moved(at: Date(milliseconds: time))
+        let (passed, passedArguments) = Self.sql([moved.passed])
+        let (later, laterArguments) = Self.sql([moved.plannedLater])
         // The two kinds of plans that hold no more, each found by its own index, then ordered:
         // not a walk of the names' index that filters every plan to find the few.
         return try read { db in
@@ -59,22 +78,23 @@ extension EventStore {
                 db,
                 sql: """
                     SELECT device FROM (
-                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND validUntil <= ?
+                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND \(passed)
                         UNION
-                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND plannedAt > ?
+                        SELECT device FROM keptWake WHERE \(condition) AND device > ? AND \(later)
                     ) ORDER BY device LIMIT ?
                     """,
-                arguments: arguments + [after ?? "", time] + arguments + [after ?? "", time, limit])
+                arguments: arguments + [after ?? ""] + passedArguments + arguments + [after ?? ""] + laterArguments
+                    + [limit])
         }
     }
 
     public func plansBehind(at time: Milliseconds) throws -> (count: Int, since: Milliseconds?) {
-        try read { db in
+        let (passed, arguments) = Self.sql([PlannedWake.moved(at: Date(milliseconds: time)).passed])
+        return try read { db in
             let row = try Row.fetchOne(
                 db,
-                sql:
-                    "SELECT count(*), min(CASE WHEN validUntil > 0 THEN validUntil END) FROM keptWake WHERE validUntil <= ?",
-                arguments: [time])
+                sql: "SELECT count(*), min(CASE WHEN validUntil > ? THEN validUntil END) FROM keptWake WHERE \(passed)",
+                arguments: [PlannedWake.heldNowhere] + arguments)
             return (row?[0] ?? 0, row?[1])
         }
     }
@@ -84,12 +104,10 @@ extension EventStore {
         -> (sql: String, arguments: StatementArguments)
     {
         let (condition, arguments) = scopeCondition(scope)
+        let (due, dueArguments) = sql(PlannedWake.due(at: Date(milliseconds: time), before: Date(milliseconds: before)))
         let cursor = after.map { _ in " AND (time > ? OR (time = ? AND device > ?))" } ?? ""
         let cursorArguments: StatementArguments = after.map { [$0.time, $0.time, $0.device] } ?? []
-        return (
-            "\(condition) AND time < ? AND plannedAt <= ? AND validUntil > ?\(cursor)",
-            arguments + [before, time, time] + cursorArguments
-        )
+        return ("\(condition) AND \(due)\(cursor)", arguments + dueArguments + cursorArguments)
     }
 
     public func dueWakes(
@@ -133,7 +151,9 @@ extension EventStore {
     /// Makes every kept plan hold no more, in the caller's transaction: a setting of every device
     /// changed.
     static func planEveryWakeAgain(_ db: Database) throws {
-        try db.execute(sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1")
+        try db.execute(
+            sql: "UPDATE keptWake SET validUntil = ?, generation = generation + 1", arguments: [PlannedWake.heldNowhere]
+        )
     }
 
     /// Makes the kept plans of a scope's devices hold no more, in the caller's transaction: a
@@ -142,7 +162,8 @@ extension EventStore {
     static func planWakesAgain(scope: String, _ db: Database) throws {
         guard !scope.isEmpty else { return try planEveryWakeAgain(db) }
         try db.execute(
-            sql: "UPDATE keptWake SET validUntil = 0, generation = generation + 1 WHERE scope = ?", arguments: [scope])
+            sql: "UPDATE keptWake SET validUntil = ?, generation = generation + 1 WHERE scope = ?",
+            arguments: [PlannedWake.heldNowhere, scope])
     }
 
     @discardableResult

@@ -20,8 +20,75 @@ public struct PlannedWake: Sendable, Hashable {
         self.validUntil = validUntil
     }
 
-    /// Whether the answer holds at `time`.
-    public func holds(at time: Date) -> Bool { plannedAt <= time && time < validUntil }
+    /// Whether the answer holds at `time`: every condition of ``holding(at:)``.
+    public func holds(at time: Date) -> Bool { Self.holding(at: time).allSatisfy { $0.admits(self) } }
+}
+
+/// When a plan holds, is due, or must be made again, as conditions on its fields: the one place
+/// these rules are written. ``PlannedWake/holds(at:)`` evaluates them; each store renders them as
+/// SQL on the columns it keeps a plan in, and answers them by its indexes.
+extension PlannedWake {
+    /// A field of a plan that a condition reads, which a store keeps as a column.
+    package enum Field: Sendable, CaseIterable {
+        case plannedAt, validUntil
+        /// The wake's time; a plan with no wake has none, and no condition on it admits the plan
+        /// (as SQL's `NULL` fails every comparison).
+        case wakeTime
+    }
+
+    /// How a condition compares a field with its value.
+    package enum Comparison: String, Sendable {
+        case below = "<"
+        case atMost = "<="
+        case above = ">"
+    }
+
+    /// A field compared with a value, in milliseconds.
+    package struct Condition: Sendable, Hashable {
+        package var field: Field
+        package var comparison: Comparison
+        package var value: Milliseconds
+
+        package init(_ field: Field, _ comparison: Comparison, _ value: Milliseconds) {
+            (self.field, self.comparison, self.value) = (field, comparison, value)
+        }
+
+        /// Whether `plan` meets the condition.
+        package func admits(_ plan: PlannedWake) -> Bool {
+            let stored: Milliseconds?
+            switch field {
+            case .plannedAt: stored = plan.plannedAt.milliseconds
+            case .validUntil: stored = plan.validUntil.milliseconds
+            case .wakeTime: stored = plan.wake?.time.milliseconds
+            }
+            guard let stored else { return false }
+            switch comparison {
+            case .below: return stored < value
+            case .atMost: return stored <= value
+            case .above: return stored > value
+            }
+        }
+    }
+
+    /// A plan holds at `time` when it meets all of these: made at or before it, valid after it.
+    package static func holding(at time: Date) -> [Condition] {
+        [Condition(.plannedAt, .atMost, time.milliseconds), Condition(.validUntil, .above, time.milliseconds)]
+    }
+
+    /// A plan holds no more at `time` when it meets either of these, which a store finds each by
+    /// its own index: its time passed (or a change made it hold nowhere), or it was made for later.
+    package static func moved(at time: Date) -> (passed: Condition, plannedLater: Condition) {
+        (Condition(.validUntil, .atMost, time.milliseconds), Condition(.plannedAt, .above, time.milliseconds))
+    }
+
+    /// A plan is due when it holds at `time` and its wake comes before `before`.
+    package static func due(at time: Date, before: Date) -> [Condition] {
+        holding(at: time) + [Condition(.wakeTime, .below, before.milliseconds)]
+    }
+
+    /// The ``validUntil`` a store writes, in the transaction of a change, to make a device's plan
+    /// hold nowhere until it is made again: no time is before it.
+    package static let heldNowhere: Milliseconds = 0
 }
 
 extension Predictor {
