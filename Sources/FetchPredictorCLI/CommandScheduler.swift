@@ -6,7 +6,7 @@ extension FetchScheduler {
     /// of it, and `next APP` reads that one app's model only (a device of 200 apps: 21 ms a run,
     /// against 32 ms with the service's lag of 64 events, docs/experiments.md).
     convenience init(
-        command store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
+        command store: any SchedulingStore, configuration: PredictorConfiguration = PredictorConfiguration(),
         forecaster: any LaunchForecaster = HazardForecaster()
     ) {
         self.init(store: store, configuration: configuration, forecaster: forecaster, cacheLag: 0)

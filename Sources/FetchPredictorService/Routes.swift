@@ -10,7 +10,7 @@ import NIOHTTP1
 /// learn from many events waits for its tenant's turn, holding no thread
 /// (``TenantLearning/query(waitingAtMost:_:)``).
 struct Routes: Sendable {
-    let store: any EventStoring
+    let store: any EventKeeping & DeviceSettingsKeeping
     let scheduler: FetchScheduler
     let settings: ServiceSettings
     /// Signs the cursors of listings and reads them back.

@@ -24,7 +24,7 @@ import Foundation
 /// - ``schedule(from:to:device:)``
 public final class FetchScheduler: @unchecked Sendable {
     /// The store the scheduler reads and writes: the SQLite ``EventStore``, or any other.
-    public let store: any EventStoring
+    public let store: any SchedulingStore
     /// The settings of learning and planning.
     public let configuration: PredictorConfiguration
     /// What forecasts each app's cold launches, for every device that sets none of its own.
@@ -78,7 +78,7 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - cacheLag: how many of a device's newest events its cached model leaves out
     ///     (``cacheLag``): 0 for a process that asks once, as a command of the CLI does.
     public init(
-        store: any EventStoring, configuration: PredictorConfiguration = PredictorConfiguration(),
+        store: any SchedulingStore, configuration: PredictorConfiguration = PredictorConfiguration(),
         forecaster: any LaunchForecaster = HazardForecaster(), maximumLoadedDevices: Int = .max,
         requiresKnownDevices: Bool = false,
         admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn,

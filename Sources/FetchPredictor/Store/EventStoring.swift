@@ -34,7 +34,11 @@ public protocol EventStoring: EventKeeping, DeviceSettingsKeeping, ModelCaching,
     func check() async throws
 }
 
-extension EventStoring {
+/// What a ``FetchScheduler`` needs of a store: the events, the devices and their settings, the
+/// learned models and the kept wakes; not the service's keys, nor the log of imports.
+public typealias SchedulingStore = EventKeeping & DeviceSettingsKeeping & ModelCaching & WakeKeeping
+
+extension DeviceSettingsKeeping where Self: EventKeeping {
     /// The launches of some of the store's devices, as the backtest replays them, each in its
     /// own zone.
     ///

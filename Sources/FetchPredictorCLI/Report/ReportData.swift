@@ -43,7 +43,7 @@ struct ReportData {
     ///   - forecaster: what forecasts the cold launches, of the plan shown and of the backtest.
     ///   - evaluate: also backtest the device, for the frontier and the reliability charts.
     init(
-        store: any EventStoring, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
+        store: any SchedulingStore, device: String, zone: TimeZone, now: Date, configuration: PredictorConfiguration,
         forecaster: any LaunchForecaster = HazardForecaster(), evaluate: Bool,
         progress: (@Sendable (Int, Int) -> Void)? = nil
     ) async throws {
