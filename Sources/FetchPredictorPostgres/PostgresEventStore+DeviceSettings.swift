@@ -38,12 +38,12 @@ extension PostgresEventStore {
         }
     }
 
-    public func devices(prefix: String, after: String?, limit: Int) async throws -> [String] {
+    public func devices(tenant: String, after: String?, limit: Int) async throws -> [String] {
         try await read { db in
             try await db.rows(
                 """
                 SELECT name FROM device
-                WHERE name COLLATE "C" > \(after ?? "") AND starts_with(name, \(prefix))
+                WHERE tenant = \(tenant) AND name COLLATE "C" > \(after ?? "")
                 ORDER BY name COLLATE "C" LIMIT \(max(0, limit))
                 """
             ).map { try $0.decode(String.self) }

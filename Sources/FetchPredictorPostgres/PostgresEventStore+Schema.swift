@@ -315,6 +315,15 @@ extension PostgresEventStore {
                 """,
             ]
         ),
+        (
+            "v11: a tenant's devices in byte order",
+            [
+                // A tenant's devices are listed a page at a time in the byte order of their names
+                // (COLLATE "C"), whatever the database's collation: by this index, not a sort.
+                #"CREATE INDEX device_by_tenant_bytes ON device (tenant, name COLLATE "C")"#,
+                "DROP INDEX device_by_tenant",
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

@@ -97,7 +97,7 @@ extension Routes {
             after = prefix + name
         }
         // One more than the page: whether another page follows.
-        let names = try await store.devices(prefix: prefix, after: after, limit: limit + 1)
+        let names = try await store.devices(tenant: tenant, after: after, limit: limit + 1)
         let page = names.prefix(limit).map { String($0.dropFirst(prefix.count)) }
         var cursor: String?
         if names.count > limit, let last = page.last { cursor = try await cursors.devices(after: last, tenant: tenant) }

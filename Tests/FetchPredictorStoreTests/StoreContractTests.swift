@@ -311,26 +311,27 @@ import Testing
         #expect(try await store.planningSettings(device: "phone").forecaster == nil)
     }
 
-    /// A listing goes page by page through the names with a prefix, in byte order, and never
-    /// past it.
+    /// A listing goes page by page through a tenant's devices, in byte order, and never past
+    /// them; the devices of no tenant (no '/', or one first) are a listing of their own.
     @Test(arguments: Backend.available)
-    func devicesArePagedByPrefixInByteOrder(backend: Backend) async throws {
+    func aTenantsDevicesArePagedInByteOrder(backend: Backend) async throws {
         let store = try backend.makeStore()
-        let names = ["acme/b", "acme/a", "acme/Z", "acme/é", "acme/a0", "acme0", "acm", "other/a", "acme"]
+        let names = [
+            "acme/b", "acme/a", "acme/Z", "acme/é", "acme/a0", "acme/x/y", "acme0", "acm", "other/a", "acme", "/acme/c",
+        ]
         for name in names { try await store.createDevice(name) }
         var pages: [[String]] = []
         var after: String?
         repeat {
-            let page = try await store.devices(prefix: "acme/", after: after, limit: 2)
+            let page = try await store.devices(tenant: "acme", after: after, limit: 2)
             if page.isEmpty { break }
             pages.append(page)
             after = page.last
         } while true
-        #expect(pages == [["acme/Z", "acme/a"], ["acme/a0", "acme/b"], ["acme/é"]])
-        await #expect(
-            try store.devices(prefix: "", after: nil, limit: 100)
-                == names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
-        #expect(try await store.devices(prefix: "acme/", after: "acme/é", limit: 5).isEmpty)
+        #expect(pages == [["acme/Z", "acme/a"], ["acme/a0", "acme/b"], ["acme/x/y", "acme/é"]])
+        await #expect(try store.devices(tenant: "", after: nil, limit: 100) == ["/acme/c", "acm", "acme", "acme0"])
+        await #expect(try store.devices(tenant: "other", after: nil, limit: 100) == ["other/a"])
+        #expect(try await store.devices(tenant: "acme", after: "acme/é", limit: 5).isEmpty)
     }
 
     /// Two schedulers on one store, as two service instances on one database: what one

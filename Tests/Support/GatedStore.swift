@@ -123,8 +123,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     }
     public func devices() async throws -> [String] { try await base.devices() }
     public func wakesPerHour(device: String) async throws -> Int? { try await base.wakesPerHour(device: device) }
-    public func devices(prefix: String, after: String?, limit: Int) async throws -> [String] {
-        try await base.devices(prefix: prefix, after: after, limit: limit)
+    public func devices(tenant: String, after: String?, limit: Int) async throws -> [String] {
+        try await base.devices(tenant: tenant, after: after, limit: limit)
     }
     public func hasDevice(_ device: String) async throws -> Bool { try await base.hasDevice(device) }
     public func timeZone(device: String) async throws -> TimeZone? { try await base.timeZone(device: device) }

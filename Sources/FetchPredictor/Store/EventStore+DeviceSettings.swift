@@ -177,23 +177,12 @@ extension EventStore {
         try String.fetchAll(db, sql: "SELECT name FROM device ORDER BY name")
     }
 
-    public func devices(prefix: String, after: String?, limit: Int) throws -> [String] {
+    public func devices(tenant: String, after: String?, limit: Int) throws -> [String] {
         try read { db in
-            // A range of the unique index on name, when the prefix ends in ASCII (a tenant's
-            // does, in '/'): the names from the prefix up to the one after its last byte.
-            var upper = Array(prefix.utf8)
-            let bounded = (upper.last ?? 0xFF) < 0x7F
-            if bounded { upper[upper.count - 1] += 1 }
-            return try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM device
-                    WHERE name > ?1 AND name >= ?2 AND (?3 IS NULL OR name < ?3) AND substr(name, 1, length(?2)) = ?2
-                    ORDER BY name LIMIT ?4
-                    """,
-                arguments: [
-                    after ?? "", prefix, bounded ? String(decoding: upper, as: UTF8.self) : nil, max(0, limit),
-                ])
+            // A range of the index on (tenant, name), whose BINARY order is the names' byte order.
+            try String.fetchAll(
+                db, sql: "SELECT name FROM device WHERE tenant = ? AND name > ? ORDER BY name LIMIT ?",
+                arguments: [tenant, after ?? "", max(0, limit)])
         }
     }
 }

@@ -13,9 +13,10 @@ public protocol DeviceSettingsKeeping: AnyObject, Sendable {
     /// The names of the devices in the store, in byte order.
     func devices() async throws -> [String]
 
-    /// At most `limit` names of devices that begin with `prefix` and come after `after` (a whole
-    /// name, prefix included), in byte order: a page of a listing.
-    func devices(prefix: String, after: String?, limit: Int) async throws -> [String]
+    /// At most `limit` names of the devices of `tenant` (``DeviceIdentity/tenant``; `""` for the
+    /// devices of none) that come after `after` (a whole stored name), in byte order: a page of a
+    /// listing, read by the tenant's index.
+    func devices(tenant: String, after: String?, limit: Int) async throws -> [String]
 
     /// Whether the store has a device of that name.
     func hasDevice(_ device: String) async throws -> Bool
