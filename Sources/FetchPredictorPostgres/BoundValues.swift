@@ -1,3 +1,4 @@
+import FetchPredictor
 import PostgresNIO
 
 /// The values of a query whose SQL is put together at run time (a condition present or not),
@@ -17,10 +18,27 @@ struct BoundValues {
         return "$\(binds.count)"
     }
 
+    /// Keeps `value`, or NULL, and returns the placeholder that stands for it.
+    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
+        if let value { binds.append(value) } else { binds.appendNull() }
+        return "$\(binds.count)"
+    }
+
     /// The query of `sql`, written in the code with the placeholders ``bind(_:)`` gave. Mutating
     /// so that it reads the values as they are once `sql` is made, a value bound in `sql`'s own
     /// interpolation too: a non-mutating call reads a copy taken before its argument is made.
     mutating func query(_ sql: String) -> PostgresQuery {
         PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+}
+
+extension BoundValues {
+    /// Binds an app setting's cell (``AppSettingsColumns/Cell``) as its column's type.
+    mutating func bind(_ cell: AppSettingsColumns.Cell) -> String {
+        switch cell {
+        case .text(let text): bind(text)
+        case .flag(let flag): bind(flag)
+        case .small(let value): bind(value)
+        }
     }
 }

@@ -7,11 +7,7 @@ extension PostgresEventStore {
     ///
     /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
     static func interval(_ text: String, location: String) throws -> FetchInterval {
-        do {
-            return try FetchInterval(parsing: text)
-        } catch {
-            throw StoreError.damaged(path: location, detail: "the interval '\(text)' is not an interval")
-        }
+        try AppSettingsColumns.interval(text, location: location)
     }
 
     /// The store's default interval: ``FetchInterval/never`` until changed.
@@ -155,19 +151,34 @@ extension PostgresEventStore {
         }
     }
 
-    /// The settings of a row of (name, interval, enabled, constraints).
+    /// The columns an app's settings are read from, for ``appSettings(_:device:location:)``.
+    static let appSelection = "app.name, " + AppSettingsColumns.list("app")
+
+    /// The settings of a row of ``appSelection``.
     static func appSettings(_ row: PostgresRow, device: String, location: String) throws -> AppSettings {
-        let (name, interval, enabled, bits) = try row.decode((String, String?, Bool, Int16).self)
-        return AppSettings(
-            device: device, app: name, interval: try interval.map { try Self.interval($0, location: location) },
-            enabled: enabled, constraints: AppConstraints(storeBits: bits))
+        let columns = row.makeRandomAccess()
+        return try AppSettingsColumns.settings(
+            device: device, app: try columns[0].decode(String.self), try cells(columns, from: 1), location: location)
+    }
+
+    /// The settings' cells of a row's columns from `first` on, which selected
+    /// ``AppSettingsColumns/list(_:)``.
+    static func cells(_ row: PostgresRandomAccessRow, from first: Int) throws -> [AppSettingsColumns.Cell] {
+        try AppSettingsColumns.columns.indices.map { offset in
+            let cell = row[first + offset]
+            switch AppSettingsColumns.columns[offset].kind {
+            case .text: return .text(try cell.decode(String?.self))
+            case .flag: return .flag(try cell.decode(Bool.self))
+            case .small: return .small(try cell.decode(Int16.self))
+            }
+        }
     }
 
     public func settings(app: String, device: String) async throws -> AppSettings {
         try await read { db in
             let row = try await db.rows(
                 """
-                SELECT app.name, app.interval, app.enabled, app.constraints
+                SELECT \(unescaped: Self.appSelection)
                 FROM app JOIN device ON device.id = app.device_id
                 WHERE device.name = \(device) AND app.name = \(app)
                 """
@@ -181,7 +192,7 @@ extension PostgresEventStore {
         try await read { db in
             try await db.rows(
                 """
-                SELECT app.name, app.interval, app.enabled, app.constraints
+                SELECT \(unescaped: Self.appSelection)
                 FROM app JOIN device ON device.id = app.device_id
                 WHERE device.name = \(device)
                 ORDER BY app.name COLLATE "C"
@@ -194,19 +205,12 @@ extension PostgresEventStore {
         // One statement, one round trip, one snapshot: what every query of the scheduler asks first.
         let row = try await read { db in try await db.rows(PlanningSettingsStatement(device: device)).first }
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
-        let (
-            zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, tenantBudget, storeBudget, names,
-            intervals, enabled, bits
-        ) =
-            row
+        let (zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, tenantBudget, storeBudget) = row.device
         let defaultInterval =
             try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
-        for (index, name) in names.enumerated() {
-            policies[name] = AppSettings(
-                device: device, app: name,
-                interval: intervals[index].isEmpty ? nil : try Self.interval(intervals[index], location: location),
-                enabled: enabled[index], constraints: AppConstraints(storeBits: bits[index]))
+        for (name, cells) in zip(row.names, row.cells) {
+            policies[name] = try AppSettingsColumns.settings(device: device, app: name, cells, location: location)
         }
         return PlanningSettings(
             defaultInterval: defaultInterval, timeZone: try Self.zone(zone, location: location),
@@ -227,19 +231,30 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
             (SELECT value FROM store_setting WHERE key = 'defaultInterval'),
             (SELECT value FROM store_setting WHERE key = 'defaultWakesPerHour:' || $2 AND $2 <> ''),
             (SELECT value FROM store_setting WHERE key = 'defaultWakesPerHour:'),
-            coalesce(own.names, '{}'), coalesce(own.intervals, '{}'), coalesce(own.enabled, '{}'),
-            coalesce(own.constraints, '{}')
+            coalesce(own.names, '{}'), \(columns.indices.map { "coalesce(own.c\($0), '{}')" }.joined(separator: ", "))
         FROM (SELECT 1) AS one
         LEFT JOIN device ON device.name = $1
         LEFT JOIN LATERAL (
-            SELECT array_agg(app.name) AS names, array_agg(coalesce(app.interval, '')) AS intervals,
-                array_agg(app.enabled) AS enabled, array_agg(app.constraints) AS constraints
-            FROM app WHERE app.device_id = device.id AND (\(StoreRules.appHasOwnSettingSQL))
+            SELECT array_agg(app.name ORDER BY app.name) AS names, \(aggregates)
+            FROM app WHERE app.device_id = device.id AND (\(AppSettingsColumns.ownSettingSQL))
         ) AS own ON TRUE
         """
-    typealias Row = (
-        String?, String?, Int64?, Int32?, String?, String?, String?, String?, [String], [String], [Bool], [Int16]
-    )
+
+    static let columns = AppSettingsColumns.columns
+    /// Each setting's column of the apps as an array, in the apps' order: a text setting's NULL
+    /// as '' (no text setting is ever empty), for an array holds no NULL here.
+    static let aggregates: String = columns.indices.map { index -> String in
+        let column = "app.\(columns[index].name)"
+        let value = columns[index].kind == .text ? "coalesce(\(column), '')" : column
+        return "array_agg(\(value) ORDER BY app.name) AS c\(index)"
+    }.joined(separator: ", ")
+
+    struct Row {
+        var device: (String?, String?, Int64?, Int32?, String?, String?, String?, String?)
+        var names: [String]
+        /// Each app's cells, in the order of `names`.
+        var cells: [[AppSettingsColumns.Cell]]
+    }
     var device: String
 
     func makeBindings() -> PostgresBindings {
@@ -250,7 +265,30 @@ private struct PlanningSettingsStatement: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let cells = row.makeRandomAccess()
+        let device = (
+            try cells[0].decode(String?.self), try cells[1].decode(String?.self), try cells[2].decode(Int64?.self),
+            try cells[3].decode(Int32?.self), try cells[4].decode(String?.self), try cells[5].decode(String?.self),
+            try cells[6].decode(String?.self), try cells[7].decode(String?.self)
+        )
+        let names = try cells[8].decode([String].self)
+        var apps = Array(repeating: [AppSettingsColumns.Cell](), count: names.count)
+        for (offset, column) in Self.columns.enumerated() {
+            let cell = cells[9 + offset]
+            let values: [AppSettingsColumns.Cell]
+            switch column.kind {
+            case .text: values = try cell.decode([String].self).map { .text($0.isEmpty ? nil : $0) }
+            case .flag: values = try cell.decode([Bool].self).map { .flag($0) }
+            case .small: values = try cell.decode([Int16].self).map { .small($0) }
+            }
+            guard values.count == names.count else {
+                throw StoreError.unavailable(location: "PostgreSQL", detail: "the apps' settings came back unaligned")
+            }
+            for index in names.indices { apps[index].append(values[index]) }
+        }
+        return Row(device: device, names: names, cells: apps)
+    }
 }
 
 /// The steps of a settings change on PostgreSQL (``SettingsSteps``), in the caller's
@@ -298,7 +336,7 @@ private struct PostgresSettings: SettingsTransaction {
         let id = try await PostgresEventStore.appIDs([app], device: deviceID, db)[app]!
         guard
             let row = try await db.rows(
-                "SELECT name, interval, enabled, constraints FROM app WHERE id = \(id) FOR UPDATE"
+                "SELECT \(unescaped: PostgresEventStore.appSelection) FROM app WHERE app.id = \(id) FOR UPDATE"
             )
             .first
         else { throw StoreError.damaged(path: location, detail: "the app \(app) made is not there") }
@@ -306,11 +344,10 @@ private struct PostgresSettings: SettingsTransaction {
     }
 
     func setAppSettings(_ settings: AppSettings, appID: Int64) async throws {
-        try await db.changes(
-            """
-            UPDATE app SET interval = \(settings.interval?.text), enabled = \(settings.enabled),
-                constraints = \(settings.constraints.storeBits)
-            WHERE id = \(appID)
-            """)
+        var values = BoundValues()
+        let cells = AppSettingsColumns.cells(settings)
+        let assignments = AppSettingsColumns.assignments { values.bind(cells[$0]) }
+        let query = values.query("UPDATE app SET \(assignments) WHERE id = \(values.bind(appID))")
+        try await db.changes(query)
     }
 }

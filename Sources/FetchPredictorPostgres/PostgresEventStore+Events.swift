@@ -243,32 +243,39 @@ extension PostgresEventStore {
             let storeDefault = try await Self.storeDefaultInterval(db, location: location)
             let rows = try await db.rows(
                 """
-                SELECT device.name, app.name, app.interval, app.enabled, device.default_interval,
+                SELECT device.name, app.name, device.default_interval,
                     count(*) FILTER (WHERE event.kind = \(unescaped: launch)),
                     count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: newData)),
                     count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: noData)),
                     count(*) FILTER (WHERE event.kind = \(unescaped: fetch) AND event.result = \(unescaped: failed)),
                     count(*) FILTER (WHERE event.kind = \(unescaped: notification)),
                     min(event.time) FILTER (WHERE event.kind IN (\(unescaped: launch), \(unescaped: fetch))),
-                    max(event.time) FILTER (WHERE event.kind IN (\(unescaped: launch), \(unescaped: fetch))), app.constraints
+                    max(event.time) FILTER (WHERE event.kind IN (\(unescaped: launch), \(unescaped: fetch))),
+                    \(unescaped: AppSettingsColumns.list("app"))
                 FROM app JOIN device ON device.id = app.device_id
                 LEFT JOIN event ON event.device_id = app.device_id AND event.app_id = app.id AND event.time <= \(limit)
                 WHERE (\(device)::TEXT IS NULL OR device.name = \(device))
-                GROUP BY device.name, app.id, app.name, app.interval, app.enabled, app.constraints, device.default_interval
-                HAVING count(event.time) > 0 OR \(unescaped: StoreRules.appHasOwnSettingSQL)
-                ORDER BY device.name COLLATE "C", 6 DESC, app.name COLLATE "C"
+                GROUP BY device.name, app.id, app.name, \(unescaped: AppSettingsColumns.list("app")), device.default_interval
+                HAVING count(event.time) > 0 OR \(unescaped: AppSettingsColumns.ownSettingSQL)
+                ORDER BY device.name COLLATE "C", 4 DESC, app.name COLLATE "C"
                 """)
             return try rows.map { row in
-                let c = try row.decode(
-                    (String, String, String?, Bool, String?, Int, Int, Int, Int, Int, Int64?, Int64?, Int16).self)
-                let own = try c.2.map { try Self.interval($0, location: location) }
-                let deviceDefault = try c.4.map { try Self.interval($0, location: location) }
+                let columns = row.makeRandomAccess()
+                let c = try (
+                    columns[0].decode(String.self), columns[1].decode(String.self), columns[2].decode(String?.self),
+                    columns[3].decode(Int.self), columns[4].decode(Int.self), columns[5].decode(Int.self),
+                    columns[6].decode(Int.self), columns[7].decode(Int.self), columns[8].decode(Int64?.self),
+                    columns[9].decode(Int64?.self)
+                )
+                let settings = try AppSettingsColumns.settings(
+                    device: c.0, app: c.1, Self.cells(columns, from: 10), location: location)
+                let deviceDefault = try c.2.map { try Self.interval($0, location: location) }
                 return AppSummary(
-                    device: c.0, app: c.1, interval: own ?? deviceDefault ?? storeDefault,
-                    intervalIsDefault: own == nil,
-                    enabled: c.3, launches: c.5, fetchesNewData: c.6, fetchesNoData: c.7, fetchesFailed: c.8,
-                    notifications: c.9, firstSeen: c.10.map { Date(milliseconds: $0) },
-                    lastSeen: c.11.map { Date(milliseconds: $0) }, constraints: AppConstraints(storeBits: c.12))
+                    device: c.0, app: c.1, interval: settings.interval ?? deviceDefault ?? storeDefault,
+                    intervalIsDefault: settings.interval == nil,
+                    enabled: settings.enabled, launches: c.3, fetchesNewData: c.4, fetchesNoData: c.5,
+                    fetchesFailed: c.6, notifications: c.7, firstSeen: c.8.map { Date(milliseconds: $0) },
+                    lastSeen: c.9.map { Date(milliseconds: $0) }, constraints: settings.constraints)
             }
         }
     }

@@ -103,7 +103,7 @@ private struct PostgresPrune: PruneTransaction {
     func deleteAppsLeftEmpty() async throws {
         try await db.changes(
             """
-            DELETE FROM app WHERE NOT (\(unescaped: StoreRules.appHasOwnSettingSQL))
+            DELETE FROM app WHERE NOT (\(unescaped: AppSettingsColumns.ownSettingSQL))
             AND NOT EXISTS (SELECT 1 FROM event WHERE event.device_id = app.device_id AND event.app_id = app.id)
             """)
     }

@@ -27,8 +27,8 @@ extension EventStore {
 
     /// The settings of one app; an app the store has never seen has the defaults.
     public func settings(app: String, device: String) throws -> AppSettings {
-        try read { db in
-            try AppRecord.named(app, device: device, db)?.settings(device: device)
+        try read { [path] db in
+            try AppRecord.named(app, device: device, db)?.settings(device: device, path: path)
                 ?? AppSettings(device: device, app: app, interval: nil, enabled: true)
         }
     }
@@ -214,12 +214,12 @@ extension EventStore {
     ///
     /// - Complexity: O(apps).
     public func appSettings(device: String) throws -> [AppSettings] {
-        try read { db in try Self.appSettings(db, device: device, ownOnly: false) }
+        try read { [path] db in try Self.appSettings(db, device: device, ownOnly: false, path: path) }
     }
 
     /// The settings of a device's apps; with `ownOnly`, only apps with a setting of their own.
-    static func appSettings(_ db: Database, device: String, ownOnly: Bool) throws -> [AppSettings] {
-        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { $0.settings(device: device) }
+    static func appSettings(_ db: Database, device: String, ownOnly: Bool, path: String) throws -> [AppSettings] {
+        try AppRecord.all(device: device, ownOnly: ownOnly, db).map { try $0.settings(device: device, path: path) }
     }
 }
 
@@ -233,7 +233,9 @@ extension EventStore {
                 try record?.defaultInterval.map { try Self.interval($0, path: path) }
                 ?? Self.defaultInterval(db, path: path)
             let policies = Dictionary(
-                uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true).map { ($0.app, $0) })
+                uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true, path: path).map {
+                    ($0.app, $0)
+                })
             let scope = DeviceIdentity(stored: device).scope
             let wakesPerHour = BudgetSource.choose(
                 own: record?.wakesPerHour,
@@ -289,15 +291,16 @@ private struct SQLiteSettings: SettingsTransaction {
 
     func app(_ app: String, deviceID: Int64, device: String) throws -> (id: Int64, settings: AppSettings) {
         let id = try AppRecord.findOrCreate(app, device: deviceID, db)
-        guard let record = try AppRecord.fetchOne(db, key: id) else {
+        guard let record = try AppRecord.withID(id, db) else {
             throw StoreError.damaged(path: path, detail: "the app \(app) made is not there")
         }
-        return (id, record.settings(device: device))
+        return (id, try record.settings(device: device, path: path))
     }
 
     func setAppSettings(_ settings: AppSettings, appID: Int64) throws {
+        let cells = AppSettingsColumns.cells(settings).map(\.databaseValue)
         try db.execute(
-            sql: "UPDATE app SET interval = ?, enabled = ?, constraints = ? WHERE id = ?",
-            arguments: [settings.interval?.text, settings.enabled, settings.constraints.storeBits, appID])
+            sql: "UPDATE app SET \(AppSettingsColumns.assignments { _ in "?" }) WHERE id = ?",
+            arguments: StatementArguments(cells + [appID.databaseValue]))
     }
 }

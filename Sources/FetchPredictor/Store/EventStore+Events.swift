@@ -112,7 +112,7 @@ extension EventStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT device.name AS device, app.name AS app, app.interval, app.enabled, app.constraints,
+                    SELECT device.name AS device, app.name AS app, \(AppSettingsColumns.list("app")),
                         (SELECT count(*) FROM launch WHERE appId = app.id AND time <= ?2) AS launches,
                         (SELECT min(time) FROM launch WHERE appId = app.id AND time <= ?2) AS firstLaunch,
                         (SELECT max(time) FROM launch WHERE appId = app.id AND time <= ?2) AS lastLaunch,
@@ -127,21 +127,23 @@ extension EventStore {
                         (SELECT count(*) FROM notification WHERE appId = app.id AND time <= ?2) AS notifications
                     FROM app JOIN device ON device.id = app.deviceId
                     WHERE (?1 IS NULL OR device.name = ?1)
-                    AND (launches + newData + noData + failed + notifications > 0 OR \(StoreRules.appHasOwnSettingSQL))
+                    AND (launches + newData + noData + failed + notifications > 0 OR \(AppSettingsColumns.ownSettingSQL))
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device, time?.knownThrough ?? Milliseconds.max])
             return try rows.map { row in
-                let own = try row.decode(FetchInterval?.self, forColumn: "interval")
+                let settings = try AppSettingsColumns.settings(
+                    device: row["device"], app: row["app"], AppRecord.cells(row), location: path)
+                let own = settings.interval
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
                     device: row["device"], app: row["app"],
                     interval: own ?? deviceDefaults[row["device"]] ?? storeDefault,
-                    intervalIsDefault: own == nil, enabled: row["enabled"], launches: row["launches"],
+                    intervalIsDefault: own == nil, enabled: settings.enabled, launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
                     notifications: row["notifications"],
                     firstSeen: first.map { Date(milliseconds: $0) }, lastSeen: last.map { Date(milliseconds: $0) },
-                    constraints: AppConstraints(storeBits: row["constraints"]))
+                    constraints: settings.constraints)
             }
         }
     }

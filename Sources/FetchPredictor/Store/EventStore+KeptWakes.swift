@@ -22,7 +22,8 @@ extension EventStore {
     /// Conditions on a plan (`PlannedWake.holding(at:)` and the others), as SQL on the kept wakes'
     /// columns and its arguments.
     private static func sql(_ conditions: [PlannedWake.Condition]) -> (sql: String, arguments: StatementArguments) {
-        let sql = conditions.map { "\(column($0.field)) \($0.comparison.rawValue) ?" }.joined(separator: " AND ")
+        let sql: String = conditions.map { "\(column($0.field)) \($0.comparison.rawValue) ?" }.joined(
+            separator: " AND ")
         return (sql, StatementArguments(conditions.map(\.value)))
     }
 

@@ -218,7 +218,7 @@ private struct SQLitePrune: PruneTransaction {
     func deleteAppsLeftEmpty() throws {
         try db.execute(
             sql: """
-                DELETE FROM app WHERE NOT (\(StoreRules.appHasOwnSettingSQL))
+                DELETE FROM app WHERE NOT (\(AppSettingsColumns.ownSettingSQL))
                 AND NOT EXISTS (SELECT 1 FROM launch WHERE appId = app.id)
                 AND NOT EXISTS (SELECT 1 FROM fetch WHERE appId = app.id)
                 AND NOT EXISTS (SELECT 1 FROM notification WHERE appId = app.id)

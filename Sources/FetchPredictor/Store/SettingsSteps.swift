@@ -29,7 +29,7 @@ package protocol SettingsTransaction {
     /// transaction ends.
     func app(_ app: String, deviceID: Int64, device: String) async throws -> (id: Int64, settings: AppSettings)
 
-    /// Writes an app's interval, whether it is enabled, and its constraints.
+    /// Writes an app's settings, each in its column (`AppSettingsColumns`).
     func setAppSettings(_ settings: AppSettings, appID: Int64) async throws
 }
 

@@ -43,11 +43,4 @@ public enum StoreRules {
             }
         }
     }
-
-    /// The condition, in SQL both stores read (SQLite takes `FALSE` for its 0), of an app row
-    /// with a setting of its own: an interval, fetch disabled, or a constraint. An app with none
-    /// is planned with the defaults, and goes with its last event. Adding an app setting adds it
-    /// here.
-    package static let appHasOwnSettingSQL =
-        "app.interval IS NOT NULL OR app.enabled = FALSE OR app.constraints <> 0"
 }
