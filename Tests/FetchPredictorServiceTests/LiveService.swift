@@ -1,4 +1,5 @@
 import FetchPredictor
+import FetchPredictorPostgres
 import FetchPredictorService
 import FetchPredictorTestSupport
 import Foundation
@@ -14,8 +15,9 @@ import Testing
 /// A service on a free loopback port over a new store, with a key for each of two tenants, for
 /// one test; ``stop()`` ends it.
 final class LiveService: @unchecked Sendable {
+    /// The test's SQLite store: the one served, unless the service was given PostgreSQL.
     let store: EventStore
-    /// The store the service was given: ``store``, or one around it.
+    /// The store the service was given: ``store``, one around it, or a PostgreSQL store.
     let served: any EventStoring
     let folder: URL
     let port: Int
@@ -35,17 +37,19 @@ final class LiveService: @unchecked Sendable {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    /// - Parameter serving: the store the service is given, made from the test's SQLite store:
-    ///   the store itself, or one around it (such as a ``GatedStore``).
+    /// - Parameters:
+    ///   - serving: the store the service is given, made from the test's SQLite store: the store
+    ///     itself, or one around it (such as a ``GatedStore``).
+    ///   - postgres: serve a new database of the tests' PostgreSQL server instead.
     init(
         settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() },
-        sweeps: Bool = false, serving: (EventStore) -> any EventStoring = { $0 }
+        sweeps: Bool = false, serving: (EventStore) -> any EventStoring = { $0 }, postgres: Bool = false
     ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
-        acme = try await store.createKey(tenant: "acme", now: Date()).key
-        other = try await store.createKey(tenant: "other", now: Date()).key
-        served = serving(store)
+        served = postgres ? try PostgresEventStore(url: try TestCluster.shared.newDatabase()) : serving(store)
+        acme = try await served.createKey(tenant: "acme", now: Date()).key
+        other = try await served.createKey(tenant: "other", now: Date()).key
         var settings = settings
         settings.port = 0
         // The sweep of kept wakes learns devices in the background, which would race the tests'
