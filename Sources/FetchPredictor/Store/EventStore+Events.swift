@@ -101,18 +101,18 @@ extension EventStore {
 
     /// The read of `apps(device:asOf:)`.
     private func appsCounted(device: String?, asOf time: Date?) -> @Sendable (Database) throws -> [AppSummary] {
-        { [path] db in
+        // One device is found by its name's index, its apps by theirs: a condition that also
+        // matches every device when none is named would scan every app of the store, and an
+        // import of a file of many devices, which lists each one's apps, took a time quadratic
+        // in its devices.
+        let devices: String = device == nil ? "" : "device.name = ?1 AND"
+        return { [path] db in
             let storeDefault = try Self.defaultInterval(db, path: path)
-            var deviceDefaults: [String: FetchInterval] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT name, defaultInterval FROM device WHERE defaultInterval IS NOT NULL")
-            {
-                deviceDefaults[row[0]] = try Self.defaultInterval(db, device: row[0], path: path)
-            }
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT device.name AS device, app.name AS app, \(AppSettingsColumns.list("app")),
+                    SELECT device.name AS device, device.defaultInterval AS deviceDefault, app.name AS app,
+                        \(AppSettingsColumns.list("app")),
                         (SELECT count(*) FROM launch WHERE appId = app.id AND time <= ?2) AS launches,
                         (SELECT min(time) FROM launch WHERE appId = app.id AND time <= ?2) AS firstLaunch,
                         (SELECT max(time) FROM launch WHERE appId = app.id AND time <= ?2) AS lastLaunch,
@@ -125,9 +125,9 @@ extension EventStore {
                         (SELECT min(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS firstFetch,
                         (SELECT max(time) FROM fetch WHERE appId = app.id AND time <= ?2) AS lastFetch,
                         (SELECT count(*) FROM notification WHERE appId = app.id AND time <= ?2) AS notifications
-                    FROM app JOIN device ON device.id = app.deviceId
-                    WHERE (?1 IS NULL OR device.name = ?1)
-                    AND (launches + newData + noData + failed + notifications > 0 OR \(AppSettingsColumns.ownSettingSQL))
+                    FROM device JOIN app ON app.deviceId = device.id
+                    WHERE \(devices)
+                        (launches + newData + noData + failed + notifications > 0 OR \(AppSettingsColumns.ownSettingSQL))
                     ORDER BY device.name, launches DESC, app.name
                     """, arguments: [device, time?.knownThrough ?? Milliseconds.max])
             return try rows.map { row in
@@ -138,7 +138,8 @@ extension EventStore {
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
                     device: row["device"], app: row["app"],
-                    interval: own ?? deviceDefaults[row["device"]] ?? storeDefault,
+                    interval: try own ?? (row["deviceDefault"] as String?).map { try Self.interval($0, path: path) }
+                        ?? storeDefault,
                     intervalIsDefault: own == nil, enabled: settings.enabled, launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
                     notifications: row["notifications"],
