@@ -374,6 +374,46 @@ struct ReportTests {
 
     /// An app opened fewer than ``HTMLReport/coldLaunchesForACard`` times gets no card: one line
     /// names it with its count, and says the threshold (issue 39, point 10).
+    /// Every text reaches the page escaped: an app and a device named with markup, quotes and
+    /// ampersands are read back from the page as they were named, in every place they are shown
+    /// (headings, cards, the timeline, tables, charts' labels and data), and no element of theirs
+    /// is on the page.
+    @Test func namesWithMarkupReachThePageAsText() throws {
+        let app = "chat<script>alert(\"x&y\")</script>'"
+        let device = "phone <b>\"&'"
+        let fixture = try String(contentsOfFile: Tool.fixture("commuter-28d.csv"), encoding: .utf8)
+        let csvField = "\"" + app.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let file = Tool.scratch().appendingPathComponent("markup.csv")
+        try fixture.replacingOccurrences(of: "com.example.chat", with: csvField)
+            .write(to: file, atomically: true, encoding: .utf8)
+        let db = Tool.scratch().appendingPathComponent("markup.sqlite").path
+        try Tool.run(["import", file.path, "--db", db, "--device", device, "--time-zone", "Europe/Warsaw"])
+        try Tool.run(["config", "--default-interval", "minimum", "--db", db])
+        let out = Tool.scratch().appendingPathComponent("markup.html").path
+        let made = try Tool.run([
+            "report", "--db", db, "--device", device, "--now", "2024-01-29T06:00:00Z", "--evaluate", "--out", out,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!page.contains("<script") && !page.contains("<b>"))
+        let reader = try Reader.read(out)
+        #expect(!reader.elements.contains { ["script", "b"].contains($0.name) })
+        #expect(reader.elements.first { $0.name == "h1" }?.text == "FetchPredictor report: \(device)")
+        #expect(reader.elements.first { $0.name == "title" }?.text == "FetchPredictor report: \(device)")
+        #expect(reader.elements.contains { $0.name == "h2" && $0.text == "Device \(device)" })
+        // The app's card, its row in the table, its lane and marks in the timeline, its bar in the
+        // evaluation's chart of each app.
+        #expect(reader.elements.contains { $0.name == "div" && $0.attributes["data-app"] == app })
+        #expect(reader.elements.contains { $0.name == "h3" && $0.text == app })
+        #expect(reader.elements.contains { $0.name == "td" && $0.text == app })
+        #expect(reader.marks(in: "timeline").contains { $0.attributes["data-label"] == app })
+        #expect(reader.marks(in: "timeline").contains { $0.name == "circle" && $0.attributes["data-app"] == app })
+        #expect(reader.marks(in: "fresh").contains { $0.name == "rect" && $0.attributes["data-app"] == app })
+        #expect(reader.charts("profile").contains { $0.text.isEmpty && $0.app == app })
+        let titles = reader.elements.filter { $0.name == "title" && $0.chart == "profile" && $0.app == app }
+        #expect(titles.contains { $0.text.hasPrefix("Expected cold launches a day in each half hour of \(app) (") })
+    }
+
     @Test func rarelyOpenedAppsAreNamedOnOneLine() throws {
         let db = try commuterStore()
         let rare = "com.example.rarely.opened"
