@@ -58,3 +58,40 @@ package struct LoadedModel: Equatable, Sendable {
         return nil
     }
 }
+
+/// A model being learned from a store's events: the store may call with each event on a thread
+/// of its own (``EventKeeping/forEachEvent(device:after:through:_:)``), one call after another,
+/// and the learner reads it once the store's call has returned.
+final class Learning: @unchecked Sendable {
+    var model: DeviceModel
+    /// The time of the newest event learned.
+    var asOf = Milliseconds.min
+    /// How many events were learned.
+    var count = 0
+    /// After how many events to keep the model as it is, for the cache: kept at the first
+    /// instant past them, so that the events after it are exactly those later than its time.
+    var checkpointAfter: Int?
+    /// The model kept there, and the time of the last event it learned.
+    private var checkpoint: CachedModel?
+
+    /// Whether the model learned is the one to cache, when it learned any event.
+    var keepsEnd = false
+
+    /// The model to cache: the one kept at the checkpoint, or the one learned.
+    var kept: CachedModel? {
+        checkpoint ?? (keepsEnd && count > 0 ? CachedModel(asOf: asOf, model: model) : nil)
+    }
+
+    init(model: DeviceModel) {
+        self.model = model
+    }
+
+    func observe(_ event: Event, _ configuration: PredictorConfiguration, learning inputs: ForecastInputs) {
+        if checkpoint == nil, let after = checkpointAfter, count >= after, event.time > asOf {
+            checkpoint = CachedModel(asOf: asOf, model: model)
+        }
+        model.observe(event, configuration, learning: inputs)
+        asOf = event.time
+        count += 1
+    }
+}
