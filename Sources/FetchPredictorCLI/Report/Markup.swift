@@ -57,6 +57,7 @@ struct Node: ExpressibleByStringInterpolation, Sendable {
     /// The page's markup.
     func render() -> String {
         var out = ""
+        out.reserveCapacity(1 << 16)
         write(to: &out, inSVG: false)
         return out
     }
@@ -72,7 +73,7 @@ struct Node: ExpressibleByStringInterpolation, Sendable {
 
     private func write(to out: inout String, inSVG: Bool) {
         switch kind {
-        case .value(let value): out += Markup.escape(value.text)
+        case .value(let value): value.write(to: &out)
         case .styleSheet(let rules): out += rules.description
         case .group(let nodes): for node in nodes { node.write(to: &out, inSVG: inSVG) }
         case .element(let staticName, let attributes, let children):
@@ -80,7 +81,11 @@ struct Node: ExpressibleByStringInterpolation, Sendable {
             let svg = inSVG || name == "svg"
             out += "<" + name
             for (attribute, value) in attributes {
-                out += " \(attribute)=\"" + Markup.escape(value.text) + "\""
+                out += " "
+                out += attribute.description
+                out += "=\""
+                value.write(to: &out)
+                out += "\""
             }
             // SVG is XML: an empty element closes itself; an HTML one only when it is void.
             if children.isEmpty && (svg || Self.void.contains(name)) {
@@ -120,6 +125,19 @@ enum Value: ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, Senda
     }
     init(integerLiteral value: Int) { self = .integer(value) }
 
+    /// Writes the value, escaped: only a text can need it.
+    func write(to out: inout String) {
+        switch self {
+        case .text(let text): Markup.escape(text, into: &out)
+        case .list(let values):
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += " " }
+                value.write(to: &out)
+            }
+        default: out += text
+        }
+    }
+
     /// The value as it is written, before escaping.
     var text: String {
         switch self {
@@ -142,7 +160,22 @@ enum Markup {
     /// Text for an element or an attribute, with `&`, `<`, `>`, `"` and `'` escaped.
     static func escape(_ text: String) -> String {
         var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
+        escape(text, into: &escaped)
+        return escaped
+    }
+
+    /// ``escape(_:)`` appended to `escaped`; a text with nothing to escape (most are) is
+    /// appended whole.
+    static func escape(_ text: String, into escaped: inout String) {
+        // Bytes that need a look: the five escaped, controls, and the first of U+FFFE and U+FFFF.
+        let plain = text.utf8.allSatisfy { byte in
+            byte >= 0x20 && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+                && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "'") && byte != 0xEF
+        }
+        if plain {
+            escaped += text
+            return
+        }
         for character in text {
             switch character {
             case "&": escaped += "&amp;"
@@ -162,7 +195,6 @@ enum Markup {
                 }
             }
         }
-        return escaped
     }
 
     /// A coordinate with at most one decimal: charts need no more, and files stay small.
