@@ -106,25 +106,7 @@ extension Routes {
 
     @Sendable func putDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
-        let object = try await jsonObject(
-            request, context: context, allowed: ["timeZone", "defaultInterval", "wakesPerHour", "forecaster"])
-        var zone: TimeZone?
-        if let value = object["timeZone"] {
-            guard case .string(let name) = value else {
-                throw APIError(
-                    .badRequest, "'timeZone' must be an IANA zone name such as Europe/Warsaw", field: "timeZone")
-            }
-            do {
-                zone = try TimeZoneName.zone(named: name)
-            } catch {
-                throw APIError(.badRequest, error.description, field: "timeZone")
-            }
-        }
-        let interval = try object["defaultInterval"].map { try Self.interval($0, field: "defaultInterval") }
-        let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
-        let forecaster: String?? = try object["forecaster"].map(Self.forecaster)
-        let change = DeviceSettingsChange(
-            timeZone: zone, defaultInterval: interval.map { .some($0) }, wakesPerHour: budget, forecaster: forecaster)
+        let change = try await body(DeviceSettingsBody.self, of: request, context: context).change
         // One transaction: a zone refused changes nothing else.
         try await store.changeDevice(change, device: device.stored)
         return try Self.json(try await settings(of: device))
@@ -155,19 +137,7 @@ extension Routes {
     @Sendable func putApp(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let app = try context.app()
-        let flags = ["enabled"] + AppConstraints.names
-        let object = try await jsonObject(request, context: context, allowed: Set(["interval"] + flags))
-        var change = AppSettingsChange()
-        if let value = object["interval"] {
-            change.interval = value == .null ? .some(nil) : .some(try Self.interval(value, field: "interval"))
-        }
-        for field in flags {
-            guard let value = object[field] else { continue }
-            guard case .bool(let flag) = value else {
-                throw APIError(.badRequest, "'\(field)' must be true or false", field: field)
-            }
-            if field == "enabled" { change.enabled = flag } else { change.setConstraint(field, to: flag) }
-        }
+        let change = try await body(AppSettingsBody.self, of: request, context: context).change
         // One transaction: the settings answered are the ones the change made.
         let settings = try await store.changeApp(change, app: app, device: device.stored)
         return try Self.json(AppSettingsAnswer(settings, device: device.name))

@@ -15,7 +15,7 @@ extension Routes {
     @Sendable func wakes(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
         let now = try instant(request, "now") ?? clock()
-        let before = try dueBefore(try instant(request, "before"), now: now)
+        let before = try Self.dueBefore(try instant(request, "before"), now: now)
         let limit = try Self.limit(request.uri.queryParameters["limit"].map(String.init))
         var after: WakeCursor?
         if let text = request.uri.queryParameters["cursor"] {
@@ -48,13 +48,9 @@ extension Routes {
 
     @Sendable func claimWakes(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let object = try await jsonObject(
-            request, context: context, allowed: ["before", "limit", "leaseSeconds", "now"])
         let clock = clock()
-        let now = try Self.instant(object["now"], field: "now") ?? clock
-        let before = try dueBefore(try Self.instant(object["before"], field: "before"), now: now)
-        let limit = try Self.whole(object["limit"], field: "limit", in: 1...1000) ?? 100
-        let lease = try Self.whole(object["leaseSeconds"], field: "leaseSeconds", in: 1...3600) ?? 60
+        let claim = try await body(ClaimBody.self, of: request, context: context, clock: clock)
+        let (now, before, limit, lease) = (claim.now, claim.before, claim.limit, claim.leaseSeconds)
         let scheduler = self.scheduler
         let scope = DeviceIdentity.scope(ofTenant: tenant)
         let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
@@ -86,15 +82,14 @@ extension Routes {
 
     @Sendable func putTenantSettings(_ request: Request, context: APIContext) async throws -> Response {
         guard let tenant = context.tenant else { throw APIError(.unauthorized, "an API key is needed") }
-        let object = try await jsonObject(request, context: context, allowed: ["wakesPerHour"])
-        let budget: Int?? = try object["wakesPerHour"].map(Self.budget)
+        let budget = try await body(TenantSettingsBody.self, of: request, context: context).wakesPerHour
         if let budget { try await store.setDefaultWakesPerHour(budget, scope: DeviceIdentity.scope(ofTenant: tenant)) }
         let answer = try await store.defaultWakesPerHour(scope: DeviceIdentity.scope(ofTenant: tenant))
         return try Self.json(TenantSettingsAnswer(wakesPerHour: answer))
     }
 
     /// `before`, which a feed needs, after `now`.
-    private func dueBefore(_ before: Date?, now: Date) throws -> Date {
+    static func dueBefore(_ before: Date?, now: Date) throws -> Date {
         guard let before else {
             throw APIError(.badRequest, "'before' is needed: the instant wakes are due by", field: "before")
         }
@@ -116,32 +111,6 @@ extension Routes {
             throw APIError(.badRequest, "'limit' must be a whole number from 1 to 1000", field: "limit")
         }
         return value
-    }
-
-    /// An instant of a JSON body, as a query's: with `Z` or an offset, or Unix seconds.
-    static func instant(_ value: Scalar?, field: String) throws -> Date? {
-        switch value {
-        case nil: return nil
-        case .string(let text): return try instant(text, field: field)
-        // Unix seconds, as a query and an event's timestamp take them.
-        case .number(let seconds) where seconds.isFinite:
-            let text = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-            return try instant(text, field: field)
-        default:
-            throw APIError(
-                .badRequest, "'\(field)' must be an instant such as 2024-01-29T07:00:00Z or Unix seconds", field: field)
-        }
-    }
-
-    /// A whole number of a JSON body within `range`.
-    static func whole(_ value: Scalar?, field: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let value else { return nil }
-        guard case .number(let number) = value, let whole = Int(exactly: number), range.contains(whole) else {
-            throw APIError(
-                .badRequest, "'\(field)' must be a whole number from \(range.lowerBound) to \(range.upperBound)",
-                field: field)
-        }
-        return whole
     }
 }
 

@@ -28,23 +28,24 @@ struct Routes: Sendable {
     /// What answers a route of ``v1``, for a value of `Routes`.
     typealias Handler = @Sendable (Routes) -> @Sendable (Request, APIContext) async throws -> Response
 
-    /// The routes under `/v1`, each listed once: registered from here (``add(to:)``), answered
-    /// 405 from here (``methods(allowedOn:)``), and held equal to the OpenAPI document's by a test.
-    static let v1: [(route: Route, handler: Handler)] = [
-        (Route(method: .post, path: "/devices/{device}/events"), { $0.postEvents }),
-        (Route(method: .get, path: "/devices/{device}/next-wake"), { $0.nextWake }),
-        (Route(method: .get, path: "/devices/{device}/schedule"), { $0.schedule }),
-        (Route(method: .get, path: "/devices/{device}/apps"), { $0.apps }),
-        (Route(method: .get, path: "/devices/{device}/apps/{app}/habits"), { $0.habits }),
-        (Route(method: .put, path: "/devices/{device}/apps/{app}"), { $0.putApp }),
-        (Route(method: .get, path: "/devices/{device}"), { $0.getDevice }),
-        (Route(method: .put, path: "/devices/{device}"), { $0.putDevice }),
-        (Route(method: .delete, path: "/devices/{device}"), { $0.deleteDevice }),
-        (Route(method: .get, path: "/devices"), { $0.listDevices }),
-        (Route(method: .get, path: "/wakes"), { $0.wakes }),
-        (Route(method: .post, path: "/wakes/claim"), { $0.claimWakes }),
-        (Route(method: .get, path: "/settings"), { $0.tenantSettings }),
-        (Route(method: .put, path: "/settings"), { $0.putTenantSettings }),
+    /// The routes under `/v1`, each listed once with the type its body is read into: registered
+    /// from here (``add(to:)``), answered 405 from here (``methods(allowedOn:)``), and held equal
+    /// to the OpenAPI document's, paths, methods and bodies, by tests.
+    static let v1: [(route: Route, body: (any BodySchema.Type)?, handler: Handler)] = [
+        (Route(method: .post, path: "/devices/{device}/events"), EventsBody.self, { $0.postEvents }),
+        (Route(method: .get, path: "/devices/{device}/next-wake"), nil, { $0.nextWake }),
+        (Route(method: .get, path: "/devices/{device}/schedule"), nil, { $0.schedule }),
+        (Route(method: .get, path: "/devices/{device}/apps"), nil, { $0.apps }),
+        (Route(method: .get, path: "/devices/{device}/apps/{app}/habits"), nil, { $0.habits }),
+        (Route(method: .put, path: "/devices/{device}/apps/{app}"), AppSettingsBody.self, { $0.putApp }),
+        (Route(method: .get, path: "/devices/{device}"), nil, { $0.getDevice }),
+        (Route(method: .put, path: "/devices/{device}"), DeviceSettingsBody.self, { $0.putDevice }),
+        (Route(method: .delete, path: "/devices/{device}"), nil, { $0.deleteDevice }),
+        (Route(method: .get, path: "/devices"), nil, { $0.listDevices }),
+        (Route(method: .get, path: "/wakes"), nil, { $0.wakes }),
+        (Route(method: .post, path: "/wakes/claim"), ClaimBody.self, { $0.claimWakes }),
+        (Route(method: .get, path: "/settings"), nil, { $0.tenantSettings }),
+        (Route(method: .put, path: "/settings"), TenantSettingsBody.self, { $0.putTenantSettings }),
     ]
 
     /// The routes outside `/v1`, which need no key; the service registers them with what it
@@ -58,7 +59,7 @@ struct Routes: Sendable {
     static var all: [Route] { root + v1.map { Route(method: $0.route.method, path: "/v1" + $0.route.path) } }
 
     func add(to group: RouterGroup<APIContext>) {
-        for (route, handler) in Self.v1 {
+        for (route, _, handler) in Self.v1 {
             group.on(RouterPath(route.path), method: route.method, use: handler(self))
         }
     }
@@ -100,7 +101,7 @@ struct Routes: Sendable {
     @Sendable func postEvents(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let bytes = Array(buffer: try await body(of: request, context: context))
-        let events = try EventBatchReader.read(bytes, maximumEvents: settings.maximumBatchEvents).get()
+        let events = try EventsBody.read(bytes, maximumEvents: settings.maximumBatchEvents)
         let scheduler = self.scheduler
         let batch = try await scheduler.record(events, device: device.stored)
         Counter(label: "fetchpredict_events_stored_total").increment(by: batch.stored)
@@ -297,76 +298,26 @@ struct Routes: Sendable {
         }
     }
 
-    /// One value of a settings body.
-    typealias Scalar = SettingsBodyReader.Value
-
-    /// The body as a JSON object whose keys are all in `allowed`.
-    func jsonObject(_ request: Request, context: APIContext, allowed: Set<String>) async throws -> [String: Scalar] {
-        let body = try await body(of: request, context: context)
-        // The same parser and rules as an events body's: a key twice, or a string that is not
-        // UTF-8, is refused (JSONDecoder took the first of two keys).
-        let object: [String: Scalar]
-        switch SettingsBodyReader.read(Array(buffer: body)) {
-        case .success(let members): object = members
+    /// The body read into its type (``RequestBody``): a key twice, a string that is not UTF-8
+    /// (the same parser and rules as an events body's; JSONDecoder took the first of two keys),
+    /// or a key the body does not take is refused, the last by name.
+    func body<Body: RequestBody>(
+        _ type: Body.Type, of request: Request, context: APIContext, clock: Date? = nil
+    ) async throws -> Body {
+        let bytes = try await body(of: request, context: context)
+        let members: [String: SettingsBodyReader.Value]
+        switch SettingsBodyReader.read(Array(buffer: bytes)) {
+        case .success(let read): members = read
         case .failure(let problem): throw APIError(.badRequest, problem.reason)
         }
-        if let other = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+        let names = Set(Body.fields.map(\.name))
+        if let other = members.keys.sorted().first(where: { !names.contains($0) }) {
             throw APIError(
                 .badRequest,
-                "'\(other.prefix(40))' is not a setting here: give \(allowed.sorted().joined(separator: " or "))",
+                "'\(other.prefix(40))' is not a setting here: give \(names.sorted().joined(separator: " or "))",
                 field: other)
         }
-        return object
-    }
-
-    /// A push budget from JSON: a whole number of wakes from 1 to 60, or null for no budget.
-    static func budget(_ value: Scalar) throws -> Int? {
-        switch value {
-        case .null: return nil
-        case .number(let number) where Int(exactly: number).map({ (1...60).contains($0) }) == true:
-            return Int(exactly: number)
-        default:
-            throw APIError(
-                .badRequest, "'wakesPerHour' must be a whole number of wakes from 1 to 60, or null for no budget",
-                field: "wakesPerHour")
-        }
-    }
-
-    /// A forecaster's name from JSON: one of ``Forecasters/names``, or null for the service's.
-    static func forecaster(_ value: Scalar) throws -> String? {
-        switch value {
-        case .null: return nil
-        case .string(let name) where Forecasters.named(name) != nil: return name
-        default:
-            throw APIError(
-                .badRequest,
-                "'forecaster' must be one of \(Forecasters.names.joined(separator: ", ")), or null for the service's",
-                field: "forecaster")
-        }
-    }
-
-    /// An interval from JSON: `"never"`, `"minimum"`, or a whole number of seconds, as text or number.
-    static func interval(_ value: Scalar, field: String) throws -> FetchInterval {
-        let text: String
-        switch value {
-        // As the document writes it: no case, spaces, sign or leading zero that the command line
-        // forgives.
-        case .string(let string)
-        where string == "never" || string == "minimum"
-            || (string.first != "0" && !string.isEmpty && string.utf8.allSatisfy { (0x30...0x39).contains($0) }):
-            text = string
-        case .number(let number) where Int(exactly: number) != nil: text = String(Int(exactly: number)!)
-        default:
-            throw APIError(
-                .badRequest,
-                "'\(field)' must be never, minimum or a whole number of seconds from 1 to \(FetchInterval.maximumSeconds)",
-                field: field)
-        }
-        do {
-            return try FetchInterval(parsing: text)
-        } catch {
-            throw APIError(.badRequest, "\(error)", field: field)
-        }
+        return try Body(BodyMembers(members: members, clock: clock ?? self.clock()))
     }
 
     // MARK: Writing answers
