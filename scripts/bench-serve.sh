@@ -6,14 +6,20 @@
 #   holding every device, and again with --cache-devices 100; the library's own next-wake latency
 #   on the same store (fetchpredict-bench --devices), for the HTTP layer's cost.
 # Run from the package's root: scripts/bench-serve.sh [DEVICES] [SECONDS]
+# BINS=DIR uses the release builds in DIR (another commit's, to compare in turn) and builds none;
+# the library's part is left out when DIR has no fetchpredict-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 devices=${1:-1000}
 seconds=${2:-15}
 work=${BENCH_DIR:-/tmp/fetchpredict-bench-serve}
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; exit 1; }
-swift build -c release >/dev/null
-bins="$(swift build -c release --show-bin-path)"
+if [ -n "${BINS:-}" ]; then
+  bins=$BINS
+else
+  swift build -c release >/dev/null
+  bins="$(swift build -c release --show-bin-path)"
+fi
 tool="$bins/fetchpredict"
 mkdir -p "$work"
 rm -f "$work"/serve.sqlite*
@@ -85,6 +91,7 @@ FP_DELAY_MS=0 wrk -t2 -c16 -d"${seconds}s" -s scripts/bench/requests.lua "http:/
 echo "== peak memory with --cache-devices 100 after next-wake over all $devices devices: $(peak_memory)"
 stop_server
 
+[ -x "$bins/fetchpredict-bench" ] || exit 0
 echo "== the library alone, same store"
 FP_MINUTE=$((360 + $(date +%s) - FP_START + 1)) "$bins/fetchpredict-bench" --devices bench "$devices" "$work/serve.sqlite"
 FP_CLOCK=random "$bins/fetchpredict-bench" --devices bench "$devices" "$work/serve.sqlite"
