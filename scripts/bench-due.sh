@@ -13,7 +13,9 @@
 #   4 workers claiming the next minute's wakes for 60 s: wakes handed out, none twice.
 # Run from the package's root:
 #   scripts/bench-due.sh [DEVICES (100000)] [SECONDS (15)] [BACKENDS ("sqlite postgres")]
-# BASE_TOOL=path uses that binary as the base (else BASE is built in a worktree under /tmp);
+# BASE_TOOL=path uses that binary as the base (else BASE is built in a worktree under /tmp); the
+# base imports the fleet, and a build before f9b7dd0 imports a file of many devices in a time
+# quadratic in them (hours at 10,000): give one with that commit's one-line mend applied;
 # TOOL=path that binary as this version (else the release build of the working tree).
 # REUSE=1 keeps BENCH_DIR from an earlier run of as many devices today: its fleet.csv, and its
 # SQLite base store if there is one (imported and given its zones; an earlier run's batches in it).
