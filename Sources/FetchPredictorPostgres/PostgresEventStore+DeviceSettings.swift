@@ -3,20 +3,13 @@ import Foundation
 import PostgresNIO
 
 extension PostgresEventStore {
-    /// A stored interval's text as an interval.
-    ///
-    /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
-    static func interval(_ text: String, location: String) throws -> FetchInterval {
-        try AppSettingsColumns.interval(text, location: location)
-    }
-
     /// The store's default interval: ``FetchInterval/never`` until changed.
     static func storeDefaultInterval(_ db: Transaction, location: String) async throws -> FetchInterval {
         guard
             let text = try await db.value(
                 "SELECT value FROM store_setting WHERE key = 'defaultInterval'", as: String.self)
         else { return .never }
-        return try interval(text, location: location)
+        return try StoreRules.storedInterval(text, location: location)
     }
 
     /// A stored zone name as a zone.
@@ -137,7 +130,7 @@ extension PostgresEventStore {
                 "SELECT default_interval FROM device WHERE name = \(device)", as: String?.self),
                 let text
             {
-                return try Self.interval(text, location: location)
+                return try StoreRules.storedInterval(text, location: location)
             }
             return try await Self.storeDefaultInterval(db, location: location)
         }
@@ -207,7 +200,7 @@ extension PostgresEventStore {
         guard let row else { throw StoreError.unavailable(location: location, detail: "no row came back") }
         let (zone, ownDefault, version, wakesPerHour, forecaster, storeDefault, tenantBudget, storeBudget) = row.device
         let defaultInterval =
-            try (ownDefault ?? storeDefault).map { try Self.interval($0, location: location) } ?? .never
+            try (ownDefault ?? storeDefault).map { try StoreRules.storedInterval($0, location: location) } ?? .never
         var policies: [String: AppSettings] = [:]
         for (name, cells) in zip(row.names, row.cells) {
             policies[name] = try AppSettingsColumns.settings(device: device, app: name, cells, location: location)

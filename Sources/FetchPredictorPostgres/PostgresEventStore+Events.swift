@@ -269,7 +269,7 @@ extension PostgresEventStore {
                 )
                 let settings = try AppSettingsColumns.settings(
                     device: c.0, app: c.1, Self.cells(columns, from: 10), location: location)
-                let deviceDefault = try c.2.map { try Self.interval($0, location: location) }
+                let deviceDefault = try c.2.map { try StoreRules.storedInterval($0, location: location) }
                 return AppSummary(
                     device: c.0, app: c.1, interval: settings.interval ?? deviceDefault ?? storeDefault,
                     intervalIsDefault: settings.interval == nil,

@@ -72,14 +72,21 @@ struct EventStoreTests {
         try await store.setTimeZone(TimeZone(identifier: "Europe/Warsaw")!, device: "phone")
         try await store.setDefaultInterval(.minimum)
         try await store.write { db in try db.execute(sql: "UPDATE app SET interval = 'sometimes'") }
-        #expect(throws: (any Error).self) { try store.apps(device: "phone") }
-        #expect(throws: (any Error).self) { try store.appSettings(device: "phone") }
-        #expect(throws: (any Error).self) { try store.settings(app: "com.example.news", device: "phone") }
+        // Every read of a stored interval refuses it by one rule (StoreRules.storedInterval),
+        // naming the text.
+        for read in [
+            { _ = try store.apps(device: "phone") }, { _ = try store.appSettings(device: "phone") },
+            { _ = try store.settings(app: "com.example.news", device: "phone") },
+        ] as [() throws -> Void] {
+            let error = try #require(throws: StoreError.self) { try read() }
+            #expect("\(error)".contains("the interval 'sometimes' is not an interval"), "\(error)")
+        }
         try await store.write { db in try db.execute(sql: "UPDATE storeSetting SET value = '-5'") }
-        #expect(throws: StoreError.self) { try store.defaultInterval() }
+        let error = try #require(throws: StoreError.self) { try store.defaultInterval() }
+        #expect("\(error)".contains("the interval '-5' is not an interval"), "\(error)")
         try await store.write { db in try db.execute(sql: "UPDATE device SET timeZone = 'Mars/Olympus'") }
-        let error = try #require(throws: StoreError.self) { try store.timeZone(device: "phone") }
-        #expect("\(error)".contains("Mars/Olympus"))
+        let zoneError = try #require(throws: StoreError.self) { try store.timeZone(device: "phone") }
+        #expect("\(zoneError)".contains("Mars/Olympus"))
     }
 
     @Test func storeIsCreatedPrivate() throws {

@@ -73,17 +73,8 @@ package enum AppSettingsColumns {
             case .small(let constraints) = cells[2]
         else { throw StoreError.damaged(path: location, detail: "the settings of the app \(app) are not whole") }
         return AppSettings(
-            device: device, app: app, interval: try interval.map { try Self.interval($0, location: location) },
+            device: device, app: app,
+            interval: try interval.map { try StoreRules.storedInterval($0, location: location) },
             enabled: enabled, constraints: AppConstraints(storeBits: constraints))
-    }
-
-    /// An interval as a store keeps it (``FetchInterval/text``).
-    /// - Throws: ``StoreError/damaged(path:detail:)`` for text that is none.
-    package static func interval(_ text: String, location: String) throws -> FetchInterval {
-        do {
-            return try FetchInterval(parsing: text)
-        } catch {
-            throw StoreError.damaged(path: location, detail: "the interval '\(text)' is not an interval")
-        }
     }
 }

@@ -53,21 +53,10 @@ extension EventStore {
             let text = try String.fetchOne(
                 db, sql: "SELECT defaultInterval FROM device WHERE name = ?", arguments: [device])
         {
-            return try interval(text, path: path)
+            return try StoreRules.storedInterval(text, location: path)
         }
         guard let text = try StoreSettingRecord.value(StoreSettingRecord.defaultInterval, db) else { return .never }
-        return try interval(text, path: path)
-    }
-
-    /// A stored interval's text as an interval.
-    ///
-    /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
-    static func interval(_ text: String, path: String) throws -> FetchInterval {
-        do {
-            return try FetchInterval(parsing: text)
-        } catch {
-            throw StoreError.damaged(path: path, detail: "the default interval '\(text)' is not an interval")
-        }
+        return try StoreRules.storedInterval(text, location: path)
     }
 
     public func wakesPerHour(device: String) throws -> Int? {
@@ -230,7 +219,7 @@ extension EventStore {
             let record = try DeviceRecord.named(device, db)
             // The device's own default, read with its row, else the store's.
             let defaultInterval =
-                try record?.defaultInterval.map { try Self.interval($0, path: path) }
+                try record?.defaultInterval.map { try StoreRules.storedInterval($0, location: path) }
                 ?? Self.defaultInterval(db, path: path)
             let policies = Dictionary(
                 uniqueKeysWithValues: try Self.appSettings(db, device: device, ownOnly: true, path: path).map {

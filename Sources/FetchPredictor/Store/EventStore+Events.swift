@@ -138,7 +138,9 @@ extension EventStore {
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
                     device: row["device"], app: row["app"],
-                    interval: try own ?? (row["deviceDefault"] as String?).map { try Self.interval($0, path: path) }
+                    interval: try own ?? (row["deviceDefault"] as String?).map {
+                        try StoreRules.storedInterval($0, location: path)
+                    }
                         ?? storeDefault,
                     intervalIsDefault: own == nil, enabled: settings.enabled, launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],

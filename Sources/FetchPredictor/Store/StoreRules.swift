@@ -5,6 +5,18 @@ import Foundation
 /// tenant may be named, and when a zone given for a device is refused (what an event may hold is
 /// `EventLimits.problem(with:timeField:appField:)`, which the importers apply too).
 public enum StoreRules {
+    /// A stored interval's text as an interval: the rule every store reads an app's interval, a
+    /// device's default and the store's by.
+    ///
+    /// - Throws: ``StoreError/damaged(path:detail:)`` when it is none.
+    package static func storedInterval(_ text: String, location: String) throws -> FetchInterval {
+        do {
+            return try FetchInterval(parsing: text)
+        } catch {
+            throw StoreError.damaged(path: location, detail: "the interval '\(text)' is not an interval")
+        }
+    }
+
     /// The characters a tenant name may use: letters, digits, `.`, `_` and `-`, up to 64.
     public static func problem(withTenantName name: String) -> String? {
         if name.isEmpty { return "the tenant name is empty" }
