@@ -71,9 +71,6 @@ struct BodyMembers {
     /// The instant the request is read at, by the service's clock.
     let clock: Date
 
-    /// Whether the body gives the field at all (null included).
-    func has(_ field: BodyField) -> Bool { members[field.name] != nil }
-
     /// A zone; `nil` when the body gives none.
     func zone(_ field: BodyField) throws -> TimeZone? {
         guard let value = members[field.name] else { return nil }
@@ -169,11 +166,9 @@ struct BodyMembers {
 
     /// A whole number within the field's range; `nil` when the body gives none.
     func whole(_ field: BodyField) throws -> Int? {
+        guard case .whole(let range) = field.kind else { preconditionFailure("'\(field.name)' is not a whole number") }
         guard let value = members[field.name] else { return nil }
-        guard case .whole(let range) = field.kind, case .number(let number) = value, let whole = Int(exactly: number),
-            range.contains(whole)
-        else {
-            let range = if case .whole(let range) = field.kind { range } else { 0...0 }
+        guard case .number(let number) = value, let whole = Int(exactly: number), range.contains(whole) else {
             throw APIError(
                 .badRequest, "'\(field.name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)",
                 field: field.name)
