@@ -133,16 +133,15 @@ extension EventStore {
             return try rows.map { row in
                 let settings = try AppSettingsColumns.settings(
                     device: row["device"], app: row["app"], AppRecord.cells(row), location: path)
-                let own = settings.interval
+                let deviceDefault = try (row["deviceDefault"] as String?).map {
+                    try StoreRules.storedInterval($0, location: path)
+                }
                 let first = [row["firstLaunch"] as Int64?, row["firstFetch"] as Int64?].compactMap { $0 }.min()
                 let last = [row["lastLaunch"] as Int64?, row["lastFetch"] as Int64?].compactMap { $0 }.max()
                 return AppSummary(
                     device: row["device"], app: row["app"],
-                    interval: try own ?? (row["deviceDefault"] as String?).map {
-                        try StoreRules.storedInterval($0, location: path)
-                    }
-                        ?? storeDefault,
-                    intervalIsDefault: own == nil, enabled: settings.enabled, launches: row["launches"],
+                    interval: settings.interval ?? deviceDefault ?? storeDefault,
+                    intervalIsDefault: settings.interval == nil, enabled: settings.enabled, launches: row["launches"],
                     fetchesNewData: row["newData"], fetchesNoData: row["noData"], fetchesFailed: row["failed"],
                     notifications: row["notifications"],
                     firstSeen: first.map { Date(milliseconds: $0) }, lastSeen: last.map { Date(milliseconds: $0) },
