@@ -17,18 +17,11 @@ struct DeviceNameServiceTests {
 
     static var backends: [Bool] { TestCluster.shared.isAvailable ? [false, true] : [false] }
 
-    /// A name as a path segment: every byte but letters, digits and `-._~` percent-encoded.
-    static func segment(_ name: String) -> String {
-        name.addingPercentEncoding(
-            withAllowedCharacters: CharacterSet(
-                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))!
-    }
-
     @Test(arguments: backends)
     func everyRouteTakesANameAsItIs(postgres: Bool) async throws {
         let service = try await LiveService(clock: { Date(timeIntervalSince1970: 1_706_000_000) }, postgres: postgres)
         for (index, name) in Self.names.enumerated() {
-            let device = Self.segment(name)
+            let device = LiveService.segment(name)
             try await service.setUpPhone(device: device)
             // Each device's habits an hour apart, so that the feed orders them by time.
             let shifted = LiveService.weeksOfLaunches().map { event -> [String: Any] in
@@ -57,34 +50,22 @@ struct DeviceNameServiceTests {
             #expect(theirs.status == 404, "\(name)")
         }
         // The tenant's listing, a page of two at a time, gives every name once, in byte order.
-        var listed: [String] = []
-        var cursor: String?
-        repeat {
-            var path = "/v1/devices?limit=2"
-            if let cursor { path += "&cursor=\(Self.segment(cursor))" }
-            let page = try await service.request("GET", path, key: service.acme)
-            #expect(page.status == 200, "\(page.text)")
-            listed += page.json["devices"] as? [String] ?? []
-            cursor = page.json["cursor"] as? String
-        } while cursor != nil
+        let listed = try await service.pages("/v1/devices?limit=2", key: service.acme)
+            .flatMap { $0["devices"] as? [String] ?? [] }
         #expect(listed == Self.names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         // The feed, a wake at a time by its cursor, gives every device's wake once, by its name.
-        var fed: [String] = []
-        cursor = nil
-        repeat {
-            var path = "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=1"
-            if let cursor { path += "&cursor=\(Self.segment(cursor))" }
-            let page = try await service.request("GET", path, key: service.acme)
-            #expect(page.status == 200, "\(page.text)")
-            fed += (page.json["wakes"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String }
-            cursor = page.json["cursor"] as? String
-        } while cursor != nil
+        let fed = try await service.pages(
+            "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=1", key: service.acme
+        ).flatMap { ($0["wakes"] as? [[String: Any]] ?? []).compactMap { $0["device"] as? String } }
         #expect(fed.sorted() == Self.names.sorted())
         // Deleting one device deletes it alone.
         let gone = Self.names[0]
         #expect(
-            try await service.request("DELETE", "/v1/devices/\(Self.segment(gone))", key: service.acme).status == 200)
-        #expect(try await service.request("GET", "/v1/devices/\(Self.segment(gone))", key: service.acme).status == 404)
+            try await service.request("DELETE", "/v1/devices/\(LiveService.segment(gone))", key: service.acme).status
+                == 200)
+        #expect(
+            try await service.request("GET", "/v1/devices/\(LiveService.segment(gone))", key: service.acme).status
+                == 404)
         let left = try await service.request("GET", "/v1/devices?limit=100", key: service.acme)
         #expect(Set(left.json["devices"] as? [String] ?? []) == Set(Self.names.dropFirst()))
         await service.stop()

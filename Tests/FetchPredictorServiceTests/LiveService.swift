@@ -97,6 +97,29 @@ final class LiveService: @unchecked Sendable {
         return Answer(status: http.statusCode, headers: fields, body: data)
     }
 
+    /// Every page of the listing `GET path` begins (a path with a query already), each
+    /// page's cursor followed, percent-encoded, until a page gives none or `atMost` pages were
+    /// read: the pages' JSON, in order. Each page must be 200.
+    func pages(_ path: String, key: String, atMost limit: Int = 10_000) async throws -> [[String: Any]] {
+        var pages: [[String: Any]] = []
+        var cursor: String?
+        repeat {
+            let page = try await request("GET", path + (cursor.map { "&cursor=\(Self.segment($0))" } ?? ""), key: key)
+            #expect(page.status == 200, "\(path): \(page.text)")
+            pages.append(page.json)
+            cursor = page.json["cursor"] as? String
+        } while cursor != nil && pages.count < limit
+        return pages
+    }
+
+    /// A name as a path segment or query value: every byte but letters, digits and `-._~`
+    /// percent-encoded.
+    static func segment(_ name: String) -> String {
+        name.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(
+                charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))!
+    }
+
     /// Posts events, given as dictionaries of the `jsonl` format.
     func post(_ events: [[String: Any]], device: String = "phone", key: String? = nil) async throws -> Answer {
         let body = try JSONSerialization.data(withJSONObject: ["events": events])

@@ -232,19 +232,10 @@ struct ServiceTests {
         try await service.setUpPhone(device: "phone2", key: service.other)
         _ = try await service.post(LiveService.weeksOfLaunches())
         _ = try await service.post(LiveService.weeksOfLaunches(), device: "tablet")
-        var listed: [String] = []
-        var cursor: String?
-        var pages = 0
-        repeat {
-            let page = try await service.request(
-                "GET", "/v1/devices?limit=2" + (cursor.map { "&cursor=\($0)" } ?? ""), key: service.acme)
-            #expect(page.status == 200)
-            listed += page.json["devices"] as? [String] ?? []
-            cursor = page.json["cursor"] as? String
-            pages += 1
-        } while cursor != nil && pages < 5
+        let pages = try await service.pages("/v1/devices?limit=2", key: service.acme, atMost: 5)
+        let listed = pages.flatMap { $0["devices"] as? [String] ?? [] }
         #expect(listed == ["phone", "tablet", "watch"])
-        #expect(pages == 2)
+        #expect(pages.count == 2)
         let first = try await service.request("GET", "/v1/devices?limit=1", key: service.acme)
         let acmeCursor = try #require(first.json["cursor"] as? String)
         let others = try await service.request("GET", "/v1/devices?cursor=\(acmeCursor)", key: service.other)

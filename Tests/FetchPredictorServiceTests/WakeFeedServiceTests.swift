@@ -33,22 +33,15 @@ struct WakeFeedServiceTests {
 
     @Test func theFeedIsNextWakePageByPageAndATenantsOwn() async throws {
         let service = try await fleet()
-        var wakes: [[String: Any]] = []
-        var cursor: String?
-        repeat {
-            var path = "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=2"
-            if let cursor { path += "&cursor=\(cursor)" }
-            let page = try await service.request("GET", path, key: service.acme)
-            #expect(page.status == 200, "\(page.text)")
-            wakes += page.json["wakes"] as? [[String: Any]] ?? []
-            cursor = page.json["cursor"] as? String
-            // Another tenant's key with acme's cursor is refused, naming the field.
-            if let cursor {
-                let theirs = try await service.request(
-                    "GET", "/v1/wakes?before=\(Self.before)&now=\(Self.now)&cursor=\(cursor)", key: service.other)
-                #expect(theirs.status == 400 && theirs.text.contains("cursor"))
-            }
-        } while cursor != nil
+        let pages = try await service.pages(
+            "/v1/wakes?before=\(Self.before)&now=\(Self.now)&limit=2", key: service.acme)
+        let wakes = pages.flatMap { $0["wakes"] as? [[String: Any]] ?? [] }
+        // Another tenant's key with acme's cursor is refused, naming the field.
+        for cursor in pages.compactMap({ $0["cursor"] as? String }) {
+            let theirs = try await service.request(
+                "GET", "/v1/wakes?before=\(Self.before)&now=\(Self.now)&cursor=\(cursor)", key: service.other)
+            #expect(theirs.status == 400 && theirs.text.contains("cursor"))
+        }
         let devices = wakes.compactMap { $0["device"] as? String }
         #expect(Set(devices) == Set((0..<5).map { "phone\($0)" }), "every acme device, none of other's")
         let times = wakes.compactMap { $0["time"] as? String }
