@@ -570,8 +570,13 @@ struct ReportTests {
 }
 
 extension ReportTests {
+    /// What the page's one renderer writes of a text, in an element and in an attribute.
     @Test func textThatXMLCannotHoldIsReplaced() {
-        let escaped = Markup.escape("a\u{FFFE}b<&>\"'\u{1}c")
+        let escaped = Node.text("a\u{FFFE}b<&>\"'\u{1}c").render()
         #expect(escaped == "a\u{FFFD}b&lt;&amp;&gt;&quot;&#39;\u{FFFD}c")
+        #expect(
+            Node("text", ["data-label": "a\u{FFFE}b<&>\"'\u{1}c"]).render() == "<text data-label=\"\(escaped)\"></text>"
+        )
+        #expect(Node.text("plain text, été").render() == "plain text, été")
     }
 }

@@ -155,17 +155,11 @@ enum Value: ExpressibleByStringInterpolation, ExpressibleByIntegerLiteral, Senda
     }
 }
 
-/// How the page writes text and numbers; ``Node/render()`` calls these, the sections do not.
+/// How the page writes text and numbers: ``Node/render()`` alone escapes and formats with
+/// these; the sections call only ``clock(_:)``, for the time of day a label says.
 enum Markup {
-    /// Text for an element or an attribute, with `&`, `<`, `>`, `"` and `'` escaped.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escape(text, into: &escaped)
-        return escaped
-    }
-
-    /// ``escape(_:)`` appended to `escaped`; a text with nothing to escape (most are) is
-    /// appended whole.
+    /// Text for an element or an attribute, with `&`, `<`, `>`, `"` and `'` escaped, appended to
+    /// `escaped`; a text with nothing to escape (most are) is appended whole.
     static func escape(_ text: String, into escaped: inout String) {
         // Bytes that need a look: the five escaped, controls, and the first of U+FFFE and U+FFFF.
         let plain = text.utf8.allSatisfy { byte in
