@@ -22,7 +22,8 @@ public struct FetchPredict: ParsableCommand {
         subcommands: [
             ImportCommand.self, RecordCommand.self, ConfigCommand.self, AppsCommand.self, PeaksCommand.self,
             StateCommand.self,
-            NextCommand.self, ScheduleCommand.self, DueCommand.self, EvaluateCommand.self, FeaturesCommand.self,
+            NextCommand.self, ScheduleCommand.self, DueCommand.self, EvaluateCommand.self, FreshnessCommand.self,
+            FeaturesCommand.self,
             GenerateCommand.self,
             ImportsCommand.self,
             ExportCommand.self, PruneCommand.self, ReportCommand.self, ServeCommand.self, KeysCommand.self,

@@ -13,6 +13,9 @@ extension PostgresEventStore {
     static let learnedKindsSQL =
         "(" + EventKind.allCases.filter(\.isLearnedFromStore).map { "\($0.storeCode)" }.joined(separator: ", ") + ")"
 
+    /// The kinds whose days' freshness a new event changes (launches and fetches), as an SQL list.
+    static let scoredKindsSQL = "(\(EventKind.launch.storeCode), \(EventKind.fetch.storeCode))"
+
     /// A fetch result's code in the `event` table.
     static func code(of result: FetchResult) -> Int16 { result.storeCode }
 
@@ -325,9 +328,22 @@ struct PostgresStoredEvents: StoredEventsFollowing {
         try await db.changes("DELETE FROM model_cache WHERE device_id = \(device) AND as_of >= \(time)")
     }
 
-    func bumpVersions(of devices: [Int64]) async throws -> [Int64: Int64] {
+    func bumpVersions(of devices: [Int64], scored: [Int64: ClosedRange<Milliseconds>]) async throws -> [Int64: Int64] {
+        // least() and greatest() pass over NULLs: a device with no mark takes the batch's, a
+        // batch with no launch or fetch (NULL here) leaves the mark as it was.
+        // The arrays carry no NULLs: Int64.min stands for none.
+        let froms = devices.map { scored[$0]?.lowerBound ?? .min }
+        let throughs = devices.map { scored[$0]?.upperBound ?? .min }
         let rows = try await db.rows(
-            "UPDATE device SET version = version + 1 WHERE id = ANY(\(devices)) RETURNING id, version")
+            """
+            UPDATE device SET version = version + 1,
+                freshness_from = least(freshness_from, NULLIF(batch.scored_from, -9223372036854775808)),
+                freshness_through = greatest(freshness_through, NULLIF(batch.scored_through, -9223372036854775808))
+            FROM unnest(\(devices)::BIGINT[], \(froms)::BIGINT[], \(throughs)::BIGINT[])
+                AS batch (id, scored_from, scored_through)
+            WHERE device.id = batch.id
+            RETURNING device.id, device.version
+            """)
         var versions: [Int64: Int64] = [:]
         for row in rows {
             let (device, version) = try row.decode((Int64, Int64).self)

@@ -241,14 +241,17 @@ final class BulkLoader: ImportLoader {
                 ON CONFLICT DO NOTHING
                 RETURNING device_id, time, kind
             )
-            SELECT device_id, count(*), min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.learnedKindsSQL))
+            SELECT device_id, count(*), min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.learnedKindsSQL)),
+                min(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.scoredKindsSQL)),
+                max(time) FILTER (WHERE kind IN \(unescaped: PostgresEventStore.scoredKindsSQL))
             FROM stored GROUP BY device_id
             """)
         var storedNow = 0
         for row in rows {
-            let (device, count, earliest) = try row.decode((Int64, Int, Int64?).self)
+            let (device, count, earliest, first, last) = try row.decode((Int64, Int, Int64?, Int64?, Int64?).self)
             storedNow += count
-            written.stored(device: device, earliestLearned: earliest)
+            let scored = first.flatMap { first in last.map { first...$0 } }
+            written.stored(device: device, earliestLearned: earliest, scored: scored)
         }
         stored += storedNow
         if storedNow < events {

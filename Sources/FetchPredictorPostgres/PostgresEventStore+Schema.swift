@@ -324,6 +324,13 @@ extension PostgresEventStore {
                 "DROP INDEX device_by_tenant",
             ]
         ),
+        ("v12: each device's days of freshness, and each tenant's", freshnessMigration),
+        // A busy device's days are kept once a while (FreshnessKeeping.takeFreshnessWork's
+        // settle), not again at every batch.
+        (
+            "v13: when a device's days of freshness were last taken",
+            ["ALTER TABLE device ADD COLUMN freshness_taken_at BIGINT"]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

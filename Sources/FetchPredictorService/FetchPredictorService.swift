@@ -44,6 +44,12 @@ public struct ServiceSettings: Sendable {
     /// The most devices whose kept wake the sweep plans again each second (``WakeSweep``);
     /// 0 for no sweep.
     public var sweepPerSecond: Int = 2_000
+    /// The most devices whose days of freshness the pass keeps again each second
+    /// (``FreshnessPass``), when their launches or fetches arrived; 0 for no pass.
+    public var freshnessPerSecond: Int = 500
+    /// How long a device's days of freshness wait after the pass took them before it takes them
+    /// again: a device sending a batch a second is scored once a minute, not every second.
+    public var freshnessSettle: Duration = .seconds(60)
     /// How many wrong API keys one client address may send a minute (and at once) before its
     /// requests with a key are answered 429 until it slows (``KeyGuessLimit``); 0 for no limit,
     /// as behind a proxy that limits them itself.
@@ -152,6 +158,9 @@ public enum FetchPredictorService {
             scheduler: scheduler, clock: clock, perTick: settings.sweepPerSecond,
             interval: .seconds(1),
             logger: logger)
+        let freshness = FreshnessPass(
+            store: store, clock: clock, perTick: settings.freshnessPerSecond, settle: settings.freshnessSettle,
+            interval: .seconds(1), logger: logger)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),
@@ -162,7 +171,8 @@ public enum FetchPredictorService {
                     idleTimeout: settings.readTimeout)
             },
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
-            services: settings.sweepPerSecond > 0 ? [sweep] : [],
+            services: (settings.sweepPerSecond > 0 ? [sweep] : [])
+                + (settings.freshnessPerSecond > 0 ? [freshness] : []),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)
     }

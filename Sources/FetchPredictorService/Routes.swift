@@ -10,7 +10,7 @@ import NIOHTTP1
 /// learn from many events waits for its tenant's turn, holding no thread
 /// (``TenantLearning/query(waitingAtMost:_:)``).
 struct Routes: Sendable {
-    let store: any EventKeeping & DeviceSettingsKeeping
+    let store: any EventKeeping & DeviceSettingsKeeping & FreshnessKeeping
     let scheduler: FetchScheduler
     let settings: ServiceSettings
     /// Signs the cursors of listings and reads them back.
@@ -44,6 +44,7 @@ struct Routes: Sendable {
         (Route(method: .get, path: "/devices"), nil, { $0.listDevices }),
         (Route(method: .get, path: "/wakes"), nil, { $0.wakes }),
         (Route(method: .post, path: "/wakes/claim"), ClaimBody.self, { $0.claimWakes }),
+        (Route(method: .get, path: "/freshness"), nil, { $0.freshness }),
         (Route(method: .get, path: "/settings"), nil, { $0.tenantSettings }),
         (Route(method: .put, path: "/settings"), TenantSettingsBody.self, { $0.putTenantSettings }),
     ]

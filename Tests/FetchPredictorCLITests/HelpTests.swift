@@ -8,7 +8,8 @@ struct HelpTests {
         "", "import", "record", "record launch", "record fetch", "record state", "config", "apps", "peaks", "state",
         "next",
         "schedule", "due",
-        "evaluate", "features", "generate", "prune", "imports", "export", "report", "serve", "keys", "keys create",
+        "evaluate", "freshness", "features", "generate", "prune", "imports", "export", "report", "serve", "keys",
+        "keys create",
         "keys list",
         "keys revoke",
     ]

@@ -212,6 +212,45 @@ struct ReportTests {
         #expect(page.contains("default interval 1800"))
     }
 
+    /// The freshness chart's days add up to what `fetchpredict freshness` counts of the same
+    /// events, and it has a legend and both axes' titles; a device with no fetch result gets a
+    /// sentence saying how to send them, not an empty chart.
+    @Test func theFreshnessChartCountsWhatFreshnessCounts() throws {
+        let db = try commuterStore()
+        let now = "2024-01-29T06:00:00Z"
+        let out = Tool.scratch().appendingPathComponent("report.html").path
+        #expect(try Tool.run(["report", "--db", db, "--now", now, "--out", out]).status == 0)
+        let reader = try Reader.read(out)
+        #expect(reader.charts("freshness").count == 1)
+        let marks = reader.marks(in: "freshness")
+        let observed = marks.filter { $0.name == "circle" && $0.attributes["data-series"] == "observed" }
+        let counted = try #require(
+            try json(try Tool.run(["freshness", "--db", db, "--to", now, "--json"]).stdout) as? [String: Any])
+        let total = try #require(counted["observed"] as? [String: Any])
+        func sum(_ key: String) -> Int {
+            observed.compactMap { Double($0.attributes[key] ?? "") }.map { Int($0) }.reduce(0, +)
+        }
+        #expect(observed.count > 20)
+        #expect(sum("data-cold") == total["coldLaunches"] as? Int)
+        #expect(sum("data-fresh") == total["freshColdLaunches"] as? Int)
+        for series in ["periodic-30", "periodic-60", "periodic-120"] {
+            #expect(marks.contains { $0.name == "polyline" && $0.attributes["data-series"] == series })
+        }
+        let titles = marks.filter { $0.name == "text" && $0.attributes["class"] == "title" }.map(\.text)
+        #expect(titles.contains { $0.hasPrefix("day") } && titles.contains("cold launches fresh"))
+        #expect(marks.filter { $0.name == "text" && $0.attributes["class"] == "legend" }.count == 4)
+
+        let launches = Tool.scratch().appendingPathComponent("launches.csv")
+        try "timestamp,app,event\n2024-01-02T08:00:00Z,mail,launch\n".write(
+            to: launches, atomically: true, encoding: .utf8)
+        let bare = Tool.scratch().appendingPathComponent("bare.sqlite").path
+        try Tool.run(["import", launches.path, "--db", bare, "--time-zone", "UTC"])
+        #expect(try Tool.run(["report", "--db", bare, "--now", now, "--out", out]).status == 0)
+        let page = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(page.contains("No fetch result is stored for this device yet"))
+        #expect(try Reader.read(out).charts("freshness").isEmpty)
+    }
+
     /// A device that told its state gets a section with it and its chances by hour, the same as
     /// `state --json` gives; one that told none gets no such section.
     @Test func theDeviceStateIsChartedAsStateSaysIt() throws {
@@ -255,7 +294,7 @@ struct ReportTests {
         let order = try Reader.read(evaluated).elements.filter { $0.name == "section" }.compactMap {
             $0.attributes["id"]
         }
-        #expect(order == ["device", "timeline", "evaluation", "state", "apps", "counts"], "\(order)")
+        #expect(order == ["device", "timeline", "evaluation", "freshness", "state", "apps", "counts"], "\(order)")
     }
 
     /// The commuter's report as of 2024-01-29 06:00Z, with its evaluation, read back.

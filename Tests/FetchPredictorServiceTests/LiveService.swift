@@ -40,10 +40,12 @@ final class LiveService: @unchecked Sendable {
     /// - Parameters:
     ///   - serving: the store the service is given, made from the test's SQLite store: the store
     ///     itself, or one around it (such as a ``GatedStore``).
+    ///   - freshness: run the freshness pass (``FreshnessPass``).
     ///   - postgres: serve a new database of the tests' PostgreSQL server instead.
     init(
         settings: ServiceSettings = ServiceSettings(), clock: @escaping @Sendable () -> Date = { Date() },
-        sweeps: Bool = false, serving: (EventStore) -> any EventStoring = { $0 }, postgres: Bool = false
+        sweeps: Bool = false, freshness: Bool = false, serving: (EventStore) -> any EventStoring = { $0 },
+        postgres: Bool = false
     ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
@@ -55,6 +57,10 @@ final class LiveService: @unchecked Sendable {
         // The sweep of kept wakes learns devices in the background, which would race the tests'
         // own order of learns; a test of the sweep turns it on.
         if !sweeps { settings.sweepPerSecond = 0 }
+        // So does the freshness pass read events; a test of it turns it on.
+        if !freshness { settings.freshnessPerSecond = 0 }
+        // A test's devices are kept as soon as their events arrive.
+        settings.freshnessSettle = .zero
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = FetchPredictorService.application(
             store: served, settings: settings, clock: clock, onRunning: { continuation.yield($0) })

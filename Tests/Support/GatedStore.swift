@@ -182,6 +182,16 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func plansBehind(at time: Milliseconds) async throws -> (count: Int, since: Milliseconds?) {
         try await base.plansBehind(at: time)
     }
+    public func takeFreshnessWork(limit: Int, now: Milliseconds, settle: Milliseconds) async throws
+        -> [FreshnessWork]
+    {
+        try await base.takeFreshnessWork(limit: limit, now: now, settle: settle)
+    }
+    public func markFreshness(_ work: FreshnessWork) async throws { try await base.markFreshness(work) }
+    public func keepFreshness(_ kept: [KeptDays]) async throws -> Int { try await base.keepFreshness(kept) }
+    public func keptFreshness(tenant: String, days: Range<Int>, app: String?) async throws -> KeptFreshness {
+        try await base.keptFreshness(tenant: tenant, days: days, app: app)
+    }
     public func dueWakes(
         scope: String?, at time: Milliseconds, before: Milliseconds, after cursor: WakeCursor?, limit: Int
     ) async throws -> [KeptWake] {

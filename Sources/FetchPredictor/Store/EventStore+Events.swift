@@ -190,28 +190,31 @@ extension EventStore {
         _ db: Database, device: String?, from start: Milliseconds?, to end: Milliseconds?,
         _ body: (Event) throws -> Void
     ) throws {
+        // The condition on the device made here, not `(?1 IS NULL OR device.name = ?1)`: with
+        // that, SQLite plans the statement for no device and scans every device's events.
+        let named: String = device == nil ? "?1 IS NULL" : "device.name = ?1"
         let cursor = try Row.fetchCursor(
             db,
             sql: """
                 SELECT device.name, 'launch' AS kind, app.name, launch.time, launch.utcOffset, NULL,
                     launch.duration, NULL, NULL
                 FROM launch JOIN app ON app.id = launch.appId JOIN device ON device.id = app.deviceId
-                WHERE (?1 IS NULL OR device.name = ?1) AND launch.time >= ?2 AND launch.time < ?3
+                WHERE \(named) AND launch.time >= ?2 AND launch.time < ?3
                 UNION ALL
                 SELECT device.name, 'fetch', app.name, fetch.time, fetch.utcOffset, fetch.result,
                     fetch.duration, fetch.bytes, NULL
                 FROM fetch JOIN app ON app.id = fetch.appId JOIN device ON device.id = app.deviceId
-                WHERE (?1 IS NULL OR device.name = ?1) AND fetch.time >= ?2 AND fetch.time < ?3
+                WHERE \(named) AND fetch.time >= ?2 AND fetch.time < ?3
                 UNION ALL
                 SELECT device.name, 'notification', app.name, notification.time, notification.utcOffset, NULL,
                     NULL, NULL, NULL
                 FROM notification JOIN app ON app.id = notification.appId JOIN device ON device.id = app.deviceId
-                WHERE (?1 IS NULL OR device.name = ?1) AND notification.time >= ?2 AND notification.time < ?3
+                WHERE \(named) AND notification.time >= ?2 AND notification.time < ?3
                 UNION ALL
                 SELECT device.name, deviceEvent.kind, '', deviceEvent.time, deviceEvent.utcOffset, NULL,
                     NULL, NULL, deviceEvent.value
                 FROM deviceEvent JOIN device ON device.id = deviceEvent.deviceId
-                WHERE (?1 IS NULL OR device.name = ?1) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
+                WHERE \(named) AND deviceEvent.time >= ?2 AND deviceEvent.time < ?3
                 ORDER BY 1, 4, 2, 3
                 """, arguments: [device, start ?? .min, end ?? .max])
         while let row = try cursor.next() {

@@ -294,6 +294,76 @@ extension EventStore {
                     END;
                     """)
         }
+        migrator.registerMigration("v16: each device's days of freshness, and each tenant's") { db in
+            try db.execute(sql: FreshnessSQL.schema)
+        }
+        migrator.registerMigration("v17: when a device's days of freshness were last taken") { db in
+            // A busy device's days are kept once a while (FreshnessKeeping.takeFreshnessWork's
+            // settle), not again at every batch.
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN freshnessTakenAt INTEGER")
+        }
         return migrator
     }
+}
+
+/// The SQL of the freshness kept by day (``FreshnessKeeping``), in SQLite's dialect.
+enum FreshnessSQL {
+    static let counts = FreshnessFigures.keptColumns
+    /// The counts' columns' definitions.
+    static let columns = counts.map { "\($0) INTEGER NOT NULL" }.joined(separator: ", ")
+    /// Adds the rows a SELECT gives to their tenant's sums (`excluded` the row added).
+    static let addToTenant =
+        "ON CONFLICT (tenant, day, app, strategy) DO UPDATE SET "
+        + counts.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
+
+    /// Takes a device's kept days (`WHERE` its condition on them) out of its tenant's sums.
+    static func subtract(tenant: String, where condition: String) -> String {
+        """
+        INSERT INTO freshnessTenantDay (tenant, day, app, strategy, \(counts.joined(separator: ", ")))
+            SELECT \(tenant), day, app, strategy, \(counts.map { "-\($0)" }.joined(separator: ", "))
+            FROM freshnessDay WHERE \(condition)
+            \(addToTenant)
+        """
+    }
+
+    static let schema = """
+        -- The instants whose days' freshness is to be kept again: the earliest and latest launch
+        -- or fetch stored since it was last kept; NULL for none. freshnessLeaseUntil: a pass took
+        -- the device and holds it until then. freshnessVersion: the device's version when its
+        -- days were last kept.
+        ALTER TABLE device ADD COLUMN freshnessFrom INTEGER;
+        ALTER TABLE device ADD COLUMN freshnessThrough INTEGER;
+        ALTER TABLE device ADD COLUMN freshnessLeaseUntil INTEGER;
+        ALTER TABLE device ADD COLUMN freshnessVersion INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX deviceByFreshnessToKeep ON device (freshnessFrom) WHERE freshnessFrom IS NOT NULL;
+        CREATE INDEX deviceByFreshnessLease ON device (freshnessLeaseUntil) WHERE freshnessLeaseUntil IS NOT NULL;
+        CREATE INDEX deviceByTenantFreshnessToKeep ON device (tenant)
+            WHERE freshnessFrom IS NOT NULL OR freshnessLeaseUntil IS NOT NULL;
+        -- Each device's local days (days since 1970-01-01), by app ('' for all its apps) and strategy.
+        CREATE TABLE freshnessDay (
+            deviceId INTEGER NOT NULL, day INTEGER NOT NULL, app TEXT NOT NULL, strategy TEXT NOT NULL,
+            \(columns),
+            PRIMARY KEY (deviceId, day, app, strategy)
+        ) WITHOUT ROWID;
+        -- Their sums by tenant ('' for the devices of none): what a tenant's figures read.
+        CREATE TABLE freshnessTenantDay (
+            tenant TEXT NOT NULL, day INTEGER NOT NULL, app TEXT NOT NULL, strategy TEXT NOT NULL,
+            \(columns),
+            PRIMARY KEY (tenant, day, app, strategy)
+        ) WITHOUT ROWID;
+        -- The devices stored before: their whole history is to be kept.
+        UPDATE device SET freshnessFrom = \(Milliseconds.min), freshnessThrough = \(Milliseconds.max)
+            WHERE id IN (SELECT deviceId FROM app);
+        -- A new zone moves every local day: the whole history is kept again.
+        CREATE TRIGGER freshnessOfMovedDevice AFTER UPDATE OF timeZone ON device
+            WHEN NEW.timeZone IS NOT OLD.timeZone BEGIN
+            UPDATE device SET freshnessFrom = \(Milliseconds.min), freshnessThrough = \(Milliseconds.max)
+                WHERE id = NEW.id;
+        END;
+        -- An erased device's days leave its tenant's sums with it.
+        CREATE TRIGGER freshnessOfErasedDevice AFTER DELETE ON device BEGIN
+            \(subtract(tenant: "OLD.tenant", where: "deviceId = OLD.id"));
+            DELETE FROM freshnessDay WHERE deviceId = OLD.id;
+        END;
+        """
 }

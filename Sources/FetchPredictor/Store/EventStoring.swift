@@ -8,7 +8,8 @@ import Foundation
 /// It is made of roles, each a protocol of its own, so that a caller can ask only for what it
 /// uses: ``EventKeeping`` (the events), ``DeviceSettingsKeeping`` (devices and their settings),
 /// ``ModelCaching`` (learned models), ``ImportLogKeeping`` (imports of files), ``APIKeyKeeping``
-/// (the service's keys) and ``WakeKeeping`` (the planned wakes of a fleet).
+/// (the service's keys), ``WakeKeeping`` (the planned wakes of a fleet) and ``FreshnessKeeping``
+/// (each device's days of freshness, and each tenant's).
 ///
 /// Every role is async. A caller waits suspended while PostgreSQL answers. SQLite's writes, its
 /// imports and prunes, and its long reads (the events a model learns from, an export, the apps
@@ -24,7 +25,7 @@ import Foundation
 /// - ``DeviceSettingsKeeping/planningSettings(device:)``
 /// - ``EventKeeping/forEachEvent(device:after:through:_:)``
 public protocol EventStoring: EventKeeping, DeviceSettingsKeeping, ModelCaching, ImportLogKeeping, APIKeyKeeping,
-    WakeKeeping
+    WakeKeeping, FreshnessKeeping
 {
     /// Where the store is, for logs and messages: a file's path, or a server's address without
     /// its password.
@@ -39,29 +40,34 @@ public protocol EventStoring: EventKeeping, DeviceSettingsKeeping, ModelCaching,
 public typealias SchedulingStore = EventKeeping & DeviceSettingsKeeping & ModelCaching & WakeKeeping
 
 extension DeviceSettingsKeeping where Self: EventKeeping {
-    /// The launches of some of the store's devices, as the backtest replays them, each in its
+    /// The launches, device events and fetches of some of the store's devices, as the backtest
+    /// replays them (it plans fetches of its own) and `Freshness` scores them, each in its
     /// own zone.
     ///
     /// - Parameters:
     ///   - names: the devices; `nil` for every device of the store.
     ///   - timeZone: the zone the caller expects the devices in; `nil` for each device's own.
+    ///   - start: the earliest event kept (included); `nil` for no bound.
+    ///   - end: the time events must be before; `nil` for no bound.
     /// - Throws: ``StoreError/noTimeZone(device:)`` for a device with no zone, and
     ///   ``StoreError/timeZoneConflict(device:stored:given:)`` when `timeZone` is not its zone:
     ///   habits are never read in a zone the device was not in.
-    public func backtestDevices(_ names: [String]? = nil, timeZone: TimeZone? = nil) async throws
-        -> [BacktestDevice]
-    {
+    public func backtestDevices(
+        _ names: [String]? = nil, timeZone: TimeZone? = nil, from start: Milliseconds? = nil,
+        to end: Milliseconds? = nil
+    ) async throws -> [BacktestDevice] {
         var devices: [BacktestDevice] = []
         let all: [String]
         if let names { all = names } else { all = try await self.devices() }
         for name in all {
             guard let zone = try await self.timeZone(device: name) else { throw StoreError.noTimeZone(device: name) }
             try StoreRules.checkZone(timeZone, of: name, against: zone)
-            let events = try await events(device: name)
+            let read = try await events(device: name, from: start, to: end)
             devices.append(
                 BacktestDevice(
-                    name: name, timeZone: zone, launches: events.filter { $0.kind == .launch },
-                    deviceEvents: events.filter { $0.kind.isDeviceEvent || $0.kind == .notification }))
+                    name: name, timeZone: zone, launches: read.filter { $0.kind == .launch },
+                    deviceEvents: read.filter { $0.kind.isDeviceEvent || $0.kind == .notification },
+                    fetches: read.filter { $0.kind == .fetch }))
         }
         return devices
     }

@@ -193,11 +193,20 @@ extension EventWriter: StoredEventsFollowing {
             .execute(arguments: [device, time])
     }
 
-    func bumpVersions(of devices: [Int64]) throws -> [Int64: Int64] {
+    func bumpVersions(of devices: [Int64], scored: [Int64: ClosedRange<Milliseconds>]) throws -> [Int64: Int64] {
         var versions: [Int64: Int64] = [:]
-        let bump = try db.cachedStatement(sql: "UPDATE device SET version = version + 1 WHERE id = ? RETURNING version")
+        // min() and max() of a NULL are NULL: a device with no mark takes the batch's, a batch
+        // with no launch or fetch leaves the mark as it was.
+        let bump = try db.cachedStatement(
+            sql: """
+                UPDATE device SET version = version + 1,
+                    freshnessFrom = coalesce(min(freshnessFrom, ?2), ?2, freshnessFrom),
+                    freshnessThrough = coalesce(max(freshnessThrough, ?3), ?3, freshnessThrough)
+                WHERE id = ?1 RETURNING version
+                """)
         for device in devices {
-            versions[device] = try Int64.fetchOne(bump, arguments: [device])
+            let range = scored[device]
+            versions[device] = try Int64.fetchOne(bump, arguments: [device, range?.lowerBound, range?.upperBound])
         }
         return versions
     }

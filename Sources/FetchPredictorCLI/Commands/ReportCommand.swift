@@ -8,7 +8,9 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Write an HTML report of a device: what was learned, the plan, and how good it is.",
         discussion: """
             One self-contained HTML file, with no network at all: the device and its apps; a \
-            timeline of the next 24 hours' wakes with their reasons; each app's weekday and \
+            timeline of the next 24 hours' wakes with their reasons; each day's share of cold \
+            launches that the fetches sent found fresh, against fetching every 30, 60 and 120 \
+            minutes (what freshness counts); each app's weekday and \
             weekend profiles with its habits, the cold launches they were learned from, its \
             fetch results by hour and its state; with --evaluate, the backtest's frontier, the \
             reliability of its forecasts and each app's fresh launches. Charts are inline SVG; \

@@ -77,6 +77,18 @@
 
         @Option(
             help: ArgumentHelp(
+                "The most devices whose days of freshness (GET /v1/freshness, the fetchpredict_freshness_ gauges) are kept again each second after their launches or fetches arrive; 0 for none.",
+                valueName: "count"))
+        var freshnessPerSecond: Int = 500
+
+        @Option(
+            help: ArgumentHelp(
+                "How many seconds a device's days of freshness wait after the pass took them before it takes them again, so that a busy device is scored once a while.",
+                valueName: "seconds"))
+        var freshnessSettle: Int = 60
+
+        @Option(
+            help: ArgumentHelp(
                 "The most wrong API keys one client address may send a minute (and at once); beyond, its requests with a key are answered 429 with Retry-After until it slows. 0 for no limit. Behind a proxy, give --trusted-proxy so that its clients are told apart.",
                 valueName: "count"))
         var keyFailuresPerMinute: Int = 60
@@ -108,6 +120,8 @@
                 throw ValidationError("--max-connections-per-address must be 0 or more.")
             }
             guard sweepPerSecond >= 0 else { throw ValidationError("--sweep-per-second must be 0 or more.") }
+            guard freshnessPerSecond >= 0 else { throw ValidationError("--freshness-per-second must be 0 or more.") }
+            guard freshnessSettle >= 0 else { throw ValidationError("--freshness-settle must be 0 seconds or more.") }
             guard keyFailuresPerMinute >= 0 else {
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
             }
@@ -149,6 +163,8 @@
             settings.maximumConnectionsPerAddress = maxConnectionsPerAddress
             settings.learnWait = .seconds(learnWait)
             settings.sweepPerSecond = sweepPerSecond
+            settings.freshnessPerSecond = freshnessPerSecond
+            settings.freshnessSettle = .seconds(freshnessSettle)
             settings.keyFailuresPerMinute = keyFailuresPerMinute
             settings.trustedProxies = try TrustedProxies(trustedProxy)
             LoggingSystem.bootstrap(StreamLogHandler.standardError)

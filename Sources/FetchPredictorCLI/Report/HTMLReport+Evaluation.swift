@@ -146,7 +146,7 @@ extension HTMLReport {
             case .oracle: (name, series, label) = ("oracle", "oracle", figures.strategy.name)
             case .periodic: (name, series, label) = ("periodic", "periodic", figures.strategy.name)
             // Weighed in the device state's table, not on the frontier of fresh against wakes.
-            case .ignoringState: continue
+            case .ignoringState, .observed: continue
             }
             let (px, py) = (x(figures.wakesPerAppDay), y(figures.freshRate))
             let data: [(StaticString, Value)] = [

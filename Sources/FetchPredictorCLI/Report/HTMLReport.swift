@@ -16,6 +16,7 @@ enum HTMLReport {
         if let evaluation = data.evaluation {
             sections.append(evaluationSection(evaluation, settings: data.backtestSettings))
         }
+        sections.append(freshnessSection(data))
         if !data.state.isEmpty { sections.append(stateSection(data)) }
         sections += [appsSection(data), appTableSection(data)]
         return document(title: "FetchPredictor report: \(data.device)", sections: sections)
@@ -64,6 +65,11 @@ enum HTMLReport {
         svg .failed { fill: var(--failed); } svg .wake { fill: var(--accent); } svg .predictor { stroke: var(--accent); \
         fill: none; stroke-width: 2; } svg .point { fill: var(--accent); } svg .periodic { fill: var(--muted); } \
         svg .oracle { fill: var(--new); } svg .mark { stroke: var(--weekend); stroke-dasharray: 4 3; }
+        svg .observed { stroke: var(--accent); fill: var(--accent); stroke-width: 2; } \
+        svg .every30 { stroke: var(--new); fill: var(--new); stroke-dasharray: 2 3; } \
+        svg .every60 { stroke: var(--weekend); fill: var(--weekend); stroke-dasharray: 5 3; } \
+        svg .every120 { stroke: var(--muted); fill: var(--muted); stroke-dasharray: 8 3; }
+        svg polyline.observed, svg polyline.every30, svg polyline.every60, svg polyline.every120 { fill: none; }
         svg .tick { stroke: var(--muted); } svg .diagonal { stroke: var(--muted); stroke-dasharray: 4 3; }
         svg text.title, svg text.legend { fill: var(--fg); } svg text.date { font-weight: 600; }
         .apps { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 8px 24px; }

@@ -32,6 +32,8 @@ struct ReportData {
     var state: DeviceStateSummary
     /// Why the schedule is empty, when the settings or the log's age explain it.
     var emptyHint: String?
+    /// Each local day's freshness of the fetches stored, from the first event to now.
+    var freshness: [(day: Int, report: FreshnessReport)] = []
     var evaluation: BacktestReport?
     /// The settings the evaluation ran with.
     var backtestSettings = BacktestSettings()
@@ -97,16 +99,17 @@ struct ReportData {
                     coldStart: coldStart, stateText: stateText))
         }
         self.apps = apps
+        // The device's events before now, read once: for the freshness of its days and for the
+        // backtest, which plans fetches of its own and leaves the stored ones alone.
+        let stored = try await store.backtestDevices([device], to: now.knownThrough + 1)
+        if let known = stored.first, let earliest = (known.launches + known.fetches).map(\.time).min() {
+            let days = Freshness.day(of: earliest, in: zone)...Freshness.day(of: now.milliseconds - 1, in: zone)
+            freshness = Freshness.byDay(known, days: days)
+        }
         if evaluate {
-            let devices = try await store.backtestDevices([device]).map { device in
-                var cut = device
-                cut.launches = device.launches.filter { $0.time <= now.knownThrough }
-                cut.deviceEvents = device.deviceEvents.filter { $0.time <= now.knownThrough }
-                return cut
-            }
             backtestSettings.reportedBudget = configuration.budget
             backtestSettings.forecaster = forecaster
-            evaluation = Backtest.run(devices, settings: backtestSettings, progress: progress)
+            evaluation = Backtest.run(stored, settings: backtestSettings, progress: progress)
         }
     }
 

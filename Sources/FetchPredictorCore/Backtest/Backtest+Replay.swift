@@ -12,11 +12,19 @@ struct PreparedDevice: Sendable {
     /// Launch times of each app, in order.
     let appLaunches: [String: [Milliseconds]]
     /// The apps in scope and their intervals.
-    let scope: [String: FetchInterval]
+    private(set) var scope: [String: FetchInterval]
+    /// The local days the periodic baselines fetch on: the log's, or with a period, its days
+    /// and one either side (a fetch just before the period serves a launch in it, one just
+    /// after wastes the one before), so that a period's figures are the sum of its days'.
+    let periodicDays: ClosedRange<Int>?
     /// The first and last scored local days, and their number.
     let firstScoredDay: Int
     let lastDay: Int
     var scoredDays: Int { max(0, lastDay - firstScoredDay + 1) }
+    /// The instants scored, within the scored days; `nil` for all of them.
+    private(set) var period: Range<Milliseconds>?
+    /// The fetches that happened (``BacktestDevice/fetches``), in time order.
+    let observed: [SimulatedFetch]
     /// The end of the log's last local day.
     let end: Milliseconds
     let seeds: [String: UInt64]
@@ -25,7 +33,10 @@ struct PreparedDevice: Sendable {
     /// The constraints of the apps in scope that have some.
     let constraints: [String: AppConstraints]
 
-    init(_ device: BacktestDevice, _ settings: BacktestSettings) {
+    /// A device as the backtest protocol scores it (`period` `nil`): its apps with enough cold
+    /// launches, its days after the warm-up. With a period, what happened in it: every app
+    /// launched or fetched in it, every local day it touches, no warm-up.
+    init(_ device: BacktestDevice, _ settings: BacktestSettings, period: Range<Milliseconds>? = nil) {
         name = device.name
         zone = device.timeZone
         launches = device.launches.filter { $0.kind == .launch }.sorted { ($0.time, $0.app) < ($1.time, $1.app) }
@@ -38,6 +49,9 @@ struct PreparedDevice: Sendable {
         let window = Milliseconds.seconds(settings.window)
         if let apps = settings.apps {
             scope = apps
+        } else if let period {
+            let apps = (launches + device.fetches).filter { period.contains($0.time) }.map(\.app)
+            scope = Dictionary(apps.map { ($0, FetchInterval.minimum) }) { first, _ in first }
         } else {
             var chosen: [String: FetchInterval] = [:]
             for (app, times) in byApp {
@@ -50,9 +64,21 @@ struct PreparedDevice: Sendable {
             scope = chosen
         }
         let model = DeviceModel(timeZone: device.timeZone)
-        let firstDay = launches.first.map { model.local($0.time, utcOffset: nil).day } ?? 0
-        lastDay = launches.last.map { model.local($0.time, utcOffset: nil).day } ?? -1
-        firstScoredDay = firstDay + settings.warmupDays
+        if let period, !period.isEmpty {
+            let firstDay = model.local(period.lowerBound, utcOffset: nil).day
+            lastDay = model.local(period.upperBound - 1, utcOffset: nil).day
+            firstScoredDay = firstDay
+            periodicDays = (firstDay - 1)...(lastDay + 1)
+        } else {
+            let firstDay = launches.first.map { model.local($0.time, utcOffset: nil).day } ?? 0
+            lastDay = launches.last.map { model.local($0.time, utcOffset: nil).day } ?? -1
+            firstScoredDay = period == nil ? firstDay + settings.warmupDays : lastDay + 1
+            periodicDays = lastDay >= firstDay ? firstDay...lastDay : nil
+        }
+        self.period = period
+        observed = device.fetches.filter { $0.kind == .fetch }.map {
+            SimulatedFetch(device: device.name, app: $0.app, start: $0.time, result: $0.result ?? .newData)
+        }.sorted { ($0.start, $0.app) < ($1.start, $1.app) }
         let (year, month, day) = CivilDate.fromDays(lastDay + 1)
         end = DateFields(year: year, month: month, day: day).instant(in: device.timeZone).0
         var seeds: [String: UInt64] = [:]
@@ -75,8 +101,23 @@ struct PreparedDevice: Sendable {
     }
 
     func isScored(_ time: Milliseconds) -> Bool {
+        if let period, !period.contains(time) { return false }
         let day = DeviceModel(timeZone: zone).local(time, utcOffset: nil).day
         return day >= firstScoredDay && day <= lastDay
+    }
+
+    /// The device scored only within a period, as well as on its scored days.
+    func scored(within period: Range<Milliseconds>) -> PreparedDevice {
+        var device = self
+        device.period = period
+        return device
+    }
+
+    /// The device with only some of its apps in scope: their figures alone.
+    func restricted(to apps: Set<String>) -> PreparedDevice {
+        var device = self
+        device.scope = scope.filter { apps.contains($0.key) }
+        return device
     }
 
     func run(_ strategy: Backtest.Strategy, _ settings: BacktestSettings) -> Backtest.Outcome {
@@ -93,9 +134,8 @@ struct PreparedDevice: Sendable {
             }
         case .periodic(let period):
             var starts: [Milliseconds] = []
-            let firstDay = DeviceModel(timeZone: zone).local(launches.first?.time ?? 0, utcOffset: nil).day
-            if lastDay >= firstDay {
-                for day in firstDay...lastDay {
+            if let periodicDays {
+                for day in periodicDays {
                     let (year, month, dayOfMonth) = CivilDate.fromDays(day)
                     for minute in stride(from: 0, to: DayMinute.perDay, by: period) {
                         let fields = DateFields(
@@ -107,6 +147,8 @@ struct PreparedDevice: Sendable {
                 }
             }
             fetches = simulateResults(scope.keys.sorted().map { ($0, starts) }, settings)
+        case .observed:
+            fetches = observed
         case .oracle:
             let window = Milliseconds.seconds(settings.window), lead = Milliseconds.seconds(settings.lead)
             let starts = scope.keys.sorted().map { app -> (String, [Milliseconds]) in
@@ -261,25 +303,28 @@ struct PreparedDevice: Sendable {
                 ReliabilityBin(lower: $0, upper: $1, wakes: 0, forecast: 0, served: 0)
             }
         }
+        var apps: [String: (figures: StrategyFigures, ages: [Double])] = [:]
         for app in scope.keys.sorted() {
             let appFetches = (byApp[app] ?? []).sorted { $0.start < $1.start }
+            let (before, agesBefore, wakesBefore) = (sheet.figures, sheet.ages.count, sheet.appWakes)
             let served = scoreColdLaunches(of: app, appFetches, settings, into: &sheet)
             scoreFetches(of: app, appFetches, served: served, isPredictor: isPredictor, settings, into: &sheet)
+            // The app's own figures: what it added to the device's, its wakes those of its fetches.
+            var figures = sheet.figures.counts(since: before)
+            figures.scoredDays = scoredDays
+            figures.appDays = scoredDays
+            figures.deviceWakes = sheet.appWakes - wakesBefore
+            apps[app] = (figures, Array(sheet.ages[agesBefore...]))
         }
         if !state.isEmpty {
             sheet.figures.state = stateFigures(byApp, settings)
             sheet.figures.state?.refusedByState = refused.count(where: isScored)
         }
         sheet.figures.deviceWakes = sheet.wakeInstants.count
-        let ages = sheet.ages.sorted()
-        if !ages.isEmpty {
-            sheet.figures.medianContentAgeMinutes =
-                ages.count % 2 == 1
-                ? ages[ages.count / 2] : (ages[ages.count / 2 - 1] + ages[ages.count / 2]) / 2
-        }
+        sheet.figures.medianContentAgeMinutes = sheet.ages.median
         return Backtest.Outcome(
             figures: sheet.figures, fetches: fetches.sorted { ($0.start, $0.app) < ($1.start, $1.app) },
-            launches: sheet.scored)
+            launches: sheet.scored, ages: sheet.ages, apps: apps)
     }
 
     /// What fetches did where the state forbade them, and the cold launches of apps with
@@ -312,6 +357,8 @@ struct PreparedDevice: Sendable {
         /// The age of the content at each scored cold launch, in minutes.
         var ages: [Double] = []
         var wakeInstants = Set<Milliseconds>()
+        /// The distinct instants each app fetched at, added up app by app.
+        var appWakes = 0
     }
 
     /// Scores an app's cold launches on scored days, fresh or not, and counts those its fetches
@@ -356,7 +403,11 @@ struct PreparedDevice: Sendable {
     ) {
         let launchTimes = appLaunches[app] ?? []
         var launchIndex = 0
+        var lastStart: Milliseconds?
         for (index, fetch) in appFetches.enumerated() where isScored(fetch.start) {
+            // The app's fetches are in time order: one at the instant before is the same wake.
+            if fetch.start != lastStart { sheet.appWakes += 1 }
+            lastStart = fetch.start
             sheet.figures.fetches += 1
             sheet.wakeInstants.insert(fetch.start)
             if isPredictor, let forecast = fetch.forecast {
@@ -373,7 +424,10 @@ struct PreparedDevice: Sendable {
                 while launchIndex < launchTimes.count, launchTimes[launchIndex] <= fetch.start { launchIndex += 1 }
                 let nextLaunch = launchIndex < launchTimes.count ? launchTimes[launchIndex] : nil
                 let nextRefresh = appFetches[(index + 1)...].first { $0.result != .failed }?.start
-                if let nextRefresh, nextLaunch.map({ nextRefresh < $0 }) ?? true { sheet.figures.wastedSuperseded += 1 }
+                let horizon = settings.supersededWithin.map { fetch.start + .seconds($0) } ?? .max
+                if let nextRefresh, nextRefresh <= horizon, nextLaunch.map({ nextRefresh < $0 }) ?? true {
+                    sheet.figures.wastedSuperseded += 1
+                }
             }
         }
     }

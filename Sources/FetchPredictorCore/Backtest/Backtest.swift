@@ -174,6 +174,8 @@ public enum Backtest {
         /// event, no app's constraints. Run on devices that tell their state, to weigh what
         /// honouring it costs and saves.
         case ignoringState
+        /// The fetches that happened, as a store holds them: what ``Freshness`` scores.
+        case observed
 
         /// The strategy's name as reports write it: `predictor` (its budget is written apart),
         /// `periodic-30` ... `periodic-480`, or `oracle`.
@@ -183,6 +185,7 @@ public enum Backtest {
             case .periodic(let period): "periodic-\(period)"
             case .oracle: "oracle"
             case .ignoringState: "predictor-ignoring-state"
+            case .observed: "observed"
             }
         }
 
@@ -203,6 +206,8 @@ public enum Backtest {
                 self = .oracle
             } else if name == "predictor-ignoring-state" {
                 self = .ignoringState
+            } else if name == "observed" {
+                self = .observed
             } else if name.hasPrefix("periodic-"), let period = Int(name.dropFirst("periodic-".count)) {
                 self = .periodic(period)
             } else {
@@ -217,6 +222,7 @@ public enum Backtest {
             case .periodic(let period): "periodic-\(period)"
             case .oracle: "oracle"
             case .ignoringState: "predictor-ignoring-state"
+            case .observed: "observed"
             }
         }
     }
@@ -225,6 +231,10 @@ public enum Backtest {
         var figures: StrategyFigures
         var fetches: [SimulatedFetch]
         var launches: [ScoredLaunch]
+        /// The content's age at each scored cold launch with a refresh before it, in minutes.
+        var ages: [Double] = []
+        /// Each app's own figures and ages: its counts, its days, its fetches' instants.
+        var apps: [String: (figures: StrategyFigures, ages: [Double])] = [:]
     }
 
     /// Results written from concurrent runs.

@@ -30,6 +30,11 @@ public struct BacktestSettings: Sendable {
     public var constraints: [String: AppConstraints] = [:]
     /// Cold launches an app needs in the whole log to be in scope, without a settings file.
     public var minimumColdLaunches = 20
+    /// How soon after a fetch another refresh must come to waste it (with no launch between), in
+    /// seconds; `nil` for any time to the end of the log, as the protocol counts. ``Freshness``
+    /// of what happened looks a day past each fetch, so that a period's figures are the sum of
+    /// its days' however the days are read.
+    public var supersededWithin: Double?
     /// How long a simulated fetch takes, in seconds: its result reaches the predictor then.
     public var fetchDuration: Double = 5
     /// What forecasts the replayed predictor's cold launches (``HazardForecaster`` by default).

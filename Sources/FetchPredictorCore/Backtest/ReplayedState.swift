@@ -16,12 +16,8 @@ struct ReplayedState: Sendable {
 
         /// The state at `time`; `nil` before the first change.
         func at(_ time: Milliseconds) -> Value? {
-            var low = 0, high = times.count
-            while low < high {
-                let middle = (low + high) / 2
-                if times[middle] <= time { low = middle + 1 } else { high = middle }
-            }
-            return low == 0 ? nil : values[low - 1]
+            let after = times.partitioningIndex { $0 > time }
+            return after == 0 ? nil : values[after - 1]
         }
     }
 

@@ -119,6 +119,20 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
         wastedSuperseded = 0
     }
 
+    /// The counts added since `earlier` (the same run's figures before an app was scored): the
+    /// app's own; its days, wakes, forecasts and state are not counted here.
+    func counts(since earlier: StrategyFigures) -> StrategyFigures {
+        var counts = StrategyFigures(strategy: strategy)
+        counts.coldLaunches = coldLaunches - earlier.coldLaunches
+        counts.freshLaunches = freshLaunches - earlier.freshLaunches
+        counts.fetches = fetches - earlier.fetches
+        counts.wastedNoData = wastedNoData - earlier.wastedNoData
+        counts.wastedFailed = wastedFailed - earlier.wastedFailed
+        counts.wastedSuperseded = wastedSuperseded - earlier.wastedSuperseded
+        counts.servedLaunches = servedLaunches - earlier.servedLaunches
+        return counts
+    }
+
     /// The sum of two devices' figures; the median age is not kept.
     func adding(_ other: StrategyFigures) -> StrategyFigures {
         var sum = self
@@ -144,5 +158,16 @@ public struct StrategyFigures: Sendable, Hashable, Codable {
             }
         }
         return sum
+    }
+}
+
+extension [Double] {
+    /// The middle value, or the mean of the two middle ones; `nil` for none: the median content
+    /// age of a backtest and of freshness alike.
+    var median: Double? {
+        let sorted = sorted()
+        guard !sorted.isEmpty else { return nil }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 }

@@ -109,12 +109,8 @@ extension Planner {
 
     /// The index of the first wake after a time, in wakes sorted by time.
     static func firstIndex(_ wakes: [AppWake], after time: Date) -> Int? {
-        var low = 0, high = wakes.count
-        while low < high {
-            let middle = (low + high) / 2
-            if wakes[middle].plannedTime <= time { low = middle + 1 } else { high = middle }
-        }
-        return low < wakes.count ? low : nil
+        let after = wakes.partitioningIndex { $0.plannedTime > time }
+        return after < wakes.count ? after : nil
     }
 
     /// Drops the least valuable device wakes of any local day over the device's daily cap.

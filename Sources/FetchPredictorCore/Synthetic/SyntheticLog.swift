@@ -160,11 +160,7 @@ public struct SyntheticLog: Sendable {
 
     /// Whether any of the sorted instants falls in (after, upTo].
     static func anyPublished(_ sorted: [Milliseconds], after: Milliseconds, upTo: Milliseconds) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] <= after { low = middle + 1 } else { high = middle }
-        }
-        return low < sorted.count && sorted[low] <= upTo
+        let next = sorted.partitioningIndex { $0 > after }
+        return next < sorted.count && sorted[next] <= upTo
     }
 }

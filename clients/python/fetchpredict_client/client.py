@@ -19,6 +19,7 @@ from .generated.api.default import (
     claim_wakes,
     delete_device,
     due_wakes,
+    freshness,
     get_device,
     get_tenant_settings,
     habits,
@@ -39,6 +40,8 @@ from .generated.models import (
     DeviceSettings,
     DeviceWake,
     Event,
+    Freshness,
+    FreshnessScope,
     ListDevicesResponse200,
     NextWakeResponse200,
     PostEventsBody,
@@ -332,6 +335,35 @@ class FetchPredictor:
         )
         answer = self._call(lambda: claim_wakes.sync_detailed(client=self.api, body=body))
         return self._expect(answer, ClaimWakesResponse200, "POST /v1/wakes/claim").wakes
+
+    # Did the wakes pay?
+
+    def freshness(
+        self,
+        from_: str,
+        to: str,
+        *,
+        device: str | None = None,
+        app: str | None = None,
+        scope: str | None = None,
+    ) -> Freshness:
+        """The fresh cold launches of the fetches sent, from the day `from_` to the day before
+        `to` (`YYYY-MM-DD`, each device's local days), beside fetching every 30, 60 and 120 minutes
+        and the oracle: of one device (its period may be instants too) or of every device of the
+        tenant, of one app or of each. Over the tenant, `pending_devices` says how many devices'
+        latest events are not counted yet. `scope="protocol"` (with `device`) scores the device as
+        `fetchpredict evaluate` does."""
+        answer = self._call(
+            lambda: freshness.sync_detailed(
+                client=self.api,
+                from_=from_,
+                to=to,
+                device=UNSET if device is None else device,
+                app=UNSET if app is None else app,
+                scope=UNSET if scope is None else FreshnessScope(scope),
+            )
+        )
+        return self._expect(answer, Freshness, "GET /v1/freshness")
 
     # One place for what every call does.
 

@@ -87,10 +87,13 @@ extension EventKeeping {
         try await prune(before: time, device: device, dryRun: false)
     }
 
-    /// Every event of a device in time order (then by kind and app), each naming no device.
-    public func events(device: String) async throws -> [Event] {
+    /// Every event of a device in time order (then by kind and app), each naming no device;
+    /// from `start` (included) and before `end` when given.
+    public func events(device: String, from start: Milliseconds? = nil, to end: Milliseconds? = nil)
+        async throws -> [Event]
+    {
         let events = Mutex<[Event]>([])
-        try await forEachStoredEvent(device: device, from: nil, to: nil) { event in
+        try await forEachStoredEvent(device: device, from: start, to: end) { event in
             var event = event
             event.device = nil
             events.withLock { $0.append(event) }

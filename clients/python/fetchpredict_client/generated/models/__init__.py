@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .app_freshness import AppFreshness
 from .app_habits import AppHabits
 from .app_habits_profiles_item import AppHabitsProfilesItem
 from .app_habits_state import AppHabitsState
@@ -20,6 +21,10 @@ from .event import Event
 from .event_event import EventEvent
 from .event_result import EventResult
 from .event_value_type_1 import EventValueType1
+from .freshness import Freshness
+from .freshness_figures import FreshnessFigures
+from .freshness_figures_strategy import FreshnessFiguresStrategy
+from .freshness_scope import FreshnessScope
 from .list_devices_response_200 import ListDevicesResponse200
 from .next_wake_response_200 import NextWakeResponse200
 from .post_events_body import PostEventsBody
@@ -37,6 +42,7 @@ from .tenant_settings import TenantSettings
 from .wakes import Wakes
 
 __all__ = (
+    "AppFreshness",
     "AppHabits",
     "AppHabitsProfilesItem",
     "AppHabitsState",
@@ -57,6 +63,10 @@ __all__ = (
     "EventEvent",
     "EventResult",
     "EventValueType1",
+    "Freshness",
+    "FreshnessFigures",
+    "FreshnessFiguresStrategy",
+    "FreshnessScope",
     "ListDevicesResponse200",
     "NextWakeResponse200",
     "PostEventsBody",
