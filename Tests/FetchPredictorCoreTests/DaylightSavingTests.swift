@@ -75,4 +75,34 @@ struct LocalInstantCacheTests {
             #expect(cache.instant(fields) == fields.instant(in: zone).0, "\(name) \(fields)")
         }
     }
+
+    /// A timer's wall-clock times of a day (the periodic baselines'), read fast on a day with no
+    /// change of offset, are the times each one resolves to alone, on every day of 2011 and 2024
+    /// in zones with a change of an hour, of half an hour (Lord Howe), none (Kathmandu), a change
+    /// of the standard offset (Volgograd, 2020) and a day skipped whole (Apia, 2011-12-30).
+    @Test(arguments: [
+        "Europe/Warsaw", "America/New_York", "Australia/Lord_Howe", "Asia/Kathmandu",
+        "Europe/Volgograd", "Pacific/Apia",
+    ])
+    func aTimersTimesOfADayAreEachTimesOwnInstant(name: String) throws {
+        let zone = try #require(TimeZone(identifier: name))
+        let days = [
+            CivilDate.daysSince1970(year: 2011, month: 1, day: 1),
+            CivilDate.daysSince1970(year: 2020, month: 1, day: 1),
+            CivilDate.daysSince1970(year: 2024, month: 1, day: 1),
+        ].flatMap { $0..<($0 + 366) }
+        for day in days {
+            for every in [30, 60, 120] {
+                let (y, m, d) = CivilDate.fromDays(day)
+                let alone = stride(from: 0, to: 1440, by: every).compactMap { minute -> Milliseconds? in
+                    let (time, resolution) = DateFields(
+                        year: y, month: m, day: d, hour: minute / 60, minute: minute % 60
+                    )
+                    .instant(in: zone)
+                    return resolution == .skipped ? nil : time
+                }
+                #expect(DateFields.instants(ofDay: day, every: every, in: zone) == alone, "\(name) \(y)-\(m)-\(d)")
+            }
+        }
+    }
 }

@@ -102,7 +102,7 @@ struct PreparedDevice: Sendable {
 
     func isScored(_ time: Milliseconds) -> Bool {
         if let period, !period.contains(time) { return false }
-        let day = DeviceModel(timeZone: zone).local(time, utcOffset: nil).day
+        let day = DeviceModel.local(time, utcOffset: nil, zone: zone).day
         return day >= firstScoredDay && day <= lastDay
     }
 
@@ -135,16 +135,7 @@ struct PreparedDevice: Sendable {
         case .periodic(let period):
             var starts: [Milliseconds] = []
             if let periodicDays {
-                for day in periodicDays {
-                    let (year, month, dayOfMonth) = CivilDate.fromDays(day)
-                    for minute in stride(from: 0, to: DayMinute.perDay, by: period) {
-                        let fields = DateFields(
-                            year: year, month: month, day: dayOfMonth, hour: minute / DayMinute.perHour,
-                            minute: minute % DayMinute.perHour)
-                        let (time, resolution) = fields.instant(in: zone)
-                        if resolution != .skipped { starts.append(time) }
-                    }
-                }
+                for day in periodicDays { starts += DateFields.instants(ofDay: day, every: period, in: zone) }
             }
             fetches = simulateResults(scope.keys.sorted().map { ($0, starts) }, settings)
         case .observed:

@@ -108,7 +108,7 @@ public enum Freshness {
 
     /// The local day of an instant in a zone, in days since 1970-01-01.
     public static func day(of time: Milliseconds, in zone: TimeZone) -> Int {
-        DeviceModel(timeZone: zone).local(time, utcOffset: nil).day
+        DeviceModel.local(time, utcOffset: nil, zone: zone).day
     }
 
     /// The first instant of a local day (days since 1970-01-01) in a zone.

@@ -19,3 +19,32 @@ extension DateFields {
         return (local - candidates.min()!, .skipped)
     }
 }
+
+extension DateFields {
+    /// The instants of a local day's wall-clock minutes 0, `every`, 2 × `every`... in a zone,
+    /// those in a daylight-saving gap left out: when a timer set to those times fires.
+    ///
+    /// A day whose offset does not change is read by adding minutes to its midnight: one
+    /// question of the zone a day, where resolving each time asks it several.
+    static func instants(ofDay day: Int, every minutes: Int, in zone: TimeZone) -> [Milliseconds] {
+        let (year, month, dayOfMonth) = CivilDate.fromDays(day)
+        let (start, resolution) = DateFields(year: year, month: month, day: dayOfMonth).instant(in: zone)
+        let next = CivilDate.fromDays(day + 1)
+        let (end, _) = DateFields(year: next.year, month: next.month, day: next.day).instant(in: zone)
+        let steady =
+            resolution == .exact && end - start == Milliseconds.perDay
+            && zone.secondsFromGMT(for: Date(milliseconds: start)) == zone.secondsFromGMT(for: Date(milliseconds: end))
+            && (zone.nextDaylightSavingTimeTransition(after: Date(milliseconds: start)).map { $0.milliseconds >= end }
+                ?? true)
+        if steady {
+            return stride(from: 0, to: DayMinute.perDay, by: minutes).map { start + .minutes($0) }
+        }
+        return stride(from: 0, to: DayMinute.perDay, by: minutes).compactMap { minute in
+            let fields = DateFields(
+                year: year, month: month, day: dayOfMonth, hour: minute / DayMinute.perHour,
+                minute: minute % DayMinute.perHour)
+            let (time, resolution) = fields.instant(in: zone)
+            return resolution == .skipped ? nil : time
+        }
+    }
+}
