@@ -7,8 +7,9 @@
 #   cost: DEVICES synthetic devices of DAYS days ending today (scripts/bench/fleet-csv.py, tenant
 #     bench), imported into SQLite; the freshness pass keeping them all (devices a second); GET
 #     /v1/freshness of the tenant for a day and for the whole period, p50 and p99; then event
-#     batches a second at saturation (scripts/bench/batches.sh) with the pass on (the default
-#     --freshness-per-second) and off (0), alternated, on the same store.
+#     batches a second at saturation (scripts/bench/batches.sh) with the pass on (the defaults,
+#     --freshness-per-second 500 and --freshness-share 0.05) and off (0), alternated, on the same
+#     store. The pass keeps the fleet first with no share (--freshness-share 1): its own speed.
 # Run from the package's root:
 #   scripts/bench-freshness.sh [agree|cost|all (all)] [DEVICES (100000)] [DAYS (2)]
 # FETCHPREDICT_BIN names another build; BENCH_DIR the folder (default /tmp/fetchpredict-bench-freshness).
@@ -98,7 +99,7 @@ if [ "$what" = cost ] || [ "$what" = all ]; then
   sqlite3 "$store" "UPDATE device SET timeZone = 'Europe/Warsaw' WHERE timeZone IS NULL"
   key=$("$tool" keys create --tenant bench --db "$store" | awk '{print $NF}')
   today=$(date -u +%F) tomorrow=$(date -u -d "+1 day" +%F) yesterday=$(date -u -d "-1 day" +%F)
-  serve "$store" cost --sweep-per-second 0 --freshness-per-second 5000
+  serve "$store" cost --sweep-per-second 0 --freshness-per-second 5000 --freshness-share 1
   printf "  the pass: "
   python3 scripts/bench/freshness-bench.py kept --port "$port" --key "$key" --from "$start" --to "$tomorrow"
   printf "  a day: "

@@ -50,6 +50,10 @@ public struct ServiceSettings: Sendable {
     /// How long a device's days of freshness wait after the pass took them before it takes them
     /// again: a device sending a batch a second is scored once a minute, not every second.
     public var freshnessSettle: Duration = .seconds(60)
+    /// The most of its time the freshness pass works (more than 0, at most 1): after a tick's
+    /// work it rests so that its work is this share of the time at most, and its figures lag
+    /// when more devices change than that keeps.
+    public var freshnessShare: Double = 0.05
     /// How many wrong API keys one client address may send a minute (and at once) before its
     /// requests with a key are answered 429 until it slows (``KeyGuessLimit``); 0 for no limit,
     /// as behind a proxy that limits them itself.
@@ -160,7 +164,7 @@ public enum FetchPredictorService {
             logger: logger)
         let freshness = FreshnessPass(
             store: store, clock: clock, perTick: settings.freshnessPerSecond, settle: settings.freshnessSettle,
-            interval: .seconds(1), logger: logger)
+            share: settings.freshnessShare, interval: .seconds(1), logger: logger)
         let idle = TimeAmount.nanoseconds(Int64(settings.readTimeout.components.seconds) * 1_000_000_000)
         return Application(
             responder: HeadAsGet(base: router.buildResponder()),

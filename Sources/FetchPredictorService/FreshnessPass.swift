@@ -19,6 +19,9 @@ struct FreshnessPass: Service {
     let perTick: Int
     /// How long a device's days wait after they were taken before they are taken again.
     let settle: Duration
+    /// The most of its time the pass works: after a tick's work, it rests for
+    /// ``rest(after:interval:share:)``.
+    let share: Double
     let interval: Duration
     let logger: Logger
 
@@ -26,6 +29,7 @@ struct FreshnessPass: Service {
         await cancelWhenGracefulShutdown {
             var failing = 0
             while !Task.isCancelled {
+                let started = ContinuousClock.now
                 do {
                     let settle = Milliseconds(settle.components.seconds * 1000)
                     let work = try await store.takeFreshnessWork(
@@ -43,9 +47,16 @@ struct FreshnessPass: Service {
                     failing += 1
                     Counter(label: "fetchpredict_freshness_failures_total").increment()
                 }
-                try? await Task.sleep(for: interval)
+                try? await Task.sleep(
+                    for: Self.rest(after: ContinuousClock.now - started, interval: interval, share: share))
             }
         }
+    }
+
+    /// How long the pass rests after a tick that worked `busy`: the tick's interval, or longer
+    /// when the work was more than `share` of the time, so that it is that share at most.
+    static func rest(after busy: Duration, interval: Duration, share: Double) -> Duration {
+        max(interval, busy * ((1 - share) / share))
     }
 
     /// The tenant's figures of the last 7 days (by UTC date; each device's own local days).

@@ -92,4 +92,12 @@ struct FreshnessCommandTests {
         let unknown = try Tool.run(["freshness", "--db", db, "--device", "tablet"])
         #expect(unknown.status != 0 && unknown.stderr.contains("'tablet'"))
     }
+
+    /// The pass's share of the time is a fraction more than 0 and at most 1, refused by name
+    /// before anything is served.
+    @Test(arguments: ["0", "1.5", "-0.1", "much"])
+    func aShareOutsideZeroToOneIsRefusedByName(share: String) throws {
+        let served = try Tool.run(["serve", "--db", try store(), "--listen", "127.0.0.1:0", "--freshness-share", share])
+        #expect(served.status != 0 && served.stderr.contains("--freshness-share"), "\(served.stderr)")
+    }
 }

@@ -3,6 +3,8 @@ import FetchPredictorTestSupport
 import Foundation
 import Testing
 
+@testable import FetchPredictorService
+
 /// `GET /v1/freshness`: a device's figures from its events, a tenant's from the days the pass
 /// keeps; tenants apart; erasure; bad periods refused by field.
 struct FreshnessServiceTests {
@@ -143,5 +145,19 @@ struct FreshnessServiceTests {
             key: service.acme)
         #expect(instants.status == 200 && observed(instants)["coldLaunches"] as? Int == 3)
         await service.stop()
+    }
+
+    /// The pass works at most its share of the time: after a tick of a second at 5% it rests 19
+    /// seconds; after a light tick, the tick's interval; at a share of 1, never more than that.
+    @Test func thePassRestsSoThatItWorksItsShareOfTheTimeAtMost() {
+        let second = Duration.seconds(1)
+        func near(_ rest: Duration, _ expected: Duration) -> Bool {
+            max(rest - expected, expected - rest) < .microseconds(1)
+        }
+        #expect(near(FreshnessPass.rest(after: .seconds(1), interval: second, share: 0.05), .seconds(19)))
+        #expect(
+            near(FreshnessPass.rest(after: .milliseconds(500), interval: second, share: 0.25), .milliseconds(1_500)))
+        #expect(FreshnessPass.rest(after: .milliseconds(20), interval: second, share: 0.05) == second)
+        #expect(FreshnessPass.rest(after: .seconds(3), interval: second, share: 1) == second)
     }
 }

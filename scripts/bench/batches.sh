@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Event batches a second at saturation through one `fetchpredict serve` on a store: wrk, 2 threads,
-# 32 connections, 15 s, batches of 10 launches of tenant bench's devices d0000... at today's present
+# 32 connections, 15 s (FP_SECONDS), batches of 10 launches of tenant bench's devices d0000... at today's present
 # (scripts/bench/requests.lua with FP_NEXT_SHARE=0). For comparing builds on copies of one store,
 # alternated, as docs/experiments.md did after scripts/bench-due.sh:
 #   FP_KEY=KEY FP_DEVICES=20000 scripts/bench/batches.sh BINARY STORE.sqlite|postgres://... [serve options...]
@@ -17,7 +17,7 @@ pid=$!
 port=$(scripts/bench/serve-port.sh "$log" 60)
 share=${FP_NEXT_SHARE:-0}
 out=$(FP_NEXT_SHARE=$share FP_DAY=$(date -u -d "today 00:00" +%s) FP_START=$(date +%s) FP_DELAY_MS=${FP_DELAY_MS:-0} \
-  wrk -t2 -c32 -d15s --latency -s scripts/bench/requests.lua "http://127.0.0.1:$port")
+  wrk -t2 -c32 -d"${FP_SECONDS:-15}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:$port")
 kill -TERM "$pid"
 wait "$pid" || true
 what=$([ "$share" = 1 ] && echo "next-wakes" || echo "batches")

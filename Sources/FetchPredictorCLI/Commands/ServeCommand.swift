@@ -89,6 +89,12 @@
 
         @Option(
             help: ArgumentHelp(
+                "The most of its time the freshness pass works, from more than 0 to 1: after a second's work it rests the rest, so that a fleet whose devices all send events costs the service's other work no more than this share of a core; its figures lag instead.",
+                valueName: "fraction"))
+        var freshnessShare: Double = 0.05
+
+        @Option(
+            help: ArgumentHelp(
                 "The most wrong API keys one client address may send a minute (and at once); beyond, its requests with a key are answered 429 with Retry-After until it slows. 0 for no limit. Behind a proxy, give --trusted-proxy so that its clients are told apart.",
                 valueName: "count"))
         var keyFailuresPerMinute: Int = 60
@@ -122,6 +128,9 @@
             guard sweepPerSecond >= 0 else { throw ValidationError("--sweep-per-second must be 0 or more.") }
             guard freshnessPerSecond >= 0 else { throw ValidationError("--freshness-per-second must be 0 or more.") }
             guard freshnessSettle >= 0 else { throw ValidationError("--freshness-settle must be 0 seconds or more.") }
+            guard freshnessShare > 0, freshnessShare <= 1 else {
+                throw ValidationError("--freshness-share must be more than 0 and at most 1.")
+            }
             guard keyFailuresPerMinute >= 0 else {
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
             }
@@ -165,6 +174,7 @@
             settings.sweepPerSecond = sweepPerSecond
             settings.freshnessPerSecond = freshnessPerSecond
             settings.freshnessSettle = .seconds(freshnessSettle)
+            settings.freshnessShare = freshnessShare
             settings.keyFailuresPerMinute = keyFailuresPerMinute
             settings.trustedProxies = try TrustedProxies(trustedProxy)
             LoggingSystem.bootstrap(StreamLogHandler.standardError)
