@@ -92,8 +92,9 @@ if [ "$what" = cost ] || [ "$what" = all ]; then
   python3 scripts/bench/fleet-csv.py --tool "$tool" --devices "$devices" --days "$days" --prefix bench/ \
     --start "$start" >"$work/fleet.csv"
   store="$work/fleet.sqlite"
-  /usr/bin/time -f "  imported $(($(wc -l <"$work/fleet.csv") - 1)) events in %e s" \
+  /usr/bin/time -o "$work/import.time" -f "  imported $(($(wc -l <"$work/fleet.csv") - 1)) events in %e s" \
     "$tool" import "$work/fleet.csv" --db "$store" >/dev/null 2>&1
+  cat "$work/import.time"
   # Every device in Warsaw at once (the fleet's file names none; config would take a process a
   # device): the store's own trigger marks each device's whole history to keep, as a new zone does.
   sqlite3 "$store" "UPDATE device SET timeZone = 'Europe/Warsaw' WHERE timeZone IS NULL"

@@ -8,6 +8,9 @@
 #   scripts/bench/serve-pair.sh BASE_BIN HEAD_BIN STORE DEVICES [ROUNDS (10)] [SECONDS (8)]
 # STORE is one scripts/bench-serve.sh loaded (BENCH_DIR/serve.sqlite: tenant bench, devices
 # d0000...). START_BACK=S starts the present S seconds later in the day than 06:00.
+# BASE_ARGS and HEAD_ARGS add options to each side's serve (one binary twice, with and without a
+# pass: BASE_ARGS="--freshness-per-second 0"); FP_NEXT_SHARE=0 sends event batches instead of
+# next-wakes (scripts/bench/requests.lua); PREPARE=0 leaves the devices as the store has them.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base_bin=$1 head_bin=$2 store=$3 devices=$4 rounds=${5:-10} seconds=${6:-8}
@@ -19,11 +22,15 @@ for name in base head; do
   sqlite3 "$store" ".backup '$work/$name/s.sqlite'"
   bin=$base_bin; [ $name = head ] && bin=$head_bin
   key[$name]=$("$bin" keys create --tenant bench --db "$work/$name/s.sqlite" | awk '{print $NF}')
+  extra=${BASE_ARGS:-}; [ $name = head ] && extra=${HEAD_ARGS:-}
+  # shellcheck disable=SC2086 # the options are words
   "$bin" serve --db "$work/$name/s.sqlite" --listen 127.0.0.1:0 --cache-devices "$devices" --log-level warning \
-    2>"$work/$name/serve.log" &
+    $extra 2>"$work/$name/serve.log" &
   pid[$name]=$!
   port[$name]=$(scripts/bench/serve-port.sh "$work/$name/serve.log")
-  python3 scripts/bench/prepare-devices.py --port "${port[$name]}" --key "${key[$name]}" --devices "$devices" >/dev/null
+  if [ "${PREPARE:-1}" != 0 ]; then
+    python3 scripts/bench/prepare-devices.py --port "${port[$name]}" --key "${key[$name]}" --devices "$devices" >/dev/null
+  fi
 done
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 start=$(($(date +%s) - ${START_BACK:-0}))
