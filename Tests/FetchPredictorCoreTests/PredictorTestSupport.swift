@@ -8,9 +8,10 @@ enum Learned {
     static func predictor(
         _ persona: Persona, days: Int, zone: TimeZone, seed: UInt64, interval: FetchInterval = .minimum,
         start: DateFields = DateFields(year: 2024, month: 1, day: 1), fetchPeriod: Int = 0,
-        configuration: PredictorConfiguration = PredictorConfiguration()
+        configuration: PredictorConfiguration = PredictorConfiguration(),
+        forecaster: any LaunchForecaster = HazardForecaster()
     ) throws -> Predictor {
-        var predictor = Predictor(configuration: configuration)
+        var predictor = Predictor(configuration: configuration, forecaster: forecaster)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = interval
         let log = SyntheticLog(

@@ -208,13 +208,24 @@ struct PlanningInvariantTests {
     /// fetches of an app, recorded or planned, are closer than its interval.
     @Test(arguments: zones, Array(1...8) as [UInt64])
     func intervalsNeverAndDisabledAlwaysHonoured(zoneName: String, seed: UInt64) throws {
+        try Self.checkIntervalsNeverAndDisabled(zoneName: zoneName, seed: seed)
+    }
+
+    /// The check of ``intervalsNeverAndDisabledAlwaysHonoured(zoneName:seed:)`` with any
+    /// forecaster and way of planning (the learned forecaster's plans are held to it too).
+    static func checkIntervalsNeverAndDisabled(
+        zoneName: String, seed: UInt64, forecaster: any LaunchForecaster = HazardForecaster(),
+        planning: WakePlanning = .sweep
+    ) throws {
         let zone = TimeZone(identifier: zoneName)!
         var random = SeededGenerator(seed: seed)
         let persona = Persona.all[Int(seed) % Persona.all.count]
         var configuration = PredictorConfiguration()
         configuration.budget = 0.5 + random.unit() * 0.5
+        configuration.planning = planning
         var predictor = try Learned.predictor(
-            persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration)
+            persona, days: 10, zone: zone, seed: seed, fetchPeriod: 120, configuration: configuration,
+            forecaster: forecaster)
         let choices: [FetchInterval] = [
             .never, .minimum, .seconds(60), .seconds(1800), .seconds(5400), .seconds(14_400),
         ]

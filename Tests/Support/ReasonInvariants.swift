@@ -11,6 +11,8 @@ public enum ReasonInvariants {
     /// - A return's window reaches past the cold-launch gap after the app's last launch, and its
     ///   minutes since that launch, when `lastLaunches` gives it, are those from the launch to the
     ///   device wake as it happens (after coalescing moved it), not to the time first planned.
+    /// - A wake the launch model chose names what its chance comes from (the app opened last, the
+    ///   return after its own last launch, the time of day or a habit), beside a chance above 0.
     /// - The named parts of a wake's expected launches (usual use at this time, a return) add up to
     ///   its expected launches, and a wake that expects any names them, unless the launch model
     ///   chose it (it names its chance) or it is a cold start's.
@@ -68,6 +70,15 @@ public enum ReasonInvariants {
                             }
                         } else {
                             problems.append("\(label): a cold-start wake names no rule that earned it")
+                        }
+                    case .follows(_, let share):
+                        explained = true
+                        if share < 0 || share > 1 {
+                            problems.append("\(label): follows another app \(share) of the time")
+                        }
+                    case .launchModel(let chance):
+                        if chance <= 0 || chance > 1 {
+                            problems.append("\(label): a launch model's chance of \(chance)")
                         }
                     case .newContent(let chance):
                         if chance <= 0 || chance > 1 {

@@ -126,7 +126,10 @@ extension Planner {
     /// quarter of that chance or more (the chance with the session signals at rest, the app's
     /// chance after that app read as its chance after any launch, is that much lower); the app's
     /// own last launch, when the time since it does (its chance by time since its last launch
-    /// read a week after it); and the habits that peak in the window.
+    /// read a week after it); the time of day, when the app's use at this time does (its chance
+    /// with no use in its daily profile, in this window yesterday or a week ago); and the habits
+    /// that peak in the window. When no signal makes a quarter, the one that makes the most is
+    /// named, so that every wake says what its chance comes from.
     func modelReasons(
         _ name: String, at index: Int, launchModel: LaunchModel, model: AppModel, profiles: DayProfiles,
         habits: DayProfiles
@@ -143,12 +146,17 @@ extension Planner {
         // With no app opened last, the app's own chance after a launch is the one after any.
         let afterAnyLaunch = ownRates.afterLaunch[name] ?? OwnRates.launchPrior
         (atRest.followRate, atRest.followRateByQuarter) = (afterAnyLaunch, afterAnyLaunch)
+        // Each signal that may be named: the reason, and how much higher the chance is with it.
+        var signals: [(reason: WakeReason, share: Double)] = []
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
-            let launches = device.traces.launchCounts[lastApp], launches > 0,
-            chance - launchModel.probability(atRest) >= Self.namedShare * chance
+            let launches = device.traces.launchCounts[lastApp], launches > 0
         {
             let follows = device.traces.followed[lastApp]?[name] ?? 0
-            reasons.append(.follows(app: lastApp, share: Double(follows) / Double(launches)))
+            signals.append(
+                (
+                    .follows(app: lastApp, share: Double(follows) / Double(launches)),
+                    chance - launchModel.probability(atRest)
+                ))
         }
         var longAgo = features
         longAgo.minutesSinceLaunch = LaunchFeatures.capMinutes
@@ -158,15 +166,37 @@ extension Planner {
             longAgo.recencyRate = recency[OwnRates.bucket(.minutes(Int(LaunchFeatures.capMinutes)))]
         }
         let chanceLongAgo = launchModel.probability(longAgo)
-        if let last = model.lastLaunch, chance - chanceLongAgo >= Self.namedShare * chance {
-            // As expected launches, as the plan reads a chance.
-            reasons.append(
-                .returning(
-                    minutesSinceLastLaunch: clock.time(index).minutes(since: last),
-                    expectedLaunches: log(1 - min(Self.maximumChance, chanceLongAgo))
-                        - log(1 - min(Self.maximumChance, chance))))
+        if let last = model.lastLaunch {
+            signals.append(
+                (
+                    .returning(
+                        minutesSinceLastLaunch: clock.time(index).minutes(since: last),
+                        expectedLaunches: Self.expectedLaunches(from: chanceLongAgo, to: chance)),
+                    chance - chanceLongAgo
+                ))
+        }
+        var noUseNow = features
+        (noUseNow.profileRate, noUseNow.profileSlope, noUseNow.profileNext30, noUseNow.habitRate) = (0, 0, 0, 0)
+        (noUseNow.sameWindowYesterday, noUseNow.sameWindowLastWeek) = (0, 0)
+        let chanceNoUseNow = launchModel.probability(noUseNow)
+        signals.append(
+            (
+                .usualTime(expectedLaunches: Self.expectedLaunches(from: chanceNoUseNow, to: chance)),
+                chance - chanceNoUseNow
+            ))
+        let named = signals.filter { $0.share >= Self.namedShare * chance }
+        if !named.isEmpty {
+            reasons += named.map(\.reason)
+        } else if let most = signals.max(by: { $0.share < $1.share }), most.share > 0 {
+            reasons.append(most.reason)
         }
         reasons.append(.launchModel(chance: chance))
         return reasons
+    }
+
+    /// The expected cold launches in a window that a chance adds over another, as the plan reads
+    /// a chance (−ln(1 − p)).
+    static func expectedLaunches(from lower: Double, to higher: Double) -> Double {
+        log(1 - min(maximumChance, lower)) - log(1 - min(maximumChance, higher))
     }
 }
