@@ -139,8 +139,10 @@ struct LaunchModelPlanningTests {
     }
 
     /// The reasons of a wake the model made are true of it: the chance it names is the model's
-    /// chance at the wake from the features then, an app it follows is the app opened last, and
-    /// the chance is lower by a quarter or more with the session signals at rest.
+    /// chance at the wake from the features then; an app it follows is the app opened last, and
+    /// the chance is lower by a quarter or more with the session signals at rest; usual use at
+    /// this time names the expected launches the daily profile's signals add (a quarter of the
+    /// chance or more); a signal below a quarter is named only alone, as the one that adds most.
     @Test func theReasonsOfAModelsWakeAreTrueOfIt() throws {
         let (_, events) = try Self.predictor()
         var configuration = PredictorConfiguration()
@@ -149,7 +151,7 @@ struct LaunchModelPlanningTests {
         replayed.defaultInterval = .minimum
         replayed.setTimeZone(Self.zone, device: "phone")
         let lastDays = events.last!.time - 3 * 86_400_000
-        var chances = 0, follows = 0
+        var chances = 0, follows = 0, usual = 0
         for event in events {
             try replayed.observe(event, device: "phone")
             guard event.time >= lastDays, event.kind == .launch,
@@ -184,8 +186,21 @@ struct LaunchModelPlanningTests {
                             device.traces.ownRates(configuration).afterLaunch[app.app] ?? OwnRates.launchPrior
                         (atRest.followRate, atRest.followRateByQuarter) = (afterAny, afterAny)
                         let chance = LaunchModel.prior.probability(features)
-                        #expect(chance - LaunchModel.prior.probability(atRest) >= 0.25 * chance)
+                        let share = chance - LaunchModel.prior.probability(atRest)
+                        #expect(share >= 0.25 * chance || (share > 0 && Self.signals(app.reasons) == 1))
                         follows += 1
+                    case .usualTime(let expected):
+                        // The chance with no use of the app at this time of day, in its daily
+                        // profile, yesterday or a week ago.
+                        var noUseNow = features
+                        (noUseNow.profileRate, noUseNow.profileSlope) = (0, 0)
+                        (noUseNow.profileNext30, noUseNow.habitRate) = (0, 0)
+                        (noUseNow.sameWindowYesterday, noUseNow.sameWindowLastWeek) = (0, 0)
+                        let chance = LaunchModel.prior.probability(features)
+                        let without = LaunchModel.prior.probability(noUseNow)
+                        #expect(abs(expected - (log(1 - without) - log(1 - chance))) < 1e-9)
+                        #expect(chance - without >= 0.25 * chance || (expected > 0 && Self.signals(app.reasons) == 1))
+                        usual += 1
                     default:
                         break
                     }
@@ -193,7 +208,17 @@ struct LaunchModelPlanningTests {
             }
         }
         #expect(chances > 10)
-        #expect(follows > 0)
+        #expect(follows > 0 && usual > 0)
+    }
+
+    /// How many signals a model's wake names as what its chance comes from.
+    static func signals(_ reasons: [WakeReason]) -> Int {
+        reasons.count {
+            switch $0 {
+            case .follows, .returning, .usualTime: true
+            default: false
+            }
+        }
     }
 
     /// The traces cost learning time and cache space, so a predictor keeps them only when a
