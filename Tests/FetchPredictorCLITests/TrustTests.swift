@@ -335,6 +335,20 @@ struct TrustTests {
             #expect(imported.stderr.contains("Note: device \(device) has no time zone."), "\(imported.stderr)")
         }
         #expect(!imported.stderr.contains("device default"), "\(imported.stderr)")
+        // The summary names the devices the rows went into, not the one no row named.
+        #expect(imported.stdout.contains("(csv, detected) into 2 devices (phone, tablet): "), "\(imported.stdout)")
+        let phoneOnly = folder.appendingPathComponent("phone-only.csv").path
+        try "timestamp,app,event,device\n2026-01-02T10:00:00Z,a,launch,phone\n".write(
+            toFile: phoneOnly, atomically: true, encoding: .utf8)
+        let paris = folder.appendingPathComponent("paris.sqlite").path
+        try Tool.run(["import", phoneOnly, "--db", paris])
+        try Tool.run(["config", "--db", paris, "--device", "phone", "--time-zone", "Europe/Paris"])
+        let again = try Tool.run(["import", multi, "--db", paris, "--device", "nobody"])
+        #expect(again.stdout.contains("into 2 devices (phone, tablet): "), "\(again.stdout)")
+        try "timestamp,app,event,device\n2026-01-03T10:00:00Z,a,launch,phone\n".write(
+            toFile: phoneOnly, atomically: true, encoding: .utf8)
+        let zoned = try Tool.run(["import", phoneOnly, "--db", paris, "--device", "nobody"])
+        #expect(zoned.stdout.contains("into device phone (Europe/Paris): "), "\(zoned.stdout)\(zoned.stderr)")
         // A fleet's file: one note that counts the devices, not one line for each.
         let fleet = folder.appendingPathComponent("fleet.csv").path
         try (["timestamp,app,event,device"] + (1...12).map { "2026-01-01T10:00:00Z,a,launch,d\($0)" })

@@ -61,12 +61,19 @@ package enum ImportSteps {
         // Local times are read in the device's zone when the import names none.
         var reading = options
         reading.timeZone = options.timeZone ?? deviceZone
-        // The file is read on a thread of its own while its events are stored.
+        // The file is read on a thread of its own while its events are stored; the devices its
+        // rows name are noted on the way (a file's rows come a device at a time, mostly).
+        var devices = Set<String>(), last: String?, begun = false
         var report = try await ReadAhead.read(
             path, with: LogReader(options: reading), progress: progress, onReject: onReject
         ) { events in
+            for event in events where !begun || event.device != last {
+                (begun, last) = (true, event.device)
+                devices.insert(event.device ?? options.device)
+            }
             try await loader.add(events, device: options.device)
         }
+        report.devices = devices.sorted()
         report.stored = try await loader.finish()
         report.duplicates = report.events - report.stored
         try ImportReading.refuseOtherReadings(

@@ -131,7 +131,7 @@ struct ImportCommand: AsyncParsableCommand {
                 } else {
                     held?.append(HeldLog(file: report.file, id: nil, format: report.format.rawValue))
                 }
-                let zone = try await eventStore.timeZone(device: report.device)
+                let zone = try await eventStore.timeZone(device: report.devices.first ?? report.device)
                 if !output.json { ImportText.show(report, zone: zone, rejectsPath: rejects) }
             } catch {
                 bar.finish()
@@ -144,7 +144,7 @@ struct ImportCommand: AsyncParsableCommand {
         // Only the devices this import wrote into: a note about another device, zoned or not,
         // would be about nothing this command did.
         let devices = Set(try await eventStore.devices())
-        let written = devices.subtracting(before).union(devices.intersection(summary.imports.map(\.device)))
+        let written = devices.subtracting(before).union(devices.intersection(summary.imports.flatMap(\.devices)))
         var zoneless: [String] = []
         for device in written.sorted() {
             if try await eventStore.timeZone(device: device) == nil { zoneless.append(device) }

@@ -54,12 +54,22 @@ enum ImportText {
     }
 
     /// The one-line summary of an import: the file, its format, the device it went into and
-    /// the device's zone (rows of a file that name their own devices go into theirs), and the
-    /// counts. A duplicate is an event the store already held: the same app, kind and instant.
+    /// `zone`, that device's (rows of a file that name their own devices go into theirs: one
+    /// named, with its zone; several, counted, the first named), and the counts. A duplicate is an event the store already held: the same app, kind and instant.
     static func describe(_ report: ImportReport, zone: TimeZone?) -> String {
         let how = report.formatDetected ? "detected" : "given"
-        return "\(report.file) (\(report.format.rawValue), \(how)) into device \(report.device) "
-            + "(\(zone.map(TimeZoneName.name(of:)) ?? "no time zone")): \(Output.count(report.rowsRead, "row")) read, "
+        let into: String
+        if report.devices.count > 1 {
+            let first = report.devices.prefix(3).joined(separator: ", ")
+            into =
+                "\(Output.count(report.devices.count, "device")) (\(first)\(report.devices.count > 3 ? ", ..." : ""))"
+        } else {
+            into =
+                "device \(report.devices.first ?? report.device) "
+                + "(\(zone.map(TimeZoneName.name(of:)) ?? "no time zone"))"
+        }
+        return
+            "\(report.file) (\(report.format.rawValue), \(how)) into \(into): \(Output.count(report.rowsRead, "row")) read, "
             + "\(Output.count(report.events, "event")): \(report.stored) stored, \(report.duplicates) already stored, "
             + "\(report.rejected) rejected."
     }

@@ -27,4 +27,7 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var timeZone: String?
     /// The order of day and month the dates were read in, where the format has one.
     public var dateOrder: DateOrder?
+    /// After an import into a store, the devices its events went into, by name in order: the
+    /// rows of a file that name their own devices go into theirs, the others into ``device``.
+    public var devices: [String] = []
 }
