@@ -11,11 +11,14 @@ struct ConstraintPlanningTests {
     let app = "com.example.podcasts"
 
     /// The commuter's 28 days from 2024-01-01, every app on `minimum`, with `state` events
-    /// (each day's, to the 29th) merged in time order, and `constraints` on the podcasts app.
+    /// (each day's, to the 29th) merged in time order, and `constraints` on the podcasts app;
+    /// learned by `forecaster`, planned with `configuration`.
     func commuter(
-        constraints: AppConstraints, state: (Int) -> [Event] = { _ in [] }
+        constraints: AppConstraints, state: (Int) -> [Event] = { _ in [] },
+        configuration: PredictorConfiguration = PredictorConfiguration(),
+        forecaster: any LaunchForecaster = HazardForecaster()
     ) throws -> Predictor {
-        var predictor = Predictor()
+        var predictor = Predictor(configuration: configuration, forecaster: forecaster)
         predictor.setTimeZone(zone, device: "phone")
         predictor.defaultInterval = .minimum
         predictor.setPolicy(AppPolicy(interval: .minimum, constraints: constraints), app: app, device: "phone")

@@ -67,19 +67,12 @@ struct LearnedPlanInvariantTests {
     /// An app that needs an unmetered network is woken only while the evenings and nights are on
     /// Wi-Fi (18:00 to 08:00).
     @Test func anAppThatNeedsWiFiIsWokenOnlyOnWiFi() throws {
-        let app = "com.example.podcasts"
+        let setUp = ConstraintPlanningTests()
+        let app = setUp.app
         func learned(_ constraints: AppConstraints) throws -> Predictor {
-            var predictor = Predictor(configuration: Self.byChance(budget: 0.95), forecaster: Self.learned)
-            predictor.setTimeZone(zone, device: "phone")
-            predictor.defaultInterval = .minimum
-            predictor.setPolicy(AppPolicy(interval: .minimum, constraints: constraints), app: app, device: "phone")
-            let log = SyntheticLog(
-                persona: Persona.named("commuter")!, start: DateFields(year: 2024, month: 1, day: 1), days: 28,
-                timeZone: zone, seed: 1, fetchPeriodMinutes: 0)
-            let nights = ConstraintPlanningTests()
-            let events = (log.events() + (1...29).flatMap(nights.nights)).sorted { $0.time < $1.time }
-            for event in events { try predictor.observe(event, device: "phone") }
-            return predictor
+            try setUp.commuter(
+                constraints: constraints, state: setUp.nights, configuration: Self.byChance(budget: 0.95),
+                forecaster: Self.learned)
         }
         let from = Learned.instant(zone, 2024, 1, 29, 7, 30)
         func wakes(_ predictor: Predictor) throws -> [AppWake] {
