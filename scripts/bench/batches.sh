@@ -14,12 +14,12 @@ log=$(mktemp)
 if [[ $store == postgres://* ]]; then where=(--postgres "$store"); else where=(--db "$store"); fi
 "$bin" serve "${where[@]}" "$@" --listen 127.0.0.1:0 --cache-devices 20000 --log-level warning 2>"$log" &
 pid=$!
+# The server goes with the script, wrk failing or missing included.
+trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -f "$log"' EXIT
 port=$(scripts/bench/serve-port.sh "$log" 60)
 share=${FP_NEXT_SHARE:-0}
 out=$(FP_NEXT_SHARE=$share FP_DAY=$(date -u -d "today 00:00" +%s) FP_START=$(date +%s) FP_DELAY_MS=${FP_DELAY_MS:-0} \
   wrk -t2 -c32 -d"${FP_SECONDS:-15}s" --latency -s scripts/bench/requests.lua "http://127.0.0.1:$port")
-kill -TERM "$pid"
-wait "$pid" || true
 what=$([ "$share" = 1 ] && echo "next-wakes" || echo "batches")
 echo "$out" | awk -v what="$what" '/Requests\/sec/ {rate=$2} /^ +50%/ {p50=$2} /^ +99%/ {p99=$2}
   END {printf "%.0f %s/s, p50 %s, p99 %s\n", rate, what, p50, p99}'
