@@ -169,6 +169,8 @@ struct ExampleTests {
         #expect(said.contains("BEGIN:VCALENDAR"), "\(said)")
         // The feed, then a claim, each hold the device's wake.
         #expect(said.components(separatedBy: #"{"wakes":[{"#).count == 3, "\(said)")
+        // Did the wakes pay: the launch at 07:58 is cold, the fetch after it serves it not.
+        #expect(said.contains(#""coldLaunches":1,"#) && said.contains(#""freshColdLaunches":0,"#), "\(said)")
     }
 
     /// The library's program (docs/library.md), copied as written into a package of its own that
