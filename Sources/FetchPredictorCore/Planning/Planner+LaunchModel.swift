@@ -137,6 +137,25 @@ extension Planner {
         let features = features(of: name, at: index, profiles: profiles, habits: habits)
         let chance = launchModel.probability(features)
         var reasons = peakReasons(at: index, habits: habits)
+        let signals = modelSignals(
+            name, at: index, features: features, chance: chance, launchModel: launchModel, model: model)
+        let named = signals.filter { $0.share >= Self.namedShare * chance }
+        if !named.isEmpty {
+            reasons += named.map(\.reason)
+        } else if let most = signals.max(by: { $0.share < $1.share }), most.share > 0 {
+            reasons.append(most.reason)
+        }
+        reasons.append(.launchModel(chance: chance))
+        return reasons
+    }
+
+    /// Each signal a wake the launch model chose may name: the reason, and how much higher the
+    /// chance is with the signal than with it at rest (the session's, the app's own last launch,
+    /// the time of day's).
+    func modelSignals(
+        _ name: String, at index: Int, features: LaunchFeatures, chance: Double, launchModel: LaunchModel,
+        model: AppModel
+    ) -> [(reason: WakeReason, share: Double)] {
         var atRest = features
         atRest.followsLastApp = 0
         atRest.wasLastApp = 0
@@ -146,7 +165,6 @@ extension Planner {
         // With no app opened last, the app's own chance after a launch is the one after any.
         let afterAnyLaunch = ownRates.afterLaunch[name] ?? OwnRates.launchPrior
         (atRest.followRate, atRest.followRateByQuarter) = (afterAnyLaunch, afterAnyLaunch)
-        // Each signal that may be named: the reason, and how much higher the chance is with it.
         var signals: [(reason: WakeReason, share: Double)] = []
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
             let launches = device.traces.launchCounts[lastApp], launches > 0
@@ -184,14 +202,7 @@ extension Planner {
                 .usualTime(expectedLaunches: Self.expectedLaunches(from: chanceNoUseNow, to: chance)),
                 chance - chanceNoUseNow
             ))
-        let named = signals.filter { $0.share >= Self.namedShare * chance }
-        if !named.isEmpty {
-            reasons += named.map(\.reason)
-        } else if let most = signals.max(by: { $0.share < $1.share }), most.share > 0 {
-            reasons.append(most.reason)
-        }
-        reasons.append(.launchModel(chance: chance))
-        return reasons
+        return signals
     }
 
     /// The expected cold launches in a window that a chance adds over another, as the plan reads
