@@ -55,7 +55,8 @@ enum ImportText {
 
     /// The one-line summary of an import: the file, its format, the device it went into and
     /// `zone`, that device's (rows of a file that name their own devices go into theirs: one
-    /// named, with its zone; several, counted, the first named), and the counts. A duplicate is an event the store already held: the same app, kind and instant.
+    /// named, with its zone; several, counted, the first named), and the counts. A duplicate is
+    /// an event the store already held: the same app, kind and instant.
     static func describe(_ report: ImportReport, zone: TimeZone?) -> String {
         let how = report.formatDetected ? "detected" : "given"
         let into: String
