@@ -10,11 +10,16 @@ extension PostgresEventStore {
     static let kindNamesSQL = EventKind.allCases.map { "(\($0.storeCode), '\($0.rawValue)')" }.joined(separator: ", ")
 
     /// The codes of the kinds a device's model learns from, as an SQL list: `(0, 1, 6, ...)`.
-    static let learnedKindsSQL =
-        "(" + EventKind.allCases.filter(\.isLearnedFromStore).map { "\($0.storeCode)" }.joined(separator: ", ") + ")"
+    static let learnedKindsSQL = kindsSQL(\.isLearnedFromStore)
 
-    /// The kinds whose days' freshness a new event changes (launches and fetches), as an SQL list.
-    static let scoredKindsSQL = "(\(EventKind.launch.storeCode), \(EventKind.fetch.storeCode))"
+    /// The kinds whose days' freshness a new event changes (`EventKind.isScoredForFreshness`), as
+    /// an SQL list.
+    static let scoredKindsSQL = kindsSQL(\.isScoredForFreshness)
+
+    /// The codes of the kinds for which `holds` holds, as an SQL list.
+    private static func kindsSQL(_ holds: (EventKind) -> Bool) -> String {
+        "(" + EventKind.allCases.filter(holds).map { "\($0.storeCode)" }.joined(separator: ", ") + ")"
+    }
 
     /// A fetch result's code in the `event` table.
     static func code(of result: FetchResult) -> Int16 { result.storeCode }

@@ -67,9 +67,8 @@ extension Routes {
             let from = try Self.periodBound(fromText, field: "from", zone: zone, device: name)
             let to = try Self.periodBound(toText, field: "to", zone: zone, device: name)
             try Self.checkPeriod(from, to)
-            let window = Milliseconds(BacktestSettings().window * 1000)
             var read = try await store.backtestDevices(
-                [device.stored], from: from - window, to: to + Freshness.lookAhead)
+                [device.stored], from: Freshness.readFrom(from), to: Freshness.readTo(to))
             for index in read.indices { read[index].name = name }
             let report: FreshnessReport
             if scope == .protocol {
@@ -97,13 +96,9 @@ extension Routes {
                 .badRequest, "a period is at most \(Self.maximumFreshnessDays) days: ask for fewer", field: "to")
         }
         let kept = try await store.keptFreshness(tenant: tenant, days: first..<last, app: app)
-        let strategies = ["observed", "periodic-30", "periodic-60", "periodic-120", "oracle"]
         func ordered(_ figures: [FreshnessFigures]) -> [FreshnessFigures] {
-            strategies.map { strategy in
-                figures.first { $0.strategy == strategy }
-                    ?? FreshnessFigures(
-                        strategy: strategy, coldLaunches: 0, freshColdLaunches: 0, fetches: 0, appDays: 0, days: 0,
-                        deviceWakes: 0, wastedNoData: 0, wastedFailed: 0, wastedSuperseded: 0)
+            Freshness.strategyNames.map { strategy in
+                figures.first { $0.strategy == strategy } ?? FreshnessFigures(strategy: strategy)
             }
         }
         let all = ordered(kept.figures[""] ?? [])

@@ -75,8 +75,8 @@ public enum FreshnessLedger {
                 Freshness.day(
                     of: work.changed.lowerBound - Freshness.lookAhead, in: zone)...Freshness.day(
                     of: work.changed.upperBound + window, in: zone)
-            let from = Freshness.midnight(days.lowerBound, zone) - window
-            let to = Freshness.midnight(days.upperBound + 1, zone) + Freshness.lookAhead
+            let from = Freshness.readFrom(Freshness.midnight(days.lowerBound, zone), settings)
+            let to = Freshness.readTo(Freshness.midnight(days.upperBound + 1, zone))
             guard let read = try await store.backtestDevices([work.device], from: from, to: to).first else {
                 return none
             }

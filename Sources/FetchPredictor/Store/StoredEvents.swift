@@ -16,9 +16,9 @@ package struct StoredEvents: Sendable {
 
     /// Notes one new event.
     package mutating func stored(_ kind: EventKind, at time: Milliseconds, device: Int64) {
-        let isScored = kind == .launch || kind == .fetch
         stored(
-            device: device, earliestLearned: kind.isLearnedFromStore ? time : nil, scored: isScored ? time...time : nil)
+            device: device, earliestLearned: kind.isLearnedFromStore ? time : nil,
+            scored: kind.isScoredForFreshness ? time...time : nil)
     }
 
     /// Notes new events of a device, with the earliest of them a model learns from, if any, and

@@ -66,7 +66,7 @@ struct FreshnessCommand: AsyncParsableCommand {
         // a day after it (did a refresh waste a fetch).
         let (readFrom, readTo) =
             scope == .all
-            ? (start.map { $0 - Milliseconds(settings.window * 1000) }, end.map { $0 + Freshness.lookAhead })
+            ? (start.map { Freshness.readFrom($0, settings) }, end.map(Freshness.readTo))
             : (nil, nil)
         let devices = try await eventStore.backtestDevices(
             allDevices ? nil : [store.device], from: readFrom, to: readTo)

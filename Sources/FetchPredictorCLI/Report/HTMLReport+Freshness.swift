@@ -110,11 +110,6 @@ extension HTMLReport {
 extension FreshnessFigures {
     /// Two days' counts together; the median is not kept.
     func adding(_ other: FreshnessFigures) -> FreshnessFigures {
-        FreshnessFigures(
-            strategy: strategy, coldLaunches: coldLaunches + other.coldLaunches,
-            freshColdLaunches: freshColdLaunches + other.freshColdLaunches, fetches: fetches + other.fetches,
-            appDays: appDays + other.appDays, days: days + other.days, deviceWakes: deviceWakes + other.deviceWakes,
-            wastedNoData: wastedNoData + other.wastedNoData, wastedFailed: wastedFailed + other.wastedFailed,
-            wastedSuperseded: wastedSuperseded + other.wastedSuperseded)
+        FreshnessFigures(strategy: strategy, keptCounts: zip(keptCounts, other.keptCounts).map(+))
     }
 }

@@ -79,8 +79,7 @@ struct PreparedDevice: Sendable {
         observed = device.fetches.filter { $0.kind == .fetch }.map {
             SimulatedFetch(device: device.name, app: $0.app, start: $0.time, result: $0.result ?? .newData)
         }.sorted { ($0.start, $0.app) < ($1.start, $1.app) }
-        let (year, month, day) = CivilDate.fromDays(lastDay + 1)
-        end = DateFields(year: year, month: month, day: day).instant(in: device.timeZone).0
+        end = DateFields.midnight(ofDay: lastDay + 1, in: device.timeZone).0
         var seeds: [String: UInt64] = [:]
         for app in scope.keys {
             // FNV-1a: a hash that is the same in every process, unlike Hasher.

@@ -74,7 +74,6 @@ public enum Freshness {
         }
         guard !period.isEmpty else { return [PreparedDevice(device, settings, period: period)] }
         let zone = device.timeZone
-        let window = Milliseconds(settings.window * 1000)
         let launches = device.launches.sorted { $0.time < $1.time }
         let fetches = device.fetches.sorted { $0.time < $1.time }
         func slice(_ events: [Event], _ range: Range<Milliseconds>) -> [Event] {
@@ -83,7 +82,7 @@ public enum Freshness {
         }
         return (day(of: period.lowerBound, in: zone)...day(of: period.upperBound - 1, in: zone)).map { day in
             let part = max(period.lowerBound, midnight(day, zone))..<min(period.upperBound, midnight(day + 1, zone))
-            let read = (part.lowerBound - window)..<(part.upperBound + lookAhead)
+            let read = readFrom(part.lowerBound, settings)..<readTo(part.upperBound)
             var alone = device
             alone.launches = slice(launches, read)
             alone.fetches = slice(fetches, read)
@@ -113,17 +112,30 @@ public enum Freshness {
 
     /// The first instant of a local day (days since 1970-01-01) in a zone.
     public static func midnight(_ day: Int, _ zone: TimeZone) -> Milliseconds {
-        let (year, month, dayOfMonth) = CivilDate.fromDays(day)
-        return DateFields(year: year, month: month, day: dayOfMonth).instant(in: zone).0
+        DateFields.midnight(ofDay: day, in: zone).0
     }
 
     /// How far past a period what happened is read: what follows a fetch within it decides
     /// whether a refresh wasted it. A day.
     public static let lookAhead: Milliseconds = 86_400_000
 
+    /// The first instant a period from `start` reads: the window before it, which decides whether
+    /// a launch in the period is cold, and fresh.
+    public static func readFrom(_ start: Milliseconds, _ settings: BacktestSettings = BacktestSettings())
+        -> Milliseconds
+    {
+        start - .seconds(settings.window)
+    }
+
+    /// The instant a period to `end` reads up to: ``lookAhead`` past it.
+    public static func readTo(_ end: Milliseconds) -> Milliseconds { end + lookAhead }
+
     /// The strategies scored: what happened first, then the baselines.
     static let strategies: [Backtest.Strategy] =
         [.observed] + BacktestSettings().periods.filter { $0 <= 120 }.map(Backtest.Strategy.periodic) + [.oracle]
+
+    /// The names of the strategies scored, in that order (``FreshnessFigures/strategy``).
+    public static let strategyNames = strategies.map(\.name)
 
     /// A device's period: the bounds given, else the local days of its first and last launch or
     /// fetch (an empty period at `from`, or at 0, for a device with none).
@@ -236,10 +248,10 @@ public struct FreshnessFigures: Sendable, Hashable, Codable {
         try container.encode(deviceWakesPerDay, forKey: .deviceWakesPerDay)
     }
 
-    /// Creates a value with every count given.
+    /// Creates a value with the counts given, each 0 unless given.
     public init(
-        strategy: String, coldLaunches: Int, freshColdLaunches: Int, fetches: Int, appDays: Int, days: Int,
-        deviceWakes: Int, wastedNoData: Int, wastedFailed: Int, wastedSuperseded: Int,
+        strategy: String, coldLaunches: Int = 0, freshColdLaunches: Int = 0, fetches: Int = 0, appDays: Int = 0,
+        days: Int = 0, deviceWakes: Int = 0, wastedNoData: Int = 0, wastedFailed: Int = 0, wastedSuperseded: Int = 0,
         medianContentAgeMinutes: Double? = nil
     ) {
         self.strategy = strategy

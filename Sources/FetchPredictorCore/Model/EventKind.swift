@@ -65,6 +65,10 @@ public enum EventKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// fetches and the device's state. A model cached before such an event is learned again.
     public var isLearnedFromStore: Bool { self == .launch || self == .fetch || isDeviceState }
 
+    /// Whether ``Freshness`` scores events of this kind: launches and fetches. A new one changes
+    /// the figures of its days, which a store marks to be kept again.
+    public var isScoredForFreshness: Bool { self == .launch || self == .fetch }
+
     /// Whether events of this kind carry a ``Event/value``: a battery level or a network.
     public var takesValue: Bool { self == .battery || self == .network }
 }

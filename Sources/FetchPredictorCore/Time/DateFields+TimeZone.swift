@@ -27,10 +27,8 @@ extension DateFields {
     /// A day whose offset does not change is read by adding minutes to its midnight: one
     /// question of the zone a day, where resolving each time asks it several.
     static func instants(ofDay day: Int, every minutes: Int, in zone: TimeZone) -> [Milliseconds] {
-        let (year, month, dayOfMonth) = CivilDate.fromDays(day)
-        let (start, resolution) = DateFields(year: year, month: month, day: dayOfMonth).instant(in: zone)
-        let next = CivilDate.fromDays(day + 1)
-        let (end, _) = DateFields(year: next.year, month: next.month, day: next.day).instant(in: zone)
+        let (start, resolution) = midnight(ofDay: day, in: zone)
+        let (end, _) = midnight(ofDay: day + 1, in: zone)
         let steady =
             resolution == .exact && end - start == Milliseconds.perDay
             && zone.secondsFromGMT(for: Date(milliseconds: start)) == zone.secondsFromGMT(for: Date(milliseconds: end))
@@ -39,6 +37,7 @@ extension DateFields {
         if steady {
             return stride(from: 0, to: DayMinute.perDay, by: minutes).map { start + .minutes($0) }
         }
+        let (year, month, dayOfMonth) = CivilDate.fromDays(day)
         return stride(from: 0, to: DayMinute.perDay, by: minutes).compactMap { minute in
             let fields = DateFields(
                 year: year, month: month, day: dayOfMonth, hour: minute / DayMinute.perHour,
@@ -46,5 +45,12 @@ extension DateFields {
             let (time, resolution) = fields.instant(in: zone)
             return resolution == .skipped ? nil : time
         }
+    }
+
+    /// The first instant of a local day (days since 1970-01-01) in a zone, and how its 00:00
+    /// resolved (``instant(in:)``'s rules).
+    static func midnight(ofDay day: Int, in zone: TimeZone) -> (Milliseconds, LocalTimeResolution) {
+        let (year, month, dayOfMonth) = CivilDate.fromDays(day)
+        return DateFields(year: year, month: month, day: dayOfMonth).instant(in: zone)
     }
 }
