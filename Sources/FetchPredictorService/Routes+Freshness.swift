@@ -67,18 +67,15 @@ extension Routes {
             let from = try Self.periodBound(fromText, field: "from", zone: zone, device: name)
             let to = try Self.periodBound(toText, field: "to", zone: zone, device: name)
             try Self.checkPeriod(from, to)
+            // The protocol's apps and warm-up are read from the whole log, as evaluate's; what
+            // happened, from the period and what around it decides its figures.
+            let isProtocol = scope == .protocol
             var read = try await store.backtestDevices(
-                [device.stored], from: Freshness.readFrom(from), to: Freshness.readTo(to))
+                [device.stored], from: isProtocol ? nil : Freshness.readFrom(from),
+                to: isProtocol ? nil : Freshness.readTo(to))
             for index in read.indices { read[index].name = name }
-            let report: FreshnessReport
-            if scope == .protocol {
-                // The protocol's apps and warm-up are read from the whole log, as evaluate's.
-                var whole = try await store.backtestDevices([device.stored])
-                for index in whole.indices { whole[index].name = name }
-                report = Freshness.measure(whole, from: from, to: to, scope: .protocol, apps: app.map { [$0] })
-            } else {
-                report = Freshness.measure(read, from: from, to: to, apps: app.map { [$0] })
-            }
+            let report = Freshness.measure(
+                read, from: from, to: to, scope: scope ?? .all, apps: app.map { [$0] })
             return try Self.json(
                 FreshnessAnswer(
                     from: fromText, to: toText, device: name, app: app, observed: report.observed,
