@@ -9,6 +9,6 @@ extension FetchScheduler {
         command store: any SchedulingStore, configuration: PredictorConfiguration = PredictorConfiguration(),
         forecaster: any LaunchForecaster = HazardForecaster()
     ) {
-        self.init(store: store, configuration: configuration, forecaster: forecaster, cacheLag: 0)
+        self.init(store: store, configuration: configuration, forecaster: forecaster, cacheLag: 0, keepsPlans: true)
     }
 }

@@ -62,7 +62,7 @@ public struct Predictor: Sendable {
     /// device, so that asking past its first wake is a search of it, not a plan: dropped by every
     /// change that may move the device's plans (an event, a model, a zone, a policy, a budget,
     /// the default interval, the configuration).
-    var keptSchedules: [String: KeptSchedule] = [:]
+    var keptSchedules: [String: DevicePlan] = [:]
 
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
@@ -301,7 +301,7 @@ public struct Predictor: Sendable {
     }
 
     /// The plan kept for the device when it was made from `plannedFrom` to `end`.
-    func keptPlan(_ device: String, from plannedFrom: Date, to end: Date) -> KeptSchedule? {
+    func keptPlan(_ device: String, from plannedFrom: Date, to end: Date) -> DevicePlan? {
         guard let kept = keptSchedules[device], kept.plannedAt == plannedFrom.milliseconds,
             kept.end == end.milliseconds
         else { return nil }
@@ -310,7 +310,7 @@ public struct Predictor: Sendable {
 
     /// The device's wakes planned from `plannedFrom` to `end`, coalesced and within its push
     /// budget, and its apps in cold start.
-    func makePlan(_ model: DeviceModel, _ device: String, from plannedFrom: Date, to end: Date) -> KeptSchedule {
+    func makePlan(_ model: DeviceModel, _ device: String, from plannedFrom: Date, to end: Date) -> DevicePlan {
         let first = plannedFrom.milliseconds.nextWholeMinute
         let clock = HorizonClock.forPlanning(
             from: first, minutes: max(1, end.milliseconds.minutes(since: first)), configuration: configuration,
@@ -336,7 +336,7 @@ public struct Predictor: Sendable {
             let before = model.recentWakes.filter { $0 <= plannedFrom.milliseconds && $0 > first - .perHour }
             wakes = Planner.capPerHour(wakes, perHour: perHour, after: before)
         }
-        return KeptSchedule(
+        return DevicePlan(
             plannedAt: plannedFrom.milliseconds, end: end.milliseconds, wakes: wakes, coldStart: coldStart)
     }
 

@@ -331,6 +331,44 @@ extension PostgresEventStore {
             "v13: when a device's days of freshness were last taken",
             ["ALTER TABLE device ADD COLUMN freshness_taken_at BIGINT"]
         ),
+        // Each device's plan in force (DevicePlan), kept so that a new process answers its next
+        // wakes without learning its model: it holds for the times valid_from <= t < valid_until
+        // while kept_wake's generation is the one it was kept at (every change that moves a plan
+        // moves it on), for the settings it was made with. Its wakes by position; each app's by
+        // time, to find an app's first wake after a time by an index.
+        (
+            "v14: each device's plan in force, kept",
+            [
+                """
+                CREATE TABLE kept_plan (
+                    device_id BIGINT PRIMARY KEY REFERENCES device (id) ON DELETE CASCADE,
+                    generation BIGINT NOT NULL,
+                    settings TEXT NOT NULL,
+                    valid_from BIGINT NOT NULL,
+                    valid_until BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE kept_plan_wake (
+                    device_id BIGINT NOT NULL REFERENCES kept_plan (device_id) ON DELETE CASCADE,
+                    position BIGINT NOT NULL,
+                    time BIGINT NOT NULL,
+                    apps TEXT NOT NULL,
+                    PRIMARY KEY (device_id, position)
+                )
+                """,
+                "CREATE INDEX kept_plan_wake_by_time ON kept_plan_wake (device_id, time)",
+                """
+                CREATE TABLE kept_plan_app (
+                    device_id BIGINT NOT NULL REFERENCES kept_plan (device_id) ON DELETE CASCADE,
+                    app TEXT COLLATE "C" NOT NULL,
+                    position BIGINT NOT NULL,
+                    time BIGINT NOT NULL,
+                    PRIMARY KEY (device_id, app, time, position)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// How many migrations this version knows: a database with more was migrated by a newer one.

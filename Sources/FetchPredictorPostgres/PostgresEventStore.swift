@@ -27,6 +27,8 @@ import PostgresNIO
 public final class PostgresEventStore: EventStoring {
     /// The server and database, without the password.
     public let location: String
+    /// How many calls the store has answered, by call.
+    public let calls = StoreCalls()
     let pool: ConnectionPool
     let logger: Logger
 
@@ -77,8 +79,10 @@ public final class PostgresEventStore: EventStoring {
     /// again, up to 3 times.
     @discardableResult
     func transaction<T>(
-        snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) async throws -> T
+        snapshot: Bool = false, commit: Bool = true, _ body: (Transaction) async throws -> T,
+        call: StaticString = #function
     ) async throws -> T {
+        calls.count(call)
         var attempt = 0
         while true {
             attempt += 1
@@ -116,7 +120,8 @@ public final class PostgresEventStore: EventStoring {
     }
 
     /// Runs `body` with one statement or a few that need no transaction of their own.
-    func read<T>(_ body: (Transaction) async throws -> T) async throws -> T {
+    func read<T>(_ body: (Transaction) async throws -> T, call: StaticString = #function) async throws -> T {
+        calls.count(call)
         do {
             return try await pool.withConnection { connection in
                 try await body(Transaction(connection: connection, logger: logger, location: location))

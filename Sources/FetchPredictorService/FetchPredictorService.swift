@@ -123,6 +123,10 @@ public enum FetchPredictorService {
             store: store, configuration: configuration, forecaster: forecaster,
             maximumLoadedDevices: settings.maximumLoadedDevices,
             requiresKnownDevices: true, admission: learning, largeLearn: settings.largeLearn)
+        // What each request costs the store, by call: a warm next-wake makes one.
+        store.calls.observe { call in
+            Counter(label: "fetchpredict_store_calls_total", dimensions: [("call", call)]).increment()
+        }
         let router = Router(context: APIContext.self)
         let health = StoreHealth(logger: logger)
         router.add(middleware: ErrorsAndMetricsMiddleware(health: health))

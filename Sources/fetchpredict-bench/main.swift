@@ -144,17 +144,25 @@ print(
         format: "24-hour schedule of %d apps: p50 %.1f ms, max %.1f ms", apps.count, percentile(latencies, 0.5),
         percentile(latencies, 1)))
 
-// What a new process pays for `fetchpredict next APP`: open, load the cached model, and find the
-// app's next wake in the device's plan (one app's plan alone before issue 56, which disagreed
-// with the device's under a push budget).
+// What a new process pays for `fetchpredict next APP`, as the command asks (a scheduler that
+// keeps plans, FetchScheduler(command:)): the first after a change opens the store, loads the
+// cached model, plans the device and keeps its plan; every later one opens the store and reads
+// the app's next wake from the kept plan, as long as nothing changed (issue 68).
 latencies = []
-for _ in 0..<10 {
+for run in 0..<11 {
     let begin = clock.now
-    let fresh = FetchScheduler(store: try EventStore(path: CommandLine.arguments[1]))
+    let fresh = FetchScheduler(store: try EventStore(path: CommandLine.arguments[1]), cacheLag: 0, keepsPlans: true)
     _ = try await fresh.nextWake(after: now.addingTimeInterval(justAfter), device: "default", app: apps[7])
-    latencies.append(clock.now - begin)
+    if run == 0 {
+        print(
+            String(
+                format: "open, load the cached model, plan and keep the device's plan (the first process): %.1f ms",
+                milliseconds(clock.now - begin)))
+    } else {
+        latencies.append(clock.now - begin)
+    }
 }
 print(
     String(
-        format: "open, load the cached model, one app's next wake (the device's plan): p50 %.1f ms",
+        format: "open, one app's next wake from the kept plan (a new process): p50 %.1f ms",
         percentile(latencies, 0.5)))

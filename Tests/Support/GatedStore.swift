@@ -16,6 +16,8 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     private var gateOpen = false
     private var waiting = 0
 
+    public var calls: StoreCalls { base.calls }
+
     public init(_ base: any EventStoring, gating device: String) {
         self.base = base
         gatedDevice = device
@@ -209,6 +211,16 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try await base.planWakesWith(settings: settings)
     }
     public func keepWakes(_ plans: [KeptWake]) async throws -> Int { try await base.keepWakes(plans) }
+    public func keptPlanWake(device: String, settings: String, at time: Milliseconds, app: String?) async throws
+        -> KeptPlanAnswer
+    {
+        try await base.keptPlanWake(device: device, settings: settings, at: time, app: app)
+    }
+    public func keepPlan(
+        _ plan: DevicePlan, device: String, settings: String, validFrom: Milliseconds, generation: Int64
+    ) async throws -> Bool {
+        try await base.keepPlan(plan, device: device, settings: settings, validFrom: validFrom, generation: generation)
+    }
     public func setDefaultWakesPerHour(_ wakesPerHour: Int?, scope: String) async throws {
         try await base.setDefaultWakesPerHour(wakesPerHour, scope: scope)
     }

@@ -9,13 +9,21 @@ extension FetchScheduler {
     /// (``schedule(from:to:device:)``) that holds it, coalesced and kept within the push budget,
     /// so that every question is answered by one plan. `nil` when that plan has none for it.
     public func nextWake(after time: Date, device: String = "default", app: String) async throws -> DeviceWake? {
-        try await withDevice(device, asOf: time) { predictor in
-            try predictor.keepPlan(asOf: time, to: time.addingTimeInterval(Predictor.lookAhead), device: device)
-            let plan = try predictor.plannedSchedule(
-                from: time, to: time.addingTimeInterval(Predictor.lookAhead), device: device)
-            guard let wake = plan.wakes.first(where: { $0.apps.contains { $0.app == app } }) else { return nil }
-            return DeviceWake(device: device, time: wake.time, apps: wake.apps.filter { $0.app == app })
+        if keepsPlans { return try await nextWakeByKeptPlan(after: time, device: device, app: app) }
+        return try await withDevice(device, asOf: time) { predictor in
+            try Self.appWake(&predictor, after: time, device: device, app: app)
         }
+    }
+
+    /// The first wake of the device's plan in force at `time` that fetches for `app`, within a
+    /// day, with that app alone in its apps: ``nextWake(after:device:app:)``'s answer.
+    static func appWake(_ predictor: inout Predictor, after time: Date, device: String, app: String) throws
+        -> DeviceWake?
+    {
+        guard predictor.lowPowerMode(device: device, at: time) == nil,
+            let plan = try predictor.planInForce(asOf: time, device: device)
+        else { return nil }
+        return plan.firstWake(after: time, app: app)
     }
 
     /// The device wakes planned strictly after `start` and before `end`, as of `start`, by the

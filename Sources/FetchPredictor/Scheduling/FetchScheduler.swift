@@ -54,6 +54,10 @@ public final class FetchScheduler: @unchecked Sendable {
     /// The default ``cacheLag``: a learn from the cache reads fewer than 128 events, well under
     /// a millisecond.
     public static let defaultCacheLag = 64
+    /// Whether a next-wake query answers from the plan the store keeps for the device
+    /// (``PlanKeeping``) when one holds, and keeps the plan it makes when none does: for a
+    /// process that asks once and exits, which then answers without learning the device's model.
+    public let keepsPlans: Bool
     /// Each device's model in memory, behind a lock of its own.
     private let slots: DeviceSlots
     /// Whether the store's kept wakes were checked to be planned with this configuration.
@@ -77,12 +81,14 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - largeLearn: how many events past the cached model a learn reads to be large.
     ///   - cacheLag: how many of a device's newest events its cached model leaves out
     ///     (``cacheLag``): 0 for a process that asks once, as a command of the CLI does.
+    ///   - keepsPlans: whether next-wake queries answer from the store's kept plans, and keep
+    ///     the plans they make (``keepsPlans``): for a process that asks once.
     public init(
         store: any SchedulingStore, configuration: PredictorConfiguration = PredictorConfiguration(),
         forecaster: any LaunchForecaster = HazardForecaster(), maximumLoadedDevices: Int = .max,
         requiresKnownDevices: Bool = false,
         admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn,
-        cacheLag: Int = FetchScheduler.defaultCacheLag
+        cacheLag: Int = FetchScheduler.defaultCacheLag, keepsPlans: Bool = false
     ) {
         self.store = store
         self.configuration = configuration
@@ -92,6 +98,7 @@ public final class FetchScheduler: @unchecked Sendable {
         self.admission = admission
         self.largeLearn = max(1, largeLearn)
         self.cacheLag = max(0, cacheLag)
+        self.keepsPlans = keepsPlans
         slots = DeviceSlots(maximum: self.maximumLoadedDevices, configuration: configuration, forecaster: forecaster)
     }
 
@@ -348,7 +355,12 @@ public final class FetchScheduler: @unchecked Sendable {
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") async throws
         -> DeviceWake?
     {
-        try await withSlot(device, asOf: time) { slot, settings in
+        if keepsPlans {
+            let wake = try await nextWakeByKeptPlan(after: time, device: device, app: nil)
+            guard let wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
+            return wake
+        }
+        return try await withSlot(device, asOf: time) { slot, settings in
             let planned = try plannedWake(in: slot, settings: settings, asOf: time)
             guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
             slot.predictor.commit(to: wake, device: device)

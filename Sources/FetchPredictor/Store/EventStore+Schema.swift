@@ -302,6 +302,39 @@ extension EventStore {
             // settle), not again at every batch.
             try db.execute(sql: "ALTER TABLE device ADD COLUMN freshnessTakenAt INTEGER")
         }
+        migrator.registerMigration("v18: each device's plan in force, kept") { db in
+            try db.execute(
+                sql: """
+                    -- Each device's plan in force (DevicePlan), kept so that a new process answers
+                    -- its next wakes without learning its model: it holds for the times
+                    -- validFrom <= t < validUntil while keptWake's generation is the one it was
+                    -- kept at (every change that moves a plan moves it on), for the settings it
+                    -- was made with. Its wakes by position; each app's by time, to find an app's
+                    -- first wake after a time by an index.
+                    CREATE TABLE keptPlan (
+                        deviceId INTEGER PRIMARY KEY REFERENCES device(id) ON DELETE CASCADE,
+                        generation INTEGER NOT NULL,
+                        settings TEXT NOT NULL,
+                        validFrom INTEGER NOT NULL,
+                        validUntil INTEGER NOT NULL
+                    );
+                    CREATE TABLE keptPlanWake (
+                        deviceId INTEGER NOT NULL REFERENCES keptPlan(deviceId) ON DELETE CASCADE,
+                        position INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        apps TEXT NOT NULL,
+                        PRIMARY KEY (deviceId, position)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX keptPlanWakeByTime ON keptPlanWake (deviceId, time);
+                    CREATE TABLE keptPlanApp (
+                        deviceId INTEGER NOT NULL REFERENCES keptPlan(deviceId) ON DELETE CASCADE,
+                        app TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        time INTEGER NOT NULL,
+                        PRIMARY KEY (deviceId, app, time, position)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 }

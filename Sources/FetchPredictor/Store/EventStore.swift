@@ -22,6 +22,8 @@ import Synchronization
 public final class EventStore: EventStoring {
     /// The database, shared by every task that uses the store.
     let writer: any DatabaseWriter
+    /// How many calls the store has answered, by call.
+    public let calls = StoreCalls()
     /// The path of the database file, or `:memory:`.
     public let path: String
     /// The path of the database file: where the store is.
@@ -274,8 +276,9 @@ public final class EventStore: EventStoring {
     }
 
     /// Runs `body` in one write transaction, turning SQLite errors into ``StoreError``.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
-        try retryingBusy { began in
+    func write<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
+        calls.count(call)
+        return try retryingBusy { began in
             try writer.write { db in
                 began()
                 return try body(db)
@@ -285,8 +288,9 @@ public final class EventStore: EventStoring {
 
     /// Runs `body` in one write transaction and, when `commit` is false, rolls it back: what a
     /// change would do, measured on the store, with nothing changed.
-    func write<T>(commit: Bool, _ body: (Database) throws -> T) throws -> T {
-        if commit { return try write(body) }
+    func write<T>(commit: Bool, _ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
+        if commit { return try write(body, call: call) }
+        calls.count(call)
         return try retryingBusy { began in
             try writer.writeWithoutTransaction { db in
                 var result: T?
@@ -301,8 +305,9 @@ public final class EventStore: EventStoring {
     }
 
     /// Runs `body` in one read transaction, turning SQLite errors into ``StoreError``.
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try retryingBusy { began in
+    func read<T>(_ body: (Database) throws -> T, call: StaticString = #function) throws -> T {
+        calls.count(call)
+        return try retryingBusy { began in
             try writer.read { db in
                 began()
                 return try body(db)
@@ -331,8 +336,11 @@ public final class EventStore: EventStoring {
 
     /// Runs `body` in one write transaction on GRDB's writer, the caller suspended meanwhile:
     /// for the store's async roles.
-    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
-        try await retryingBusy { began in
+    func write<T: Sendable>(_ body: @Sendable (Database) throws -> T, call: StaticString = #function) async throws
+        -> T
+    {
+        calls.count(call)
+        return try await retryingBusy { began in
             try await writer.write { db in
                 began.set()
                 return try body(db)
@@ -341,8 +349,11 @@ public final class EventStore: EventStoring {
     }
 
     /// `write(commit:_:)` on GRDB's writer, the caller suspended meanwhile.
-    func write<T: Sendable>(commit: Bool, _ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        if commit { return try await write(body) }
+    func write<T: Sendable>(
+        commit: Bool, _ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function
+    ) async throws -> T {
+        if commit { return try await write(body, call: call) }
+        calls.count(call)
         return try await retryingBusy { began in
             try await writer.writeWithoutTransaction { db in
                 var result: T?
@@ -363,8 +374,11 @@ public final class EventStore: EventStoring {
     /// caller's task resumes, so that with every reader held by tasks waiting to resume, the
     /// threads of Swift's pool that would resume them could all wait for a reader in a
     /// synchronous read, for good. This gives it back on the reader's own queue, as `body` ends.
-    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await retryingBusy { began in
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T, call: StaticString = #function)
+        async throws -> T
+    {
+        calls.count(call)
+        return try await retryingBusy { began in
             try await withCheckedThrowingContinuation { continuation in
                 writer.asyncRead { database in
                     continuation.resume(

@@ -25,19 +25,23 @@ import Foundation
 /// - ``DeviceSettingsKeeping/planningSettings(device:)``
 /// - ``EventKeeping/forEachEvent(device:after:through:_:)``
 public protocol EventStoring: EventKeeping, DeviceSettingsKeeping, ModelCaching, ImportLogKeeping, APIKeyKeeping,
-    WakeKeeping, FreshnessKeeping
+    WakeKeeping, PlanKeeping, FreshnessKeeping
 {
     /// Where the store is, for logs and messages: a file's path, or a server's address without
     /// its password.
     var location: String { get }
+
+    /// How many calls the store has answered, by call (``StoreCalls``).
+    var calls: StoreCalls { get }
 
     /// Reads the store once: for a service's readiness check.
     func check() async throws
 }
 
 /// What a ``FetchScheduler`` needs of a store: the events, the devices and their settings, the
-/// learned models and the kept wakes; not the service's keys, nor the log of imports.
+/// learned models, the kept wakes and plans; not the service's keys, nor the log of imports.
 public typealias SchedulingStore = EventKeeping & DeviceSettingsKeeping & ModelCaching & WakeKeeping
+    & PlanKeeping
 
 extension DeviceSettingsKeeping where Self: EventKeeping {
     /// The launches, device events and fetches of some of the store's devices, as the backtest

@@ -92,17 +92,16 @@ extension PlannedWake {
 }
 
 extension Predictor {
-    /// The plan in force of a device, as made from its instant to its end: what the schedules
-    /// and wakes asked of it search until the next change.
-    struct KeptSchedule: Sendable {
-        /// When the plan was made.
-        var plannedAt: Milliseconds
-        /// How far it reaches.
-        var end: Milliseconds
-        /// Its wakes, coalesced and within the push budget.
-        var wakes: [DeviceWake]
-        /// Its apps in cold start.
-        var coldStart: [String]
+    /// The plan in force at `time` (``keepPlan(asOf:to:device:)``), made and kept unless kept,
+    /// reaching at least a day past `time`; `nil` for a device the predictor has no model of.
+    ///
+    /// - Throws: ``PredictorError/noTimeZone(device:)`` for a device that has policies but no
+    ///   time zone.
+    public mutating func planInForce(asOf time: Date, device: String) throws(PredictorError) -> DevicePlan? {
+        try keepPlan(asOf: time, to: time.addingTimeInterval(Self.lookAhead), device: device)
+        let (plannedAt, _) = planMoments(asOf: time, device: device)
+        guard let kept = keptSchedules[device], kept.plannedAt == plannedAt else { return nil }
+        return kept
     }
 
     /// Makes the plan in force at `time` through `end` (at least ``planSpan`` past it) and keeps

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Next wakes from the plans a store keeps (``PlanKeeping``), for a scheduler that
+/// ``FetchScheduler/keepsPlans``: a process that asks once answers without learning the device.
+extension FetchScheduler {
+    /// The next wake of `device` (of `app` alone, within a day, when one is given) strictly after
+    /// `time`: from the store's kept plan when one holds then, else planned from the device's
+    /// model as the other queries are, and the plan in force kept for the next process.
+    func nextWakeByKeptPlan(after time: Date, device: String, app: String?) async throws -> DeviceWake? {
+        let settingsKey = planningSettingsKey
+        let generation: Int64
+        switch try await store.keptPlanWake(device: device, settings: settingsKey, at: time.milliseconds, app: app) {
+        case .wake(let wake): return wake
+        case .notKept(let at): generation = at
+        }
+        let (wake, keeping) = try await withSlot(device, asOf: time) { slot, settings in
+            let wake: DeviceWake?
+            if let app {
+                wake = try Self.appWake(&slot.predictor, after: time, device: device, app: app)
+            } else {
+                wake = try plannedWake(in: slot, settings: settings, asOf: time).wake
+                if let wake { slot.predictor.commit(to: wake, device: device) }
+            }
+            return (wake, try planToKeep(in: slot, asOf: time))
+        }
+        if let keeping {
+            try await store.keepPlan(
+                keeping.plan, device: device, settings: settingsKey, validFrom: keeping.validFrom,
+                generation: generation)
+        }
+        return wake
+    }
+
+    /// The slot's plan in force at `time`, and from when a new process would make the same one:
+    /// when the model learned every event the store holds, all before `time` (so a query as of
+    /// any later time learns the same), the device has an event to plan from (a device with none
+    /// is planned from the time asked), and Low Power Mode is off (no wake is planned in it).
+    private func planToKeep(in slot: DeviceSlot, asOf time: Date) throws -> (plan: DevicePlan, validFrom: Milliseconds)?
+    {
+        let device = slot.device
+        guard let newest = slot.loaded?.newestOfEverything, newest < time.milliseconds,
+            slot.predictor.devices[device]?.lastPlanningTime != nil,
+            slot.predictor.lowPowerMode(device: device, at: time) == nil,
+            let plan = try slot.predictor.planInForce(asOf: time, device: device)
+        else { return nil }
+        return (plan, max(plan.plannedAt, newest + 1))
+    }
+}
