@@ -187,15 +187,24 @@ extension PostgresEventStore {
         guard limit > 0 else { return 0 }
         return try await read { db in
             guard let id = try await Self.existingDeviceID(device, db) else { return 0 }
-            let count: Int64? = try await db.value(
-                """
-                SELECT count(*) FROM (SELECT 1 FROM event
-                    WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
-                        AND event.kind IN \(unescaped: Self.learnedKindsSQL)
-                    LIMIT \(Int64(limit))) AS counted
-                """)
-            return Int(count ?? 0)
+            return try await Self.eventCount(device: id, after: time, through: end, atMost: limit, db)
         }
+    }
+
+    /// ``eventCount(device:after:through:atMost:)`` of the device of id `id`, in a transaction of
+    /// the caller's.
+    static func eventCount(
+        device id: Int64, after time: Milliseconds, through end: Milliseconds, atMost limit: Int, _ db: Transaction
+    ) async throws -> Int {
+        guard limit > 0 else { return 0 }
+        let count: Int64? = try await db.value(
+            """
+            SELECT count(*) FROM (SELECT 1 FROM event
+                WHERE event.device_id = \(id) AND event.time > \(time) AND event.time <= \(end)
+                    AND event.kind IN \(unescaped: Self.learnedKindsSQL)
+                LIMIT \(Int64(limit))) AS counted
+            """)
+        return Int(count ?? 0)
     }
 
     public func forEachEvent(

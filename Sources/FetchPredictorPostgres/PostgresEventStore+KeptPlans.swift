@@ -40,7 +40,12 @@ extension PostgresEventStore {
             let (generation, holds, wakeTime, apps) = try row.decode((Int64, Bool, Int64?, String?).self)
             guard holds else { return .notKept(generation: generation) }
             guard let wakeTime, let apps else { return .wake(nil) }
-            return .wake(try KeptPlanRows.wake(device: name, time: wakeTime, apps: apps, app: app))
+            // Bytes of another version's types: planned again.
+            guard
+                let answer = KeptPlanRows.wake(
+                    device: name, time: wakeTime, apps: apps, app: app)
+            else { return .notKept(generation: generation) }
+            return .wake(answer)
         }
     }
 
@@ -49,10 +54,14 @@ extension PostgresEventStore {
         _ plan: DevicePlan, device: String, settings: String, validFrom: Milliseconds, generation: Int64
     ) async throws -> Bool {
         let rows = KeptPlanRows(plan)
+        // The device's kept wake locked: two processes keeping its plan take turns.
         return try await transaction { db in
             guard
                 let id = try await db.value(
-                    "SELECT device_id FROM kept_wake WHERE device = \(device) AND generation = \(generation)",
+                    """
+                    SELECT device_id FROM kept_wake WHERE device = \(device) AND generation = \(generation)
+                    FOR UPDATE
+                    """,
                     as: Int64.self)
             else { return false }
             try await db.changes("DELETE FROM kept_plan_wake WHERE device_id = \(id)")

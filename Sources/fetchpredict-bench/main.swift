@@ -153,10 +153,16 @@ for run in 0..<11 {
     let begin = clock.now
     let fresh = FetchScheduler(store: try EventStore(path: CommandLine.arguments[1]), cacheLag: 0, keepsPlans: true)
     _ = try await fresh.nextWake(after: now.addingTimeInterval(justAfter), device: "default", app: apps[7])
+    let answered = clock.now - begin
+    try await fresh.plansKept()
     if run == 0 {
         print(
             String(
-                format: "open, load the cached model, plan and keep the device's plan (the first process): %.1f ms",
+                format: "open, load the cached model, plan (the first process): answered in %.1f ms",
+                milliseconds(answered)))
+        print(
+            String(
+                format: "... and kept the device's plan for the next process: %.1f ms in all",
                 milliseconds(clock.now - begin)))
     } else {
         latencies.append(clock.now - begin)

@@ -30,6 +30,7 @@ struct PlanKeepingTests {
         let scheduler = FetchScheduler(store: store, cacheLag: 0, keepsPlans: keeping)
         var answers = [try await scheduler.nextWake(after: time, device: "phone")]
         for app in apps { answers.append(try await scheduler.nextWake(after: time, device: "phone", app: app)) }
+        try await scheduler.plansKept()
         return answers
     }
 
@@ -102,6 +103,7 @@ struct PlanKeepingTests {
         configuration.coalescingWindow = 1_200
         let other = FetchScheduler(store: store, configuration: configuration, cacheLag: 0, keepsPlans: true)
         let wake = try await other.nextWake(after: time, device: "phone")
+        try await other.plansKept()
         #expect(store.learnCount("phone") == 2)
         #expect(
             wake

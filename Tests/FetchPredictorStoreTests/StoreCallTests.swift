@@ -31,4 +31,27 @@ struct StoreCallTests {
             #expect(store.calls.made(since: before) == ["planningSettings": 1])
         }
     }
+
+    /// A next-wake of a device no scheduler holds reads its settings, where its learning starts
+    /// (the cached model, how many events come after it, whether any comes after the time), the
+    /// events after the cache, and caches the model (or, caching none, reads the settings again
+    /// to know whether the device was written meanwhile): at most four calls, whether the store
+    /// has a cached model or not, and after new events.
+    @Test(arguments: Backend.available)
+    func aColdNextWakeMakesAtMostFourStoreCalls(backend: Backend) async throws {
+        let (store, newest) = try await store(backend)
+        var time = newest.addingTimeInterval(60)
+        for round in 0..<4 {
+            if round == 2 {
+                let launches = (1...100).map { Event(kind: .launch, app: "news", time: time.milliseconds + $0 * 1_000) }
+                _ = try await store.record(launches, device: "phone")
+                time = time.addingTimeInterval(200)
+            }
+            let before = store.calls.counts
+            _ = try await FetchScheduler(store: store).nextWake(after: time, device: "phone")
+            let made = store.calls.made(since: before)
+            #expect(made.values.reduce(0, +) <= 4, "round \(round): \(made)")
+            #expect(made["forEachEvent"] == 1 && made["learningStart"] == 1, "round \(round): \(made)")
+        }
+    }
 }

@@ -173,15 +173,28 @@ import Testing
             model.observe(event, PredictorConfiguration())
         }
         let asOf = base + 19 * 86_400_000
-        try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version - 1)
+        #expect(
+            try await !store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version - 1))
         await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
-        try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version)
+        #expect(try await store.cacheModel(model, asOf: asOf, device: "phone", configuration: "k", version: version))
         let cached = try await #require(try store.cachedModel(device: "phone", configuration: "k"))
         #expect(cached.asOf == asOf && cached.model.encodedHeader() == model.encodedHeader())
         #expect(cached.model.apps.mapValues { $0.encoded() } == model.apps.mapValues { $0.encoded() })
         await #expect(try store.cachedModel(device: "phone", configuration: "other") == nil)
-        await #expect(
-            try store.cachedModel(device: "phone", configuration: "k", apps: ["none"])?.model.apps.isEmpty == true)
+        // Where a learn starts, in one read: from the cache when it is as of the end or before,
+        // with the events after it counted, and whether any comes after the end.
+        for end in [asOf, asOf - 1, base + 3 * 86_400_000] {
+            let start = try await store.learningStart(
+                device: "phone", configuration: "k", through: end, countingAtMost: .max)
+            let from = end >= asOf ? asOf : Milliseconds.min
+            #expect(start.cached?.asOf == (end >= asOf ? asOf : nil))
+            #expect(
+                try await start.pending == store.eventCount(device: "phone", after: from, through: end, atMost: .max))
+            #expect(try await start.hasLaterEvents == store.hasEvents(device: "phone", after: end))
+            let uncounted = try await store.learningStart(
+                device: "phone", configuration: "k", through: end, countingAtMost: nil)
+            #expect(uncounted.pending == nil)
+        }
         try await store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
         await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)
         // A new event after the model's last one leaves it (it is learned on from the cache),

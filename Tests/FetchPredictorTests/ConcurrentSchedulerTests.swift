@@ -173,32 +173,21 @@ struct ConcurrentSchedulerTests {
 
 /// Which events a model in memory answers for.
 struct LoadedModelTests {
-    @Test func everyEventServesLaterQueriesOfEveryAppAtItsVersion() {
+    @Test func everyEventServesLaterQueriesAtItsVersion() {
         let loaded = LoadedModel(extent: .everything(newest: 1_000), version: 3)
-        #expect(loaded.answers(asOf: 1_000, app: nil, version: 3))
-        #expect(loaded.answers(asOf: 5_000, app: "x", version: 3))
-        #expect(!loaded.answers(asOf: 999, app: nil, version: 3))
-        #expect(!loaded.answers(asOf: 5_000, app: nil, version: 4))
+        #expect(loaded.answers(asOf: 1_000, version: 3))
+        #expect(loaded.answers(asOf: 5_000, version: 3))
+        #expect(!loaded.answers(asOf: 999, version: 3))
+        #expect(!loaded.answers(asOf: 5_000, version: 4))
         #expect(loaded.newestOfEverything == 1_000)
     }
 
     @Test func eventsUpToALimitServeOnlyThatInstant() {
         let loaded = LoadedModel(extent: .through(limit: 2_000), version: 1)
-        #expect(loaded.answers(asOf: 2_000, app: nil, version: 1))
-        #expect(!loaded.answers(asOf: 2_001, app: nil, version: 1))
-        #expect(!loaded.answers(asOf: 1_999, app: "x", version: 1))
+        #expect(loaded.answers(asOf: 2_000, version: 1))
+        #expect(!loaded.answers(asOf: 2_001, version: 1))
+        #expect(!loaded.answers(asOf: 1_999, version: 1))
         #expect(loaded.newestOfEverything == nil)
-    }
-
-    @Test func oneAppServesOnlyThatApp() {
-        let open = LoadedModel(extent: .app("news", newest: 1_000, limit: nil), version: 1)
-        #expect(open.answers(asOf: 3_000, app: "news", version: 1))
-        #expect(!open.answers(asOf: 3_000, app: "chat", version: 1))
-        #expect(!open.answers(asOf: 3_000, app: nil, version: 1))
-        let limited = LoadedModel(extent: .app("news", newest: 1_000, limit: 2_000), version: 1)
-        #expect(limited.answers(asOf: 2_000, app: "news", version: 1))
-        #expect(!limited.answers(asOf: 3_000, app: "news", version: 1))
-        #expect(open.newestOfEverything == nil)
     }
 }
 

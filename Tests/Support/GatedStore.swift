@@ -150,14 +150,17 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func planningSettings(device: String) async throws -> PlanningSettings {
         try await base.planningSettings(device: device)
     }
-    public func cachedModel(
-        device: String, configuration key: String, apps only: [String]?
-    ) async throws -> CachedModel? {
-        try await base.cachedModel(device: device, configuration: key, apps: only)
+    public func cachedModel(device: String, configuration key: String) async throws -> CachedModel? {
+        try await base.cachedModel(device: device, configuration: key)
+    }
+    public func learningStart(
+        device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?
+    ) async throws -> LearningStart {
+        try await base.learningStart(device: device, configuration: key, through: end, countingAtMost: limit)
     }
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
-    ) async throws {
+    ) async throws -> Bool {
         try await base.cacheModel(model, asOf: asOf, device: device, configuration: key, version: version)
     }
     public func dropLearnedModels() async throws { try await base.dropLearnedModels() }

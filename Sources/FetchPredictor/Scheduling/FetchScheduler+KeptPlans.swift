@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Next wakes from the plans a store keeps (``PlanKeeping``), for a scheduler that
 /// ``FetchScheduler/keepsPlans``: a process that asks once answers without learning the device.
@@ -24,11 +25,22 @@ extension FetchScheduler {
             return (wake, try planToKeep(in: slot, asOf: time))
         }
         if let keeping {
-            try await store.keepPlan(
-                keeping.plan, device: device, settings: settingsKey, validFrom: keeping.validFrom,
-                generation: generation)
+            // Kept while the caller goes on with the answer: writing a day's plan of 200 apps
+            // costs more than making it (docs/experiments.md).
+            let store = self.store
+            keptPlans.add("\(device) \(generation) \(keeping.plan.plannedAt)") {
+                try await store.keepPlan(
+                    keeping.plan, device: device, settings: settingsKey, validFrom: keeping.validFrom,
+                    generation: generation)
+            }
         }
         return wake
+    }
+
+    /// Waits until the plans the queries made are kept (``keepsPlans``), and throws what keeping
+    /// one threw: a process that answered calls it before it exits.
+    public func plansKept() async throws {
+        try await keptPlans.finish()
     }
 
     /// The slot's plan in force at `time`, and from when a new process would make the same one:
@@ -44,5 +56,42 @@ extension FetchScheduler {
             let plan = try slot.predictor.planInForce(asOf: time, device: device)
         else { return nil }
         return (plan, max(plan.plannedAt, newest + 1))
+    }
+}
+
+/// The plans being kept in the store while the queries that made them have answered: each in a
+/// task that leaves the table when done, the first error kept for ``finish()``.
+final class PlansBeingKept: Sendable {
+    private struct State {
+        var tasks: [String: Task<Void, Never>] = [:]
+        var error: (any Error)?
+    }
+    private let state = Mutex(State())
+
+    /// Keeps a plan by `keep`, in a task of its own, unless the same plan (`key`: the device, its
+    /// generation and the plan's instant) is being kept.
+    func add(_ key: String, _ keep: @escaping @Sendable () async throws -> Void) {
+        state.withLock { state in
+            guard state.tasks[key] == nil else { return }
+            state.tasks[key] = Task {
+                var failure: (any Error)?
+                do { try await keep() } catch { failure = error }
+                self.state.withLock { state in
+                    state.tasks[key] = nil
+                    if state.error == nil { state.error = failure }
+                }
+            }
+        }
+    }
+
+    /// Waits for every plan being kept; throws the first error of one since the last call.
+    func finish() async throws {
+        let running = state.withLock { Array($0.tasks.values) }
+        for task in running { await task.value }
+        let error = state.withLock { state in
+            defer { state.error = nil }
+            return state.error
+        }
+        if let error { throw error }
     }
 }

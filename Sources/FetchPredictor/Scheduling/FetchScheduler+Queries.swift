@@ -2,7 +2,7 @@ import Foundation
 
 /// What a device's model answers, as of a time: its plan, what it learned of each app, its state.
 /// Each question holds the device's lock and loads its model as of its time
-/// (``FetchScheduler/withDevice(_:app:asOf:_:)``).
+/// (``FetchScheduler/withDevice(_:asOf:_:)``).
 extension FetchScheduler {
     /// The next device wake strictly after `time`, within a day, that fetches for `app`, with that
     /// app alone in its apps: the first wake of the device's plan in force

@@ -55,13 +55,16 @@ public final class FetchScheduler: @unchecked Sendable {
     /// a millisecond.
     public static let defaultCacheLag = 64
     /// Whether a next-wake query answers from the plan the store keeps for the device
-    /// (``PlanKeeping``) when one holds, and keeps the plan it makes when none does: for a
-    /// process that asks once and exits, which then answers without learning the device's model.
+    /// (``PlanKeeping``) when one holds, and keeps the plan it makes when none does, while its
+    /// caller goes on (``plansKept()`` waits for it): for a process that asks once and exits,
+    /// which then answers without learning the device's model.
     public let keepsPlans: Bool
     /// Each device's model in memory, behind a lock of its own.
     private let slots: DeviceSlots
     /// Whether the store's kept wakes were checked to be planned with this configuration.
     let wakePlanning = Once()
+    /// The plans being kept in the store (``keepsPlans``).
+    let keptPlans = PlansBeingKept()
 
     /// - Parameters:
     ///   - store: the event store.
@@ -115,14 +118,11 @@ public final class FetchScheduler: @unchecked Sendable {
     ///
     /// The model of every event is cached in the store, and a query learns only from the events
     /// the cache has not seen; a model as of an earlier time is learned from the cache when the
-    /// cache is older, else from the start, and is not cached. With `app`, and a cached model that
-    /// has seen every event up to `time`, only that app's model is read.
+    /// cache is older, else from the start, and is not cached.
     ///
     /// - Returns: whether the model may stay loaded after this query: not when the device was
     ///   written while it was learned, since it may or may not hold that write.
-    private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, app: String? = nil, asOf time: Date)
-        async throws -> Bool
-    {
+    private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) async throws -> Bool {
         let device = slot.device
         let limit = time.knownThrough
         let defaultInterval = settings.defaultInterval
@@ -145,16 +145,21 @@ public final class FetchScheduler: @unchecked Sendable {
             return true
         }
         guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
-        if let current = slot.loaded, !current.answers(asOf: limit, app: app, version: settings.version) {
+        if let current = slot.loaded, !current.answers(asOf: limit, version: settings.version) {
             slots.unload(slot)
         }
         var keep = true
         if slot.loaded == nil {
             slot.isLearning = true
             defer { slot.isLearning = false }
-            let loaded = try await load(slot, zone: zone, app: app, through: limit, version: settings.version)
-            // Installed for later queries only if no write of the device came meanwhile.
-            keep = try await store.planningSettings(device: device).version == settings.version
+            let (loaded, cached) = try await load(slot, zone: zone, through: limit, version: settings.version)
+            // Installed for later queries only if no write of the device came meanwhile: as the
+            // model's cache found it, else as its settings say now.
+            if let cached {
+                keep = cached
+            } else {
+                keep = try await store.planningSettings(device: device).version == settings.version
+            }
             slots.install(loaded, in: slot)
         }
         slots.markUsed(slot)
@@ -178,83 +183,70 @@ public final class FetchScheduler: @unchecked Sendable {
         return keep
     }
 
-    /// Reads a device's model into its slot's predictor as of `limit`: one app's from the
-    /// cache when that serves, else learned from the cache and the events after it.
-    private func load(_ slot: DeviceSlot, zone: TimeZone, app: String?, through limit: Milliseconds, version: Int64)
-        async throws -> LoadedModel
+    /// Learns a device's model into its slot's predictor as of `limit`, from the cache and the
+    /// events after it.
+    ///
+    /// - Returns: what the model was learned from, and, when it was cached, whether the device was
+    ///   still at `version` then.
+    private func load(_ slot: DeviceSlot, zone: TimeZone, through limit: Milliseconds, version: Int64)
+        async throws -> (model: LoadedModel, cached: Bool?)
     {
-        let device = slot.device
-        let later = try await store.hasEvents(device: device, after: limit)
-        if let app,
-            let cached = try await store.cachedModel(device: device, configuration: cacheKey(slot), apps: [app]),
-            cached.asOf <= limit, try await !store.hasEvents(device: device, after: cached.asOf, through: limit)
-        {
-            // The cache holds a model in the device's zone: it is dropped when the zone changes.
-            slot.predictor.setModel(cached.model, device: device)
-            return LoadedModel(
-                extent: .app(app, newest: cached.asOf, limit: later ? limit : nil), version: version)
-        }
-        // Only events up to the limit are read, even when there were none after it: one that
-        // another process stores meanwhile is not learned into this answer.
-        let newest = try await learn(slot, zone: zone, through: limit, caching: !later ? version : nil)
-        return LoadedModel(extent: later ? .through(limit: limit) : .everything(newest: newest), version: version)
+        // With a lag, where the newest cacheLag events start is counted; with an admission, whether
+        // the learn is large. Only events up to the limit are read, even when there were none
+        // after it: one that another process stores meanwhile is not learned into this answer.
+        let counting: Int? = cacheLag > 0 ? .max : (admission != nil ? largeLearn : nil)
+        let start = try await store.learningStart(
+            device: slot.device, configuration: cacheKey(slot), through: limit, countingAtMost: counting)
+        let later = start.hasLaterEvents
+        let (newest, cached) = try await learn(
+            slot, zone: zone, from: start, through: limit, caching: later ? nil : version)
+        let extent: LoadedModel.Extent = later ? .through(limit: limit) : .everything(newest: newest)
+        return (LoadedModel(extent: extent, version: version), cached)
     }
 
-    /// Learns a device's model from the cache and the events after it, up to `end` (from the
-    /// start when the cache is newer); caches the model as of a checkpoint when `caching` gives the
+    /// Learns a device's model from where `start` says (the cache, else the start) and the events
+    /// after it, up to `end`; caches the model as of a checkpoint when `caching` gives the
     /// device's version it was learned at, and no process wrote the device since.
     ///
     /// The cache is written as of the model before the newest ``cacheLag`` events, and only when
     /// that moves it by ``cacheLag`` events or more.
     ///
-    /// - Returns: the time of the newest event learned.
+    /// - Returns: the time of the newest event learned, and, when the model was cached, whether
+    ///   the device was still at `caching` then.
     private func learn(
-        _ slot: DeviceSlot, zone: TimeZone, through end: Milliseconds, caching version: Int64?
-    ) async throws -> Milliseconds {
+        _ slot: DeviceSlot, zone: TimeZone, from start: LearningStart, through end: Milliseconds,
+        caching version: Int64?
+    ) async throws -> (newest: Milliseconds, cached: Bool?) {
         let device = slot.device
         let learning = Learning(model: DeviceModel(timeZone: zone))
         var fromCache = false
-        if let cached = try await store.cachedModel(device: device, configuration: cacheKey(slot)), cached.asOf <= end,
-            cached.model.timeZone == zone
-        {
+        if let cached = start.cached, cached.model.timeZone == zone {
             (learning.asOf, learning.model, fromCache) = (cached.asOf, cached.model, true)
         }
-        // With a lag, where the newest cacheLag events start is counted; with none, the cache is
-        // the model learned.
-        let lagged = version != nil && cacheLag > 0
-        let pending = try await pendingEvents(device, after: learning.asOf, through: end, caching: lagged)
+        // Counted from the cache: of no use when the cache is in a zone the settings no longer say
+        // (a write the version will refuse to cache over).
+        let pending = fromCache || start.cached == nil ? start.pending : nil
         let admitted = try await admit(device, pending: pending)
         defer { if admitted { admission?.endLearning(device: device) } }
-        if lagged, let pending {
+        if version != nil, cacheLag > 0, let pending {
             // Moved by at least cacheLag events.
             let before = pending - cacheLag
             if before >= (fromCache ? cacheLag : 1) { learning.checkpointAfter = before }
-        } else if version != nil {
+        } else if version != nil, cacheLag == 0 {
             learning.keepsEnd = true
         }
         let (configuration, inputs) = (self.configuration, slot.predictor.forecaster.inputs)
         try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
             learning.observe(event, configuration, learning: inputs)
         }
+        var cached: Bool?
         if let version, let checkpoint = learning.kept {
-            try await store.cacheModel(
+            cached = try await store.cacheModel(
                 checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey(slot), version: version
             )
         }
         slot.predictor.setModel(learning.model, device: device)
-        return learning.asOf
-    }
-
-    /// How many events past `time` up to `end` a learn reads: counted up to ``largeLearn`` when
-    /// there is an ``admission`` to ask, and exactly when the learn caches its model behind a lag
-    /// (`caching`), which needs to know where its newest ``cacheLag`` events start; `nil` when
-    /// neither.
-    private func pendingEvents(_ device: String, after time: Milliseconds, through end: Milliseconds, caching: Bool)
-        async throws -> Int?
-    {
-        guard caching || admission != nil else { return nil }
-        return try await store.eventCount(
-            device: device, after: time, through: end, atMost: caching ? .max : largeLearn)
+        return (learning.asOf, cached)
     }
 
     /// Asks the ``admission`` to learn a device's `pending` events, when they are a large learn.
@@ -370,7 +362,7 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):
     /// the plan the slot keeps when it holds then and was made with the same model and settings,
-    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:app:asOf:_:)``
+    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:asOf:_:)``
     /// prepared it with `settings`.
     func plannedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) throws -> PlannedWake {
         if let kept = slot.planned, kept.model == slot.loaded, kept.settings == settings, kept.wake.holds(at: time) {
@@ -388,16 +380,14 @@ public final class FetchScheduler: @unchecked Sendable {
     /// ``StoreError/noTimeZone(device:)``, which callers already handle.
     ///
     /// - Throws: ``SchedulerBusy`` with an ``admission``, rather than wait for learning.
-    func withDevice<T>(
-        _ device: String, app: String? = nil, asOf time: Date, _ body: (inout Predictor) throws -> T
-    ) async throws -> T {
-        try await withSlot(device, app: app, asOf: time) { slot, _ in try body(&slot.predictor) }
+    func withDevice<T>(_ device: String, asOf time: Date, _ body: (inout Predictor) throws -> T) async throws -> T {
+        try await withSlot(device, asOf: time) { slot, _ in try body(&slot.predictor) }
     }
 
-    /// ``withDevice(_:app:asOf:_:)`` with the device's slot and the settings it was prepared
+    /// ``withDevice(_:asOf:_:)`` with the device's slot and the settings it was prepared
     /// with, for a query that keeps what it planned in the slot.
     func withSlot<T>(
-        _ device: String, app: String? = nil, asOf time: Date, _ body: (DeviceSlot, PlanningSettings) throws -> T
+        _ device: String, asOf time: Date, _ body: (DeviceSlot, PlanningSettings) throws -> T
     ) async throws -> T {
         let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
@@ -406,7 +396,7 @@ public final class FetchScheduler: @unchecked Sendable {
         // make the model look stale, and the device be learned again).
         let settings = try await store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
-        let keep = try await prepare(slot, settings: settings, app: app, asOf: time)
+        let keep = try await prepare(slot, settings: settings, asOf: time)
         defer { if !keep { slots.unload(slot) } }
         do {
             return try body(slot, settings)

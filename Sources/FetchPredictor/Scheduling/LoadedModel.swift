@@ -3,14 +3,14 @@ import Foundation
 /// What a device's model in memory was learned from: which of the device's events, and the
 /// device's version in the store when it was read.
 ///
-/// A query as of a time needs a model of exactly the events up to that time; a query about one
-/// app may make do with that app's model read from the store's cache. This value says which of
-/// those the model in memory is, and ``answers(asOf:app:version:)`` whether it serves a query.
+/// A query as of a time needs a model of exactly the events up to that time. This value says
+/// which events the model in memory learned, and ``answers(asOf:version:)`` whether it serves a
+/// query.
 ///
 /// ```swift
 /// let loaded = LoadedModel(extent: .everything(newest: lastEvent), version: 7)
-/// loaded.answers(asOf: later, app: nil, version: 7)  // true: nothing happened since
-/// loaded.answers(asOf: later, app: nil, version: 8)  // false: the device was written since
+/// loaded.answers(asOf: later, version: 7)  // true: nothing happened since
+/// loaded.answers(asOf: later, version: 8)  // false: the device was written since
 /// ```
 package struct LoadedModel: Equatable, Sendable {
     /// Which events of a device a model was learned from.
@@ -21,9 +21,6 @@ package struct LoadedModel: Equatable, Sendable {
         /// The events up to `limit` (included), of every app, for a query as of it: the store
         /// held later ones, which were left out. Serves only queries as of exactly `limit`.
         case through(limit: Milliseconds)
-        /// One app's model, read from the store's cache, whose newest event is at `newest`; with
-        /// `limit`, the store held events after it, and only queries as of `limit` are served.
-        case app(String, newest: Milliseconds, limit: Milliseconds?)
     }
 
     /// Which events the model was learned from.
@@ -37,17 +34,12 @@ package struct LoadedModel: Equatable, Sendable {
         self.version = version
     }
 
-    /// Whether the model answers a query as of `time`, about `app` (every app when `nil`), of
-    /// the device as it is at `version`.
-    package func answers(asOf time: Milliseconds, app: String?, version: Int64) -> Bool {
+    /// Whether the model answers a query as of `time` of the device as it is at `version`.
+    package func answers(asOf time: Milliseconds, version: Int64) -> Bool {
         guard version == self.version else { return false }
         switch extent {
         case .everything(let newest): return newest <= time
         case .through(let limit): return limit == time
-        case .app(let name, let newest, let limit):
-            guard app == name else { return false }
-            if let limit { return limit == time }
-            return newest <= time
         }
     }
 

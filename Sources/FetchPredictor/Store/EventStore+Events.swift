@@ -234,24 +234,30 @@ extension EventStore {
         throws -> Int
     {
         guard limit > 0 else { return 0 }
-        return try read { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM (
-                        SELECT 1 FROM app JOIN launch ON launch.appId = app.id
-                            AND launch.time > ?2 AND launch.time <= ?3
-                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
-                        UNION ALL
-                        SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
-                            AND fetch.time > ?2 AND fetch.time <= ?3
-                        WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
-                        UNION ALL
-                        SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
-                            AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
-                        LIMIT ?4)
-                    """, arguments: [device, time, end, limit]) ?? 0
-        }
+        return try read { db in try Self.eventCount(device: device, after: time, through: end, atMost: limit, db) }
+    }
+
+    /// ``eventCount(device:after:through:atMost:)`` in a read of the caller's.
+    static func eventCount(
+        device: String, after time: Milliseconds, through end: Milliseconds, atMost limit: Int, _ db: Database
+    ) throws -> Int {
+        guard limit > 0 else { return 0 }
+        return try Int.fetchOne(
+            db,
+            sql: """
+                SELECT count(*) FROM (
+                    SELECT 1 FROM app JOIN launch ON launch.appId = app.id
+                        AND launch.time > ?2 AND launch.time <= ?3
+                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                    UNION ALL
+                    SELECT 1 FROM app JOIN fetch ON fetch.appId = app.id
+                        AND fetch.time > ?2 AND fetch.time <= ?3
+                    WHERE app.deviceId = (SELECT id FROM device WHERE name = ?1)
+                    UNION ALL
+                    SELECT 1 FROM deviceEvent WHERE deviceId = (SELECT id FROM device WHERE name = ?1)
+                        AND kind IN \(Self.stateKindsSQL) AND time > ?2 AND time <= ?3
+                    LIMIT ?4)
+                """, arguments: [device, time, end, limit]) ?? 0
     }
 
     /// Calls `body` with every launch, fetch and event of the device's state after `time`, up to

@@ -40,7 +40,11 @@ extension EventStore {
                     db, sql: "SELECT time, apps FROM keptPlanWake WHERE deviceId = ? AND position = ?",
                     arguments: [id, position])
             else { return .wake(nil) }
-            return .wake(try KeptPlanRows.wake(device: device, time: wake[0], apps: wake[1], app: app))
+            // Bytes of another version's types: planned again.
+            guard
+                let answer = KeptPlanRows.wake(device: device, time: wake[0], apps: wake[1], app: app)
+            else { return .notKept(generation: generation) }
+            return .wake(answer)
         }
     }
 

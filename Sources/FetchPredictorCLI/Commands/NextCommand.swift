@@ -67,5 +67,7 @@ struct NextCommand: AsyncParsableCommand {
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))
         case .ics: print(WakeCalendar.ics(wake.map { [$0] } ?? [], stamp: now), terminator: "")
         }
+        // The plan is kept for the next process once this one has answered.
+        try await scheduler.plansKept()
     }
 }

@@ -3,26 +3,46 @@ import Foundation
 /// The learned models a store keeps, so that a process learns a device's events once and a new
 /// one starts from where another left off. One role of ``EventStoring``.
 public protocol ModelCaching: AnyObject, Sendable {
-    /// The learned model of a device cached in the store, with all its apps or only those named,
-    /// and the time of the last event it learned from; `nil` when there is none for this
-    /// configuration key, or the device's zone changed since.
-    func cachedModel(device: String, configuration key: String, apps only: [String]?) async throws -> CachedModel?
+    /// The learned model of a device cached in the store, and the time of the last event it
+    /// learned from; `nil` when there is none for this configuration key, or the device's zone
+    /// changed since.
+    func cachedModel(device: String, configuration key: String) async throws -> CachedModel?
+
+    /// Where learning a device's model through `end` starts, read at one moment: the cached model
+    /// (``cachedModel(device:configuration:)``) when it learned no event after `end`, how many of
+    /// the events a model learns from come after it (after the start, with none) through `end`,
+    /// counted no further than `limit` (`nil`: not counted), and whether any comes after `end`.
+    func learningStart(device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?)
+        async throws -> LearningStart
 
     /// Caches a device's learned model, unless the device is gone, in another zone, or written
     /// since `version` (the version it was learned at): a model that may have missed an event
     /// stored meanwhile, by any process, is not kept.
+    /// - Returns: whether it was cached: the device was still at `version`.
+    @discardableResult
     func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64
-    ) async throws
+    ) async throws -> Bool
 
     /// Forgets every cached learned model: the next scheduler learns from all events again.
     func dropLearnedModels() async throws
 }
 
-extension ModelCaching {
-    /// The learned model of a device cached in the store, with all its apps.
-    public func cachedModel(device: String, configuration key: String) async throws -> CachedModel? {
-        try await cachedModel(device: device, configuration: key, apps: nil)
+/// Where learning a device's model starts (``ModelCaching/learningStart(device:configuration:through:countingAtMost:)``).
+public struct LearningStart: Sendable {
+    /// The cached model to learn on from; `nil` when there is none to start from.
+    public var cached: CachedModel?
+    /// How many events come after it (after the start, with none) through the end asked, counted
+    /// no further than the limit asked; `nil` when not counted.
+    public var pending: Int?
+    /// Whether the device has an event after the end asked.
+    public var hasLaterEvents: Bool
+
+    /// Creates a value with every field given.
+    public init(cached: CachedModel?, pending: Int?, hasLaterEvents: Bool) {
+        self.cached = cached
+        self.pending = pending
+        self.hasLaterEvents = hasLaterEvents
     }
 }
 

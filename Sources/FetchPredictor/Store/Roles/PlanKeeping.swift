@@ -47,12 +47,11 @@ package struct KeptPlanRows: Sendable {
         }
     }
 
-    /// A kept wake's row as the answer: the device's wake, of `app` alone when one is asked.
-    package static func wake(device: String, time: Milliseconds, apps: String, app: String?) throws -> DeviceWake {
-        var wake = DeviceWake(
-            device: device, time: Date(milliseconds: time),
-            apps: try JSONDecoder().decode([AppWake].self, from: Data(apps.utf8)))
-        if let app { wake.apps.removeAll { $0.app != app } }
-        return wake
+    /// A kept wake's row as the answer: the device's wake, of `app` alone when one is asked;
+    /// `nil` when its apps are not the apps of this version's types (kept by another version).
+    package static func wake(device: String, time: Milliseconds, apps text: String, app: String?) -> DeviceWake? {
+        guard var apps = try? JSONDecoder().decode([AppWake].self, from: Data(text.utf8)) else { return nil }
+        if let app { apps.removeAll { $0.app != app } }
+        return DeviceWake(device: device, time: Date(milliseconds: time), apps: apps)
     }
 }
