@@ -9,21 +9,11 @@ final class DeviceSlot: @unchecked Sendable {
     let lock = AsyncLock()
     /// The device's predictor, knowing this device alone. Guarded by ``lock``.
     var predictor: Predictor
-    /// The device's own forecaster setting the predictor plans with (``PlanningSettings/forecaster``);
-    /// `nil` for the scheduler's. Guarded by ``lock``.
-    var forecasterSetting: String?
-    /// What the predictor's model was learned from; `nil` when none is loaded. Guarded by ``lock``.
-    var loaded: LoadedModel?
-    /// The wake the last next-wake query planned, with the model and the settings it was planned
-    /// with: the answer at every time it holds (`PlannedWake.holds(at:)`) while they are the
-    /// same, since only an event or a setting changes a plan. Guarded by ``lock``.
-    var planned: (wake: PlannedWake, model: LoadedModel, settings: PlanningSettings)?
-    /// Whether the slot left the registry: a query that waited for it takes a new one. Guarded by
-    /// ``lock``.
-    var retired = false
-    /// The settings the predictor's policies were last set from, with the model they were set
-    /// on: while both hold, a query sets none again. Guarded by ``lock``.
-    var policiesSet: (settings: PlanningSettings, model: LoadedModel)?
+    /// What is loaded of the device, and what each event makes of it: the rules the scheduler
+    /// follows, as a value. Guarded by ``lock``.
+    var scheduling = DeviceScheduling()
+    /// The model loaded now, if any. Guarded by ``lock``.
+    var loaded: LoadedModel? { scheduling.loaded }
     /// When the model was last used, on the registry's counter. Guarded by the registry's lock.
     var lastUse: UInt64 = 0
     /// Whether a query holding ``lock`` is learning the model now: one that does not wait for
@@ -97,7 +87,7 @@ final class DeviceSlots: @unchecked Sendable {
             guard await take(slot, waitingForLearning: waitingForLearning) else {
                 throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
             }
-            if !slot.retired { return slot }
+            if !slot.scheduling.isRetired { return slot }
             slot.lock.unlock()
         }
     }
@@ -107,7 +97,7 @@ final class DeviceSlots: @unchecked Sendable {
     func loadedSlot(_ device: String, waitingForLearning: Bool) async -> DeviceSlot? {
         guard let slot = lock.withLock({ slots[device] }), await take(slot, waitingForLearning: waitingForLearning)
         else { return nil }
-        if slot.retired || slot.loaded == nil {
+        if slot.loaded == nil {
             slot.lock.unlock()
             return nil
         }
@@ -126,11 +116,10 @@ final class DeviceSlots: @unchecked Sendable {
     /// Unlocks a slot that ``lockedSlot(_:waitingForLearning:)`` gave; one left with no model
     /// leaves the registry.
     func release(_ slot: DeviceSlot) {
-        if slot.loaded == nil {
+        if slot.scheduling.release() {
             lock.withLock {
                 if slots[slot.device] === slot { slots[slot.device] = nil }
             }
-            slot.retired = true
         }
         slot.lock.unlock()
     }
@@ -143,22 +132,19 @@ final class DeviceSlots: @unchecked Sendable {
         }
     }
 
-    /// Records that a locked slot's predictor holds the model `model` describes, then drops the
-    /// least recently used models of other devices beyond the limit.
-    func install(_ model: LoadedModel, in slot: DeviceSlot) {
-        slot.loaded = model
+    /// Records that a locked slot's predictor holds the model it learned
+    /// (``DeviceScheduling/learned(_:)``), then drops the least recently used models of other
+    /// devices beyond the limit.
+    func installed(_ slot: DeviceSlot) {
         lock.withLock {
             loaded.insert(slot.device)
             evictBeyondLimit(keeping: slot.device)
         }
     }
 
-    /// Drops a locked slot's model, if it holds one.
-    func unload(_ slot: DeviceSlot) {
+    /// Forgets a locked slot's model in its predictor, once its ``DeviceScheduling`` forgot it.
+    func forget(_ slot: DeviceSlot) {
         slot.predictor.forget(device: slot.device)
-        slot.policiesSet = nil
-        guard slot.loaded != nil else { return }
-        slot.loaded = nil
         _ = lock.withLock { loaded.remove(slot.device) }
     }
 
@@ -176,9 +162,7 @@ final class DeviceSlots: @unchecked Sendable {
             // Only a slot no query holds: trying never waits, so no lock order can deadlock.
             guard slot.lock.tryLock() else { continue }
             slot.predictor.forget(device: slot.device)
-            slot.policiesSet = nil
-            slot.loaded = nil
-            slot.retired = true
+            slot.scheduling.evict()
             slots[slot.device] = nil
             loaded.remove(slot.device)
             slot.lock.unlock()

@@ -124,63 +124,78 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   written while it was learned, since it may or may not hold that write.
     private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) async throws -> Bool {
         let device = slot.device
-        let limit = time.knownThrough
         let defaultInterval = settings.defaultInterval
         if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
         if slot.predictor.wakesPerHour(device: device) != settings.wakesPerHour {
             slot.predictor.setWakesPerHour(settings.wakesPerHour, device: device)
         }
-        // The device's own forecaster, else the scheduler's: a model learned for another's inputs
-        // is learned again.
-        if slot.forecasterSetting != settings.forecaster {
-            slots.unload(slot)
-            slot.predictor.forecaster = settings.forecaster.flatMap(Forecasters.named) ?? forecaster
-            slot.forecasterSetting = settings.forecaster
+        // What to do is the device's scheduling state's to say (DeviceScheduling); this does it.
+        let preparation = slot.scheduling.query(asOf: time.knownThrough, settings: settings)
+        if preparation.forgetModel { slots.forget(slot) }
+        if let own = preparation.forecaster {
+            // The device's own forecaster, else the scheduler's.
+            slot.predictor.forecaster = own.flatMap(Forecasters.named) ?? forecaster
         }
-        // A device that is not there has no events, no settings and no zone: the predictor
-        // knows nothing of it, and answers as for a device with no events, in no zone. One that
-        // is there is planned in its own zone, never in an assumed one.
-        guard settings.exists else {
-            slots.unload(slot)
-            return true
-        }
-        guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
-        if let current = slot.loaded, !current.answers(asOf: limit, version: settings.version) {
-            slots.unload(slot)
-        }
-        var keep = true
-        if slot.loaded == nil {
-            slot.isLearning = true
-            defer { slot.isLearning = false }
-            let (loaded, cached) = try await load(slot, zone: zone, through: limit, version: settings.version)
-            // Installed for later queries only if no write of the device came meanwhile: as the
-            // model's cache found it, else as its settings say now.
-            if let cached {
-                keep = cached
-            } else {
-                keep = try await store.planningSettings(device: device).version == settings.version
+        var (step, mayStay) = (preparation.next, true)
+        while true {
+            switch step {
+            case .answerAsAbsent:
+                // A device that is not there has no events, no settings and no zone: the
+                // predictor knows nothing of it, and answers as for a device with no events.
+                return true
+            case .failNoTimeZone:
+                // One that is there is planned in its own zone, never in an assumed one.
+                throw StoreError.noTimeZone(device: device)
+            case .learn(let limit, let version):
+                guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
+                let loaded: LoadedModel
+                (loaded, mayStay) = try await learnModel(slot, zone: zone, through: limit, version: version)
+                step = slot.scheduling.learned(loaded)
+                slots.installed(slot)
+            case .setPolicies:
+                setPolicies(slot, settings: settings)
+                step = slot.scheduling.policiesSet(from: settings)
+            case .answer:
+                slots.markUsed(slot)
+                return mayStay
             }
-            slots.install(loaded, in: slot)
         }
-        slots.markUsed(slot)
-        // The same settings on the same model: the policies are set already.
-        if let set = slot.policiesSet, let loaded = slot.loaded, set.model == loaded, set.settings == settings {
-            return keep
+    }
+
+    /// Learns the model of a slot's device as of `limit`, the device at `version`.
+    /// - Returns: what it learned from, and whether it may serve later queries: only if no write
+    ///   of the device came meanwhile (as the model's cache found it, else as its settings say now).
+    private func learnModel(_ slot: DeviceSlot, zone: TimeZone, through limit: Milliseconds, version: Int64)
+        async throws -> (LoadedModel, mayStay: Bool)
+    {
+        slot.isLearning = true
+        defer { slot.isLearning = false }
+        do {
+            let (loaded, cached) = try await load(slot, zone: zone, through: limit, version: version)
+            if let cached { return (loaded, cached) }
+            return (loaded, try await store.planningSettings(device: slot.device).version == version)
+        } catch {
+            slot.scheduling.learnFailed()
+            slots.forget(slot)
+            throw error
         }
+    }
+
+    /// Sets the policy of every app of a slot's device from its settings.
+    private func setPolicies(_ slot: DeviceSlot, settings: PlanningSettings) {
+        let device = slot.device
         let policies = settings.policies
         // A system package with no interval of its own is never woken (SystemApps).
         for app in slot.predictor.apps(device: device) where policies[app] == nil {
             slot.predictor.setPolicy(
                 slot.isSystemApp(app) ? AppPolicy(interval: .never) : nil, app: app, device: device)
         }
-        for (app, settings) in policies {
-            let interval = settings.interval ?? (slot.isSystemApp(app) ? .never : defaultInterval)
+        for (app, own) in policies {
+            let interval = own.interval ?? (slot.isSystemApp(app) ? .never : settings.defaultInterval)
             slot.predictor.setPolicy(
-                AppPolicy(interval: interval, enabled: settings.enabled, constraints: settings.constraints), app: app,
+                AppPolicy(interval: interval, enabled: own.enabled, constraints: own.constraints), app: app,
                 device: device)
         }
-        slot.policiesSet = slot.loaded.map { (settings, $0) }
-        return keep
     }
 
     /// Learns a device's model into its slot's predictor as of `limit`, from the cache and the
@@ -305,24 +320,23 @@ public final class FetchScheduler: @unchecked Sendable {
         let batch = try await store.record(events, device: device)
         guard batch.stored > 0 else { return batch }
         let learned = events.filter(\.kind.isLearnedFromStore)
-        if let current = slot.loaded, let newest = current.newestOfEverything,
-            current.version == batch.version - 1, batch.duplicates == 0,
-            learned.allSatisfy({ $0.time > newest })
+        switch slot.scheduling.recorded(
+            version: batch.version, duplicates: batch.duplicates, times: learned.map(\.time))
         {
+        case .learn?:
             // In the order the store gives when learning: by time, launches before fetches before
             // the device's state.
-            var asOf = newest
             for event in learned.sorted(by: Self.learningOrder) {
                 var event = event
                 event.device = nil
                 // Loaded, the device has its zone: learning it cannot fail.
                 try slot.predictor.observe(event, device: device)
-                asOf = max(asOf, event.time)
             }
-            slot.loaded = LoadedModel(extent: .everything(newest: asOf), version: batch.version)
-        } else {
+        case .forgetModel?:
             // Older events, a repeated one, or another writer's: learned again when asked.
-            slots.unload(slot)
+            slots.forget(slot)
+        case nil:
+            break
         }
         return batch
     }
@@ -365,11 +379,9 @@ public final class FetchScheduler: @unchecked Sendable {
     /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:asOf:_:)``
     /// prepared it with `settings`.
     func plannedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) throws -> PlannedWake {
-        if let kept = slot.planned, kept.model == slot.loaded, kept.settings == settings, kept.wake.holds(at: time) {
-            return kept.wake
-        }
+        if let kept = slot.scheduling.plannedWake(at: time, settings: settings) { return kept }
         let planned = try slot.predictor.plannedWake(asOf: time, device: slot.device)
-        slot.planned = slot.loaded.map { (planned, $0, settings) }
+        slot.scheduling.planned(planned, settings: settings)
         return planned
     }
 
@@ -396,8 +408,8 @@ public final class FetchScheduler: @unchecked Sendable {
         // make the model look stale, and the device be learned again).
         let settings = try await store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
-        let keep = try await prepare(slot, settings: settings, asOf: time)
-        defer { if !keep { slots.unload(slot) } }
+        let mayStay = try await prepare(slot, settings: settings, asOf: time)
+        defer { if slot.scheduling.answered(mayStay: mayStay) { slots.forget(slot) } }
         do {
             return try body(slot, settings)
         } catch let error as PredictorError {
@@ -415,7 +427,7 @@ public final class FetchScheduler: @unchecked Sendable {
         let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
         defer { slots.release(slot) }
         let report = try await store.eraseDevice(device, dryRun: false)
-        slots.unload(slot)
+        if slot.scheduling.erased() { slots.forget(slot) }
         return report
     }
 }
