@@ -131,8 +131,7 @@ struct Routes: Sendable {
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
         let (wake, noWake) = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
-            let wake = try await scheduler.nextWake(after: now, before: before, device: device.stored)
-            return (wake, wake == nil ? try await scheduler.whyNoWake(device: device.stored, asOf: now) : nil)
+            try await scheduler.nextWakeOrReason(after: now, before: before, device: device.stored)
         }
         guard var wake else { return Self.noWake(noWake) }
         wake.device = device.name

@@ -54,4 +54,18 @@ struct StoreCallTests {
             #expect(made["forEachEvent"] == 1 && made["learningStart"] == 1, "round \(round): \(made)")
         }
     }
+
+    /// With no wake, why there is none comes from the same query: a warm answer is still one call.
+    @Test(arguments: Backend.available)
+    func aWarmAnswerWithNoWakeSaysWhyInTheSameCall(backend: Backend) async throws {
+        let (store, newest) = try await store(backend)
+        try await store.setDefaultInterval(.never, device: "phone")
+        let scheduler = FetchScheduler(store: store)
+        let time = newest.addingTimeInterval(60)
+        _ = try await scheduler.nextWakeOrReason(after: time, device: "phone")
+        let before = store.calls.counts
+        let answer = try await scheduler.nextWakeOrReason(after: time.addingTimeInterval(60), device: "phone")
+        #expect(answer.wake == nil && answer.noWake == .noAppMayFetch)
+        #expect(store.calls.made(since: before) == ["planningSettings": 1])
+    }
 }

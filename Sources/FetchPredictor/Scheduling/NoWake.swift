@@ -38,18 +38,40 @@ extension FetchScheduler {
     /// wake. Ask it after a query that found no wake: read from the model that query planned with.
     public func whyNoWake(device: String = "default", app: String? = nil, asOf now: Date) async throws -> NoWake? {
         try await withDevice(device, asOf: now) { predictor in
-            let apps = predictor.apps(device: device)
-            if apps.isEmpty { return .noApps }
-            let policies = (app.map { [$0] } ?? apps).map { predictor.policy(app: $0, device: device) }
-            if policies.allSatisfy({ $0.interval == .never || !$0.enabled }) { return .noAppMayFetch }
-            if let mode = predictor.lowPowerMode(device: device, at: now) { return .lowPowerMode(mode) }
-            if let silence = predictor.silence(device: device, app: app, at: now) { return .silent(silence) }
-            if let last = predictor.devices[device]?.lastEventTime,
-                now.timeIntervalSince(Date(milliseconds: last)) > NoWake.staleDays * 86_400
-            {
-                return .stale(lastEvent: Date(milliseconds: last))
-            }
-            return nil
+            Self.whyNoWake(predictor, device: device, app: app, asOf: now)
         }
+    }
+
+    /// The next device wake strictly after `time` (``nextWake(after:before:device:)``), or, when
+    /// there is none, why (``whyNoWake(device:app:asOf:)``), in one query of the device: what the
+    /// service's next-wake answers.
+    public func nextWakeOrReason(after time: Date, before limit: Date? = nil, device: String = "default")
+        async throws -> (wake: DeviceWake?, noWake: NoWake?)
+    {
+        try await withSlot(device, asOf: time) { slot, settings in
+            let planned = try plannedWake(in: slot, settings: settings, asOf: time)
+            guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else {
+                return (nil, Self.whyNoWake(slot.predictor, device: device, app: nil, asOf: time))
+            }
+            slot.predictor.commit(to: wake, device: device)
+            return (wake, nil)
+        }
+    }
+
+    /// Why `predictor`'s device (or `app` on it) has no wake as of `now`, in the order a user
+    /// reads it: no app, none that may fetch, Low Power Mode, silence, an old log.
+    static func whyNoWake(_ predictor: Predictor, device: String, app: String?, asOf now: Date) -> NoWake? {
+        let apps = predictor.apps(device: device)
+        if apps.isEmpty { return .noApps }
+        let policies = (app.map { [$0] } ?? apps).map { predictor.policy(app: $0, device: device) }
+        if policies.allSatisfy({ $0.interval == .never || !$0.enabled }) { return .noAppMayFetch }
+        if let mode = predictor.lowPowerMode(device: device, at: now) { return .lowPowerMode(mode) }
+        if let silence = predictor.silence(device: device, app: app, at: now) { return .silent(silence) }
+        if let last = predictor.devices[device]?.lastEventTime,
+            now.timeIntervalSince(Date(milliseconds: last)) > NoWake.staleDays * 86_400
+        {
+            return .stale(lastEvent: Date(milliseconds: last))
+        }
+        return nil
     }
 }
