@@ -39,13 +39,7 @@ extension PostgresEventStore {
             guard let row = try await db.rows(query).first else { return .notKept(generation: 0) }
             let (generation, holds, wakeTime, apps) = try row.decode((Int64, Bool, Int64?, String?).self)
             guard holds else { return .notKept(generation: generation) }
-            guard let wakeTime, let apps else { return .wake(nil) }
-            // Bytes of another version's types: planned again.
-            guard
-                let answer = KeptPlanRows.wake(
-                    device: name, time: wakeTime, apps: apps, app: app)
-            else { return .notKept(generation: generation) }
-            return .wake(answer)
+            return KeptPlanRows.answer(device: name, generation: generation, time: wakeTime, apps: apps, app: app)
         }
     }
 

@@ -35,16 +35,13 @@ extension EventStore {
                         ORDER BY time, position LIMIT 1
                         """, arguments: [id, time])
             }
-            guard let position,
-                let wake = try Row.fetchOne(
+            let wake = try position.flatMap {
+                try Row.fetchOne(
                     db, sql: "SELECT time, apps FROM keptPlanWake WHERE deviceId = ? AND position = ?",
-                    arguments: [id, position])
-            else { return .wake(nil) }
-            // Bytes of another version's types: planned again.
-            guard
-                let answer = KeptPlanRows.wake(device: device, time: wake[0], apps: wake[1], app: app)
-            else { return .notKept(generation: generation) }
-            return .wake(answer)
+                    arguments: [id, $0])
+            }
+            return KeptPlanRows.answer(
+                device: device, generation: generation, time: wake?[0], apps: wake?[1], app: app)
         }
     }
 

@@ -47,11 +47,18 @@ package struct KeptPlanRows: Sendable {
         }
     }
 
-    /// A kept wake's row as the answer: the device's wake, of `app` alone when one is asked;
-    /// `nil` when its apps are not the apps of this version's types (kept by another version).
-    package static func wake(device: String, time: Milliseconds, apps text: String, app: String?) -> DeviceWake? {
-        guard var apps = try? JSONDecoder().decode([AppWake].self, from: Data(text.utf8)) else { return nil }
+    /// The answer of a kept plan that holds, from the row of its first wake after the time asked
+    /// (`nil` when it has none): the device's wake, of `app` alone when one is asked; not kept
+    /// when the row's apps are not the apps of this version's types (another version kept them),
+    /// so that the plan is made again.
+    package static func answer(
+        device: String, generation: Int64, time: Milliseconds?, apps text: String?, app: String?
+    ) -> KeptPlanAnswer {
+        guard let time, let text else { return .wake(nil) }
+        guard var apps = try? JSONDecoder().decode([AppWake].self, from: Data(text.utf8)) else {
+            return .notKept(generation: generation)
+        }
         if let app { apps.removeAll { $0.app != app } }
-        return DeviceWake(device: device, time: Date(milliseconds: time), apps: apps)
+        return .wake(DeviceWake(device: device, time: Date(milliseconds: time), apps: apps))
     }
 }
