@@ -214,7 +214,7 @@ public final class FetchScheduler: @unchecked Sendable {
             device: slot.device, configuration: cacheKey(slot), through: limit, countingAtMost: counting)
         let later = start.hasLaterEvents
         let (newest, cached) = try await learn(
-            slot, zone: zone, from: start, through: limit, caching: later ? nil : version)
+            slot, zone: zone, from: consume start, through: limit, caching: later ? nil : version)
         let extent: LoadedModel.Extent = later ? .through(limit: limit) : .everything(newest: newest)
         return (LoadedModel(extent: extent, version: version), cached)
     }
@@ -229,7 +229,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// - Returns: the time of the newest event learned, and, when the model was cached, whether
     ///   the device was still at `caching` then.
     private func learn(
-        _ slot: DeviceSlot, zone: TimeZone, from start: LearningStart, through end: Milliseconds,
+        _ slot: DeviceSlot, zone: TimeZone, from start: consuming LearningStart, through end: Milliseconds,
         caching version: Int64?
     ) async throws -> (newest: Milliseconds, cached: Bool?) {
         let device = slot.device
@@ -241,6 +241,9 @@ public final class FetchScheduler: @unchecked Sendable {
         // Counted from the cache: of no use when the cache is in a zone the settings no longer say
         // (a write the version will refuse to cache over).
         let pending = fromCache || start.cached == nil ? start.pending : nil
+        // The model learned on is the only reference to the cached one's storage: learning
+        // changes it in place, not a copy of every app's arrays.
+        start.cached = nil
         let admitted = try await admit(device, pending: pending)
         defer { if admitted { admission?.endLearning(device: device) } }
         if version != nil, cacheLag > 0, let pending {

@@ -2,10 +2,11 @@ import Foundation
 import GRDB
 
 extension EventStore {
-    public func keptPlanWake(device: String, settings: String, at time: Milliseconds, app: String?) async throws
+    /// A read by indexes, on the caller's thread, as the store's other short reads are.
+    public func keptPlanWake(device: String, settings: String, at time: Milliseconds, app: String?) throws
         -> KeptPlanAnswer
     {
-        try await read { db in
+        try read { db in
             guard
                 let row = try Row.fetchOne(
                     db,

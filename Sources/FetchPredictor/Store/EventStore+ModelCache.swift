@@ -8,10 +8,11 @@ extension EventStore {
         try read { db in try Self.cachedModel(device: device, configuration: key, db) }
     }
 
+    /// A read by indexes, on the caller's thread, as the store's other short reads are.
     public func learningStart(
         device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?
-    ) async throws -> LearningStart {
-        try await read { db in
+    ) throws -> LearningStart {
+        try read { db in
             var cached = try Self.cachedModel(device: device, configuration: key, db)
             if let model = cached, model.asOf > end { cached = nil }
             let pending = try limit.map {
