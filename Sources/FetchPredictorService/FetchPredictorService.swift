@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOCore
 import Prometheus
+import Synchronization
 
 /// The settings of the HTTP service.
 public struct ServiceSettings: Sendable {
@@ -124,9 +125,8 @@ public enum FetchPredictorService {
             maximumLoadedDevices: settings.maximumLoadedDevices,
             requiresKnownDevices: true, admission: learning, largeLearn: settings.largeLearn)
         // What each request costs the store, by call: a warm next-wake makes one.
-        store.calls.observe { call in
-            Counter(label: "fetchpredict_store_calls_total", dimensions: [("call", call)]).increment()
-        }
+        let storeCalls = StoreCallCounters()
+        store.calls.observe { storeCalls.increment($0) }
         let router = Router(context: APIContext.self)
         let health = StoreHealth(logger: logger)
         router.add(middleware: ErrorsAndMetricsMiddleware(health: health))
@@ -200,4 +200,19 @@ enum ServiceMetrics {
         MetricsSystem.bootstrap(factory)
         return registry
     }()
+}
+
+/// `fetchpredict_store_calls_total{call}`: a counter for each of the store's calls, made once.
+final class StoreCallCounters: Sendable {
+    private let counters = Mutex<[String: Metrics.Counter]>([:])
+
+    func increment(_ call: String) {
+        let counter = counters.withLock { counters in
+            if let counter = counters[call] { return counter }
+            let counter = Metrics.Counter(label: "fetchpredict_store_calls_total", dimensions: [("call", call)])
+            counters[call] = counter
+            return counter
+        }
+        counter.increment()
+    }
 }

@@ -566,6 +566,11 @@ struct ServiceTests {
                 #"fetchpredict_http_request_duration_seconds_bucket{route="/v1/devices/{device}/events",method="POST",status="200""#
             ))
         #expect(metrics.text.contains("fetchpredict_events_stored_total"))
+        // The store's calls by name: the key looked up, the batch recorded.
+        let calls = metrics.text.split(separator: "\n").filter { $0.hasPrefix("fetchpredict_store_calls_total{") }
+        for call in ["tenant", "record"] {
+            #expect(calls.contains { $0.contains(#"call="\#(call)""#) }, "\(call) in \(calls)")
+        }
         await service.stop()
     }
 
