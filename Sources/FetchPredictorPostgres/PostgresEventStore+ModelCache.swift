@@ -11,20 +11,20 @@ extension PostgresEventStore {
     }
 
     public func learningStart(
-        device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?
+        device: String, configuration key: String, through end: Milliseconds, counting: LearningStart.Counting
     ) async throws -> LearningStart {
         try await transaction(snapshot: true) { db in
             guard let id = try await Self.existingDeviceID(device, db) else {
-                return LearningStart(cached: nil, pending: limit.map { _ in 0 }, hasLaterEvents: false)
+                return LearningStart(cached: nil, pending: counting.whenLatest.map { _ in 0 }, hasLaterEvents: false)
             }
             var cached = try await Self.cachedModel(device: device, configuration: key, db)
             if let model = cached, model.asOf > end { cached = nil }
+            let later = try await Self.eventCount(device: id, after: end, through: .max, atMost: 1, db) > 0
             var pending: Int?
-            if let limit {
+            if let limit = later ? counting.whenLater : counting.whenLatest {
                 pending = try await Self.eventCount(
                     device: id, after: cached?.asOf ?? .min, through: end, atMost: limit, db)
             }
-            let later = try await Self.eventCount(device: id, after: end, through: .max, atMost: 1, db) > 0
             return LearningStart(cached: cached, pending: pending, hasLaterEvents: later)
         }
     }

@@ -185,15 +185,22 @@ import Testing
         // with the events after it counted, and whether any comes after the end.
         for end in [asOf, asOf - 1, base + 3 * 86_400_000] {
             let start = try await store.learningStart(
-                device: "phone", configuration: "k", through: end, countingAtMost: .max)
+                device: "phone", configuration: "k", through: end, counting: .atMost(.max))
             let from = end >= asOf ? asOf : Milliseconds.min
             #expect(start.cached?.asOf == (end >= asOf ? asOf : nil))
             #expect(
                 try await start.pending == store.eventCount(device: "phone", after: from, through: end, atMost: .max))
             #expect(try await start.hasLaterEvents == store.hasEvents(device: "phone", after: end))
             let uncounted = try await store.learningStart(
-                device: "phone", configuration: "k", through: end, countingAtMost: nil)
+                device: "phone", configuration: "k", through: end, counting: .atMost(nil))
             #expect(uncounted.pending == nil)
+            // Counted only as far as asked for the case the end falls in: a learn as of an
+            // earlier time (events after it) counts no further than its admission asks.
+            let all = try await store.eventCount(device: "phone", after: from, through: end, atMost: .max)
+            let split = try await store.learningStart(
+                device: "phone", configuration: "k", through: end,
+                counting: LearningStart.Counting(whenLatest: .max, whenLater: 2))
+            #expect(split.pending == (start.hasLaterEvents ? min(2, all) : all))
         }
         try await store.record([.launch("news", at: base + 86_400_000 + 5)], device: "phone")
         await #expect(try store.cachedModel(device: "phone", configuration: "k") == nil)

@@ -154,9 +154,9 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
         try await base.cachedModel(device: device, configuration: key)
     }
     public func learningStart(
-        device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?
+        device: String, configuration key: String, through end: Milliseconds, counting: LearningStart.Counting
     ) async throws -> LearningStart {
-        try await base.learningStart(device: device, configuration: key, through: end, countingAtMost: limit)
+        try await base.learningStart(device: device, configuration: key, through: end, counting: counting)
     }
     public func cacheModel(
         _ model: DeviceModel, asOf: Milliseconds, device: String, configuration key: String, version: Int64

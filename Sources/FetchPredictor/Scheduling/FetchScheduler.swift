@@ -206,12 +206,14 @@ public final class FetchScheduler: @unchecked Sendable {
     private func load(_ slot: DeviceSlot, zone: TimeZone, through limit: Milliseconds, version: Int64)
         async throws -> (model: LoadedModel, cached: Bool?)
     {
-        // With a lag, where the newest cacheLag events start is counted; with an admission, whether
-        // the learn is large. Only events up to the limit are read, even when there were none
-        // after it: one that another process stores meanwhile is not learned into this answer.
-        let counting: Int? = cacheLag > 0 ? .max : (admission != nil ? largeLearn : nil)
+        // With an admission, whether the learn is large; for a model that is cached behind a lag
+        // (none comes after the limit), where the newest cacheLag events start. Only events up to
+        // the limit are read, even when there were none after it: one that another process
+        // stores meanwhile is not learned into this answer.
+        let large = admission != nil ? largeLearn : nil
         let start = try await store.learningStart(
-            device: slot.device, configuration: cacheKey(slot), through: limit, countingAtMost: counting)
+            device: slot.device, configuration: cacheKey(slot), through: limit,
+            counting: LearningStart.Counting(whenLatest: cacheLag > 0 ? .max : large, whenLater: large))
         let later = start.hasLaterEvents
         let (newest, cached) = try await learn(
             slot, zone: zone, from: consume start, through: limit, caching: later ? nil : version)

@@ -10,15 +10,15 @@ extension EventStore {
 
     /// A read by indexes, on the caller's thread, as the store's other short reads are.
     public func learningStart(
-        device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?
+        device: String, configuration key: String, through end: Milliseconds, counting: LearningStart.Counting
     ) throws -> LearningStart {
         try read { db in
             var cached = try Self.cachedModel(device: device, configuration: key, db)
             if let model = cached, model.asOf > end { cached = nil }
-            let pending = try limit.map {
+            let later = try Self.eventCount(device: device, after: end, through: .max, atMost: 1, db) > 0
+            let pending = try (later ? counting.whenLater : counting.whenLatest).map {
                 try Self.eventCount(device: device, after: cached?.asOf ?? .min, through: end, atMost: $0, db)
             }
-            let later = try Self.eventCount(device: device, after: end, through: .max, atMost: 1, db) > 0
             return LearningStart(cached: cached, pending: pending, hasLaterEvents: later)
         }
     }

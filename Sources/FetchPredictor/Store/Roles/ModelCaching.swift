@@ -9,11 +9,12 @@ public protocol ModelCaching: AnyObject, Sendable {
     func cachedModel(device: String, configuration key: String) async throws -> CachedModel?
 
     /// Where learning a device's model through `end` starts, read at one moment: the cached model
-    /// (``cachedModel(device:configuration:)``) when it learned no event after `end`, how many of
-    /// the events a model learns from come after it (after the start, with none) through `end`,
-    /// counted no further than `limit` (`nil`: not counted), and whether any comes after `end`.
-    func learningStart(device: String, configuration key: String, through end: Milliseconds, countingAtMost limit: Int?)
-        async throws -> LearningStart
+    /// (``cachedModel(device:configuration:)``) when it learned no event after `end`, whether any
+    /// event comes after `end`, and how many of the events a model learns from come after the
+    /// cache (after the start, with none) through `end`, counted as far as `counting` says.
+    func learningStart(
+        device: String, configuration key: String, through end: Milliseconds, counting: LearningStart.Counting
+    ) async throws -> LearningStart
 
     /// Caches a device's learned model, unless the device is gone, in another zone, or written
     /// since `version` (the version it was learned at): a model that may have missed an event
@@ -28,8 +29,26 @@ public protocol ModelCaching: AnyObject, Sendable {
     func dropLearnedModels() async throws
 }
 
-/// Where learning a device's model starts (``ModelCaching/learningStart(device:configuration:through:countingAtMost:)``).
+/// Where learning a device's model starts (``ModelCaching/learningStart(device:configuration:through:counting:)``).
 public struct LearningStart: Sendable {
+    /// How far the events a learn reads are counted: no further than `whenLatest` when no event
+    /// comes after the end asked (the model then holds every event, and may be cached), than
+    /// `whenLater` when one does; `nil` is not counted. Counting a million events is not free:
+    /// a learn counts only as far as it needs.
+    public struct Counting: Sendable {
+        public var whenLatest: Int?
+        public var whenLater: Int?
+
+        /// Creates a value with every field given.
+        public init(whenLatest: Int?, whenLater: Int?) {
+            self.whenLatest = whenLatest
+            self.whenLater = whenLater
+        }
+
+        /// As far as `limit` either way.
+        public static func atMost(_ limit: Int?) -> Counting { Counting(whenLatest: limit, whenLater: limit) }
+    }
+
     /// The cached model to learn on from; `nil` when there is none to start from.
     public var cached: CachedModel?
     /// How many events come after it (after the start, with none) through the end asked, counted
