@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:forecaster:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:)``
+/// - ``init(store:configuration:forecaster:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:keepsPlans:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
@@ -147,7 +147,10 @@ public final class FetchScheduler: @unchecked Sendable {
                 // One that is there is planned in its own zone, never in an assumed one.
                 throw StoreError.noTimeZone(device: device)
             case .learn(let limit, let version):
-                guard let zone = settings.timeZone else { throw StoreError.noTimeZone(device: device) }
+                guard let zone = settings.timeZone else {
+                    slot.scheduling.learnFailed()
+                    throw StoreError.noTimeZone(device: device)
+                }
                 let loaded: LoadedModel
                 (loaded, mayStay) = try await learnModel(slot, zone: zone, through: limit, version: version)
                 step = slot.scheduling.learned(loaded)

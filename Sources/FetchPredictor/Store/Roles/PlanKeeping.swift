@@ -10,7 +10,7 @@ public enum KeptPlanAnswer: Sendable, Hashable {
     case notKept(generation: Int64)
 }
 
-/// What a store keeps of each device's plan in force (``DevicePlan``), so that a new process
+/// What a store keeps of each device's plan in force (`DevicePlan`), so that a new process
 /// answers the next wake without learning the device's model: the plan holds while the device's
 /// generation (its kept wake's, ``KeptWake/generation``, moved on by every change of its events,
 /// zone, intervals, push budget, forecaster or the store's default) is the one it was kept at, it
@@ -20,12 +20,15 @@ public protocol PlanKeeping: AnyObject, Sendable {
     /// strictly after `time` (of `app`, within a day, when one is given).
     ///
     /// - Parameters:
+    ///   - device: the device, as the store names it.
     ///   - settings: the settings plans are made with (`FetchScheduler.planningSettingsKey`).
+    ///   - time: the instant asked about.
+    ///   - app: the app whose next wake is asked; `nil` for the device's.
     func keptPlanWake(device: String, settings: String, at time: Milliseconds, app: String?) async throws
         -> KeptPlanAnswer
 
     /// Keeps a device's plan for the times from `validFrom` until its re-plan
-    /// (``DevicePlan/replan``), made with `settings`, if the device is still at `generation`.
+    /// (`DevicePlan.replan`), made with `settings`, if the device is still at `generation`.
     /// - Returns: whether it was kept.
     @discardableResult
     func keepPlan(_ plan: DevicePlan, device: String, settings: String, validFrom: Milliseconds, generation: Int64)
