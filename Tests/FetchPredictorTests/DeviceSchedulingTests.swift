@@ -6,11 +6,13 @@ import Testing
 /// Every transition of a device's scheduling state (``DeviceScheduling``), with no store, no
 /// lock and no predictor: what a query, a learn, a batch, an answer and an eviction do.
 struct DeviceSchedulingTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
     func settings(version: Int64 = 3, zone: Bool = true, exists: Bool = true, forecaster: String? = nil)
         -> PlanningSettings
     {
         PlanningSettings(
-            defaultInterval: .minimum, timeZone: zone ? TimeZone(identifier: "Europe/Warsaw") : nil, exists: exists,
+            defaultInterval: .minimum, timeZone: zone ? self.zone : nil, exists: exists,
             policies: [:], version: version, forecaster: forecaster)
     }
 
@@ -25,7 +27,9 @@ struct DeviceSchedulingTests {
 
     @Test func aFirstQueryLearnsThenSetsThePoliciesThenAnswers() {
         var state = DeviceScheduling()
-        #expect(state.query(asOf: 5_000, settings: settings()) == .init(next: .learn(through: 5_000, version: 3)))
+        #expect(
+            state.query(asOf: 5_000, settings: settings())
+                == .init(next: .learn(through: 5_000, version: 3, zone: zone)))
         #expect(state.model == .learning(limit: 5_000, version: 3))
         let model = LoadedModel(extent: .everything(newest: 4_000), version: 3)
         #expect(state.learned(model) == .setPolicies)
@@ -54,11 +58,11 @@ struct DeviceSchedulingTests {
         var state = loaded(newest: 1_000, version: 3)
         #expect(
             state.query(asOf: 9_000, settings: settings(version: 4))
-                == .init(forgetModel: true, next: .learn(through: 9_000, version: 4)))
+                == .init(forgetModel: true, next: .learn(through: 9_000, version: 4, zone: zone)))
         state = loaded(newest: 1_000, version: 3)
         #expect(
             state.query(asOf: 999, settings: settings())
-                == .init(forgetModel: true, next: .learn(through: 999, version: 3)))
+                == .init(forgetModel: true, next: .learn(through: 999, version: 3, zone: zone)))
         // A model of the events up to a limit (the store held later ones) serves that instant only.
         state = DeviceScheduling()
         _ = state.query(asOf: 500, settings: settings())
@@ -67,20 +71,23 @@ struct DeviceSchedulingTests {
         #expect(state.query(asOf: 500, settings: settings()) == .init(next: .answer))
         #expect(
             state.query(asOf: 501, settings: settings())
-                == .init(forgetModel: true, next: .learn(through: 501, version: 3)))
+                == .init(forgetModel: true, next: .learn(through: 501, version: 3, zone: zone)))
     }
 
     @Test func anotherForecasterIsLearnedAgainWithIt() {
         var state = loaded()
         #expect(
             state.query(asOf: 9_000, settings: settings(forecaster: "trees"))
-                == .init(forgetModel: true, forecaster: .some("trees"), next: .learn(through: 9_000, version: 3)))
+                == .init(
+                    forgetModel: true, forecaster: .some("trees"), next: .learn(through: 9_000, version: 3, zone: zone))
+        )
         #expect(state.forecaster == "trees")
         _ = state.learned(LoadedModel(extent: .everything(newest: 1_000), version: 3))
         _ = state.policiesSet(from: settings(forecaster: "trees"))
         #expect(
             state.query(asOf: 9_000, settings: settings())
-                == .init(forgetModel: true, forecaster: .some(nil), next: .learn(through: 9_000, version: 3)))
+                == .init(
+                    forgetModel: true, forecaster: .some(nil), next: .learn(through: 9_000, version: 3, zone: zone)))
     }
 
     @Test func anAbsentDeviceIsAnsweredAsEmptyAndLeavesTheTable() {

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// ```swift
 /// var state = DeviceScheduling()
-/// state.query(asOf: limit, settings: settings)  // .learn(through: limit, version: 3)
+/// state.query(asOf: limit, settings: settings)  // .learn(through: limit, version: 3, zone: zone)
 /// state.learned(LoadedModel(extent: .everything(newest: last), version: 3))  // .setPolicies
 /// state.policiesSet()  // .answer
 /// state.query(asOf: later, settings: settings)  // .answer: nothing changed
@@ -48,9 +48,9 @@ struct DeviceScheduling: Equatable, Sendable {
         case answerAsAbsent
         /// The device has no zone: it is never planned in an assumed one.
         case failNoTimeZone
-        /// Learn the model from the store as of `limit`, the device being at `version`; then
-        /// ``learned(_:)``.
-        case learn(through: Milliseconds, version: Int64)
+        /// Learn the model from the store as of `limit`, in the device's `zone`, the device being
+        /// at `version`; then ``learned(_:)``.
+        case learn(through: Milliseconds, version: Int64, zone: TimeZone)
         /// Set every app's policy from the settings; then ``policiesSet()``.
         case setPolicies
         /// Answer from the predictor as it is.
@@ -103,7 +103,7 @@ struct DeviceScheduling: Equatable, Sendable {
             preparation.next = .answerAsAbsent
             return preparation
         }
-        guard settings.timeZone != nil else {
+        guard let zone = settings.timeZone else {
             preparation.next = .failNoTimeZone
             return preparation
         }
@@ -114,7 +114,7 @@ struct DeviceScheduling: Equatable, Sendable {
             preparation.next = policies == settings ? .answer : .setPolicies
         } else {
             model = .learning(limit: limit, version: settings.version)
-            preparation.next = .learn(through: limit, version: settings.version)
+            preparation.next = .learn(through: limit, version: settings.version, zone: zone)
         }
         return preparation
     }

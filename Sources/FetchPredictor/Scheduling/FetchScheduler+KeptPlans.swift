@@ -19,8 +19,7 @@ extension FetchScheduler {
             if let app {
                 wake = try Self.appWake(&slot.predictor, after: time, device: device, app: app)
             } else {
-                wake = try plannedWake(in: slot, settings: settings, asOf: time).wake
-                if let wake { slot.predictor.commit(to: wake, device: device) }
+                wake = try committedWake(in: slot, settings: settings, asOf: time, before: nil)
             }
             return (wake, try planToKeep(in: slot, asOf: time))
         }

@@ -146,11 +146,7 @@ public final class FetchScheduler: @unchecked Sendable {
             case .failNoTimeZone:
                 // One that is there is planned in its own zone, never in an assumed one.
                 throw StoreError.noTimeZone(device: device)
-            case .learn(let limit, let version):
-                guard let zone = settings.timeZone else {
-                    slot.scheduling.learnFailed()
-                    throw StoreError.noTimeZone(device: device)
-                }
+            case .learn(let limit, let version, let zone):
                 let loaded: LoadedModel
                 (loaded, mayStay) = try await learnModel(slot, zone: zone, through: limit, version: version)
                 step = slot.scheduling.learned(loaded)
@@ -375,11 +371,20 @@ public final class FetchScheduler: @unchecked Sendable {
             return wake
         }
         return try await withSlot(device, asOf: time) { slot, settings in
-            let planned = try plannedWake(in: slot, settings: settings, asOf: time)
-            guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
-            slot.predictor.commit(to: wake, device: device)
-            return wake
+            try committedWake(in: slot, settings: settings, asOf: time, before: limit)
         }
+    }
+
+    /// The wake the slot's device carries out after `time` (before `limit`, when one is given):
+    /// ``plannedWake(in:settings:asOf:)``'s, committed to (`Predictor/commit(to:device:)`).
+    /// Call holding the slot's lock, as ``plannedWake(in:settings:asOf:)``.
+    func committedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date, before limit: Date?) throws
+        -> DeviceWake?
+    {
+        let planned = try plannedWake(in: slot, settings: settings, asOf: time)
+        guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
+        slot.predictor.commit(to: wake, device: slot.device)
+        return wake
     }
 
     /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):

@@ -49,11 +49,9 @@ extension FetchScheduler {
         async throws -> (wake: DeviceWake?, noWake: NoWake?)
     {
         try await withSlot(device, asOf: time) { slot, settings in
-            let planned = try plannedWake(in: slot, settings: settings, asOf: time)
-            guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else {
+            guard let wake = try committedWake(in: slot, settings: settings, asOf: time, before: limit) else {
                 return (nil, Self.whyNoWake(slot.predictor, device: device, app: nil, asOf: time))
             }
-            slot.predictor.commit(to: wake, device: device)
             return (wake, nil)
         }
     }

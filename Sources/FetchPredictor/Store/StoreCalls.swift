@@ -24,7 +24,7 @@ public final class StoreCalls: Sendable {
 
     /// The calls made since the store's calls were `before`, by name: only those made.
     public func made(since before: [String: Int]) -> [String: Int] {
-        counts.compactMapValues { $0 }.reduce(into: [:]) { made, call in
+        counts.reduce(into: [:]) { made, call in
             let more = call.value - before[call.key, default: 0]
             if more > 0 { made[call.key] = more }
         }
