@@ -99,8 +99,8 @@ struct APIError: HTTPResponseError {
                 return nil
             }
         case let error as SchedulerBusy:
-            // A route that did not wait for learning (they all should, through TenantLearning.query).
-            return busy(error, waited: .zero)
+            // A query that waited for learning as long as the scheduler lets it (learnWait).
+            return busy(error)
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "the body is larger than the service accepts")
         case let error as HTTPError where error.status == .notFound && error.body == nil:

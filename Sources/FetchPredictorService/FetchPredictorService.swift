@@ -123,7 +123,8 @@ public enum FetchPredictorService {
         let scheduler = FetchScheduler(
             store: store, configuration: configuration, forecaster: forecaster,
             maximumLoadedDevices: settings.maximumLoadedDevices,
-            requiresKnownDevices: true, admission: learning, largeLearn: settings.largeLearn)
+            requiresKnownDevices: true, admission: learning, learningWait: settings.learnWait,
+            largeLearn: settings.largeLearn)
         // What each request costs the store, by call: a warm next-wake makes one.
         let storeCalls = StoreCallCounters()
         store.calls.observe { storeCalls.increment($0) }

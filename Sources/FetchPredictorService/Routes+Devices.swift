@@ -70,9 +70,7 @@ extension Routes {
     @Sendable func deleteDevice(_ request: Request, context: APIContext) async throws -> Response {
         let device = try context.device()
         let scheduler = self.scheduler
-        let report = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
-            try await scheduler.eraseDevice(device.stored)
-        }
+        let report = try await scheduler.eraseDevice(device.stored)
         return try Self.json(ErasedAnswer(device: device.name, erased: report))
     }
 

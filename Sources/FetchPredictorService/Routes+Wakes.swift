@@ -29,10 +29,8 @@ extension Routes {
         // Plans are kept for the present only: the sweep keeps them for its clock.
         let keeping = abs(now.timeIntervalSince(clock())) <= 60
         // One more than the page: whether another page follows.
-        let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) { [after] in
-            try await scheduler.dueWakes(
-                scope: scope, before: before, asOf: now, after: after, limit: limit + 1, keeping: keeping)
-        }
+        let wakes = try await scheduler.dueWakes(
+            scope: scope, before: before, asOf: now, after: after, limit: limit + 1, keeping: keeping)
         let page = Array(wakes.prefix(limit))
         var cursor: String?
         if wakes.count > limit, let last = page.last {
@@ -53,10 +51,8 @@ extension Routes {
         let (now, before, limit, lease) = (claim.now, claim.before, claim.limit, claim.leaseSeconds)
         let scheduler = self.scheduler
         let scope = DeviceIdentity.scope(ofTenant: tenant)
-        let wakes = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
-            try await scheduler.claimWakes(
-                scope: scope, before: before, asOf: now, limit: limit, lease: TimeInterval(lease), clock: clock)
-        }
+        let wakes = try await scheduler.claimWakes(
+            scope: scope, before: before, asOf: now, limit: limit, lease: TimeInterval(lease), clock: clock)
         Counter(label: "fetchpredict_wakes_claimed_total").increment(by: wakes.count)
         return try Self.json(ClaimAnswer(wakes: wakes.map { Self.named($0, scope: scope) }))
     }

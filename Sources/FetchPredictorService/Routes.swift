@@ -7,8 +7,8 @@ import NIOHTTP1
 
 /// The handlers of the `/v1` routes: each parses, calls the library, and encodes, as a command's
 /// `run()` does. The scheduler's queries and the store's roles are awaited. A query that must
-/// learn from many events waits for its tenant's turn, holding no thread
-/// (``TenantLearning/query(waitingAtMost:_:)``).
+/// learn from many events waits in line for its tenant's turn, holding no thread
+/// (``TenantLearning``), at most ``ServiceSettings/learnWait``.
 struct Routes: Sendable {
     let store: any EventKeeping & DeviceSettingsKeeping & FreshnessKeeping
     let scheduler: FetchScheduler
@@ -130,9 +130,7 @@ struct Routes: Sendable {
         }
         let scheduler = self.scheduler
         // The scheduler refuses a device the store does not have: 404.
-        let (wake, noWake) = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
-            try await scheduler.nextWakeOrReason(after: now, before: before, device: device.stored)
-        }
+        let (wake, noWake) = try await scheduler.nextWakeOrReason(after: now, before: before, device: device.stored)
         guard var wake else { return Self.noWake(noWake) }
         wake.device = device.name
         return try Self.json(NextAnswer(device: device.name, now: now, wake: wake))
@@ -176,9 +174,8 @@ struct Routes: Sendable {
             hours = value
         }
         let scheduler = self.scheduler
-        var schedule = try await TenantLearning.query(waitingAtMost: settings.learnWait) { [hours] in
-            try await scheduler.schedule(from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
-        }
+        var schedule = try await scheduler.schedule(
+            from: from, to: from.addingTimeInterval(hours * 3600), device: device.stored)
         schedule.device = device.name
         for index in schedule.wakes.indices { schedule.wakes[index].device = device.name }
         let accept = request.headers[.accept] ?? ""
@@ -214,9 +211,7 @@ struct Routes: Sendable {
         guard let zone = try await store.timeZone(device: device.stored) else {
             throw StoreError.noTimeZone(device: device.stored)
         }
-        let habits = try await TenantLearning.query(waitingAtMost: settings.learnWait) {
-            try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
-        }
+        let habits = try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
         return try Self.json(habits)
     }
 

@@ -78,6 +78,10 @@ import Testing
             #expect(other.status == 200, "\(other.text)")
         }
         #expect(gate.learnCount("acme/small") == 0)
+        // And each wait is counted, by what it waits for
+        let metrics = try await service.request("GET", "/metrics").text
+        #expect(metrics.contains(#"fetchpredict_learn_waits_total{reason="tenant_limit"}"#), "\(metrics)")
+        #expect(metrics.contains(#"fetchpredict_learn_waits_total{reason="device_being_learned"}"#))
         gate.open()
         #expect(try await big.value.status == 200)
         #expect(try await small.value.status == 200)

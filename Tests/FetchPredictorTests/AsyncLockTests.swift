@@ -58,3 +58,71 @@ private final class Counter: @unchecked Sendable {
 
     func leave() { guardLock.withLock { inside -= 1 } }
 }
+
+/// A wait with a deadline, and a lock of several places (a tenant's turns to learn).
+struct AsyncLockDeadlineTests {
+    @Test func aWaitLeavesTheLineAtItsDeadlineAndTakesNoPlaceAfter() async {
+        let lock = AsyncLock()
+        await lock.lock()
+        let clock = ContinuousClock()
+        let began = clock.now
+        let taken = await lock.lock(until: began + .milliseconds(50))
+        #expect(!taken)
+        #expect(clock.now - began >= .milliseconds(50))
+        #expect(lock.waiting == 0)
+        // Unlocked, the lock is free: the waiter that left was not handed it
+        lock.unlock()
+        #expect(lock.holding == 0)
+        #expect(lock.tryLock())
+        lock.unlock()
+    }
+
+    @Test func aDeadlinePassedAlreadyNeverWaits() async {
+        let lock = AsyncLock()
+        await lock.lock()
+        #expect(await lock.lock(until: .now) == false)
+        #expect(lock.waiting == 0)
+        lock.unlock()
+        #expect(await lock.lock(until: .now))
+        lock.unlock()
+    }
+
+    @Test func aLockOfTwoPlacesIsHeldByTwo() async {
+        let lock = AsyncLock(holders: 2)
+        #expect(lock.tryLock() && lock.tryLock())
+        #expect(!lock.tryLock())
+        #expect(await lock.lock(until: .now + .milliseconds(10)) == false)
+        lock.unlock()
+        #expect(await lock.lock(until: .now + .milliseconds(10)))
+        #expect(lock.holding == 2)
+        lock.unlock()
+        lock.unlock()
+    }
+
+    @Test(.hangLimit) func waitersWithDeadlinesAreGivenItInTheOrderTheyCame() async {
+        let lock = AsyncLock()
+        await lock.lock()
+        let order = Order()
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    #expect(await lock.lock(until: .now + .seconds(60)))
+                    order.append(index)
+                    lock.unlock()
+                }
+                // In line before the next comes.
+                while lock.waiting < index + 1 { await Task.yield() }
+            }
+            lock.unlock()
+        }
+        #expect(order.values == Array(0..<8))
+        #expect(lock.holding == 0)
+    }
+}
+
+private final class Order: @unchecked Sendable {
+    private let guardLock = NSLock()
+    private var list: [Int] = []
+    var values: [Int] { guardLock.withLock { list } }
+    func append(_ value: Int) { guardLock.withLock { list.append(value) } }
+}

@@ -212,7 +212,7 @@ struct FetchSchedulerTests {
         let end = Date(milliseconds: start + 20 * 86_400_000)
         _ = try await scheduler.nextWake(after: end, device: "phone")
         let cache = try #require(
-            try await store.cachedModel(
+            try store.cachedModel(
                 device: "phone", configuration: scheduler.forecaster.learningKey(scheduler.configuration)))
         let past = events.filter { $0.time > cache.asOf }.count
         #expect(past % 3 == 0 && past > 0 && past <= FetchScheduler.defaultCacheLag)

@@ -42,6 +42,13 @@ final class DeviceSlot: @unchecked Sendable {
     }
 }
 
+/// Until when a query waits for learning, and how long that is from when it began.
+struct LearningDeadline {
+    /// `nil`: as long as it takes.
+    var instant: ContinuousClock.Instant?
+    var wait: Duration
+}
+
 /// The devices a scheduler has in memory, each in its own ``DeviceSlot``.
 ///
 /// The registry's lock guards only the table of slots and the order of their use: it is held for
@@ -73,10 +80,13 @@ final class DeviceSlots: @unchecked Sendable {
 
     /// The device's slot, locked: made when the device has none. Hand it back with ``release(_:)``.
     ///
-    /// - Parameter waitingForLearning: whether to wait while another query learns the device's
-    ///   model; when `false`, that throws ``SchedulerBusy`` (a short query of the device is
-    ///   still waited for).
-    func lockedSlot(_ device: String, waitingForLearning: Bool) async throws -> DeviceSlot {
+    /// - Parameters:
+    ///   - deadline: how long to wait, in line, while another query learns the device's model;
+    ///     past it, that throws ``SchedulerBusy`` (a short query of the device is still waited for).
+    ///   - admission: told of a wait for the device's learn.
+    func lockedSlot(_ device: String, until deadline: LearningDeadline, admission: (any LearningAdmission)?)
+        async throws -> DeviceSlot
+    {
         while true {
             let slot = lock.withLock {
                 if let slot = slots[device] { return slot }
@@ -84,9 +94,10 @@ final class DeviceSlots: @unchecked Sendable {
                 slots[device] = slot
                 return slot
             }
-            guard await take(slot, waitingForLearning: waitingForLearning) else {
-                throw SchedulerBusy(device: device, reason: .deviceBeingLearned)
+            let taken = await take(slot, until: deadline.instant) {
+                admission?.queryWaits(device: device, for: .deviceBeingLearned)
             }
+            guard taken else { throw SchedulerBusy(device: device, reason: .deviceBeingLearned, waited: deadline.wait) }
             if !slot.scheduling.isRetired { return slot }
             slot.lock.unlock()
         }
@@ -95,7 +106,8 @@ final class DeviceSlots: @unchecked Sendable {
     /// The device's slot, locked, when it holds a model; `nil` when it holds none, or, unless
     /// `waitingForLearning`, while a query learns it.
     func loadedSlot(_ device: String, waitingForLearning: Bool) async -> DeviceSlot? {
-        guard let slot = lock.withLock({ slots[device] }), await take(slot, waitingForLearning: waitingForLearning)
+        guard let slot = lock.withLock({ slots[device] }),
+            await take(slot, until: waitingForLearning ? nil : .now, waitsForLearn: {})
         else { return nil }
         if slot.loaded == nil {
             slot.lock.unlock()
@@ -104,16 +116,25 @@ final class DeviceSlots: @unchecked Sendable {
         return slot
     }
 
-    /// Takes a slot's lock, waiting for a query of the device in flight; `false`, without the
-    /// lock, when that query learns the model and `waitingForLearning` is `false`.
-    private func take(_ slot: DeviceSlot, waitingForLearning: Bool) async -> Bool {
+    /// Takes a slot's lock, waiting in line for the queries of the device in flight: with a
+    /// `deadline`, `false`, without the lock, when a query still learns the model then (a short
+    /// query is waited for).
+    private func take(
+        _ slot: DeviceSlot, until deadline: ContinuousClock.Instant?, waitsForLearn: () -> Void
+    ) async -> Bool {
         if slot.lock.tryLock() { return true }
-        if !waitingForLearning, slot.isLearning { return false }
+        guard let deadline else {
+            await slot.lock.lock()
+            return true
+        }
+        if slot.isLearning { waitsForLearn() }
+        if await slot.lock.lock(until: deadline) { return true }
+        if slot.isLearning { return false }
         await slot.lock.lock()
         return true
     }
 
-    /// Unlocks a slot that ``lockedSlot(_:waitingForLearning:)`` gave; one left with no model
+    /// Unlocks a slot that ``lockedSlot(_:until:admission:)`` gave; one left with no model
     /// leaves the registry.
     func release(_ slot: DeviceSlot) {
         if slot.scheduling.release() {

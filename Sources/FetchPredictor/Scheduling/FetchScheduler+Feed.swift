@@ -12,8 +12,11 @@ extension FetchScheduler {
     }
 
     /// The plan of a device at `time`, whether it is the store's kept one (or now kept, when
-    /// `keeping`), and the generation of the device's kept plan it was made at.
-    private func plan(_ device: String, asOf time: Date, keeping: Bool = true) async throws -> (
+    /// `keeping`), and the generation of the device's kept plan it was made at. A learn waits
+    /// until `deadline` (by default ``learningWait`` from now).
+    private func plan(
+        _ device: String, asOf time: Date, keeping: Bool = true, until deadline: LearningDeadline? = nil
+    ) async throws -> (
         planned: PlannedWake, kept: Bool, generation: Int64
     ) {
         try await checkWakePlanning()
@@ -21,7 +24,7 @@ extension FetchScheduler {
         if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
         do {
-            planned = try await withSlot(device, asOf: time) { slot, settings in
+            planned = try await withSlot(device, asOf: time, until: deadline) { slot, settings in
                 try plannedWake(in: slot, settings: settings, asOf: time)
             }
         } catch StoreError.noTimeZone {
@@ -38,9 +41,11 @@ extension FetchScheduler {
     /// Plans the devices of `scope` whose kept wake does not hold at `time`.
     /// - Returns: the plans made, each with the generation it was made at and whether it was
     ///   kept (it is not as of a time before the store's last event, nor when not `keeping`).
+    ///   Learning waits ``learningWait`` from the start in all, not for each device.
     private func planStale(scope: String?, asOf time: Date, keeping: Bool = true) async throws
         -> [(plan: KeptWake, kept: Bool)]
     {
+        let deadline = learningDeadline()
         try await checkWakePlanning()
         var plans: [(plan: KeptWake, kept: Bool)] = []
         var after: String?
@@ -49,7 +54,8 @@ extension FetchScheduler {
             let names = try await store.devicesToPlan(scope: scope, at: time.milliseconds, after: after, limit: page)
             for name in names {
                 do {
-                    let (planned, kept, generation) = try await plan(name, asOf: time, keeping: keeping)
+                    let (planned, kept, generation) = try await plan(
+                        name, asOf: time, keeping: keeping, until: deadline)
                     plans.append((KeptWake(device: name, planned: planned, generation: generation), kept))
                 } catch StoreError.unknownDevice {
                     continue  // erased meanwhile
@@ -141,7 +147,9 @@ extension FetchScheduler {
         for name in devices {
             await Task.yield()
             do {
-                let (planned, kept, generation) = try await plan(name, asOf: time, keeping: false)
+                // Not waiting for learning: the sweep never takes a client's turn.
+                let (planned, kept, generation) = try await plan(
+                    name, asOf: time, keeping: false, until: learningDeadline(waiting: false))
                 // A plan kept already, or of a time before the device's last event, is not kept again.
                 guard !kept, planned.holds(at: time), try await !store.hasEvents(device: name, after: time.knownThrough)
                 else { continue }

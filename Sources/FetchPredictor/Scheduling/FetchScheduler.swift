@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// ## Topics
-/// - ``init(store:configuration:forecaster:maximumLoadedDevices:requiresKnownDevices:admission:largeLearn:cacheLag:keepsPlans:)``
+/// - ``init(store:configuration:forecaster:maximumLoadedDevices:requiresKnownDevices:admission:learningWait:largeLearn:cacheLag:keepsPlans:)``
 /// - ``recordLaunch(_:at:device:)``
 /// - ``recordFetch(_:at:result:duration:device:)``
 /// - ``nextWake(after:before:device:)``
@@ -37,6 +37,10 @@ public final class FetchScheduler: @unchecked Sendable {
     /// Who may learn a device's model now, when the learn is large (``largeLearn``); `nil` lets
     /// every query learn, and a query of a device that another is learning waits for it.
     public let admission: (any LearningAdmission)?
+    /// With an ``admission``, how long a query waits in line for learning (its turn to learn,
+    /// or its device's model being learned by another query), suspended and holding no thread,
+    /// before it throws ``SchedulerBusy``. Waiters are served in the order they came.
+    public let learningWait: Duration
     /// How many events past a device's cached model a learn must read to be large, and ask the
     /// ``admission``: one of fewer costs about what planning a day does (4,096 events are learned
     /// in a few milliseconds), and runs at once, as a relearn after a batch of older events does.
@@ -60,7 +64,7 @@ public final class FetchScheduler: @unchecked Sendable {
     /// which then answers without learning the device's model.
     public let keepsPlans: Bool
     /// Each device's model in memory, behind a lock of its own.
-    private let slots: DeviceSlots
+    let slots: DeviceSlots
     /// Whether the store's kept wakes were checked to be planned with this configuration.
     let wakePlanning = Once()
     /// The plans being kept in the store (``keepsPlans``).
@@ -78,9 +82,9 @@ public final class FetchScheduler: @unchecked Sendable {
     ///   - requiresKnownDevices: whether a query about a device the store does not have throws
     ///     ``StoreError/unknownDevice(_:)``, as a service that answers 404 for it wants.
     ///   - admission: who may learn a device's model now, when the learn is large. With one, a
-    ///     query never waits on its thread for learning, its own or another's: it throws
-    ///     ``SchedulerBusy`` instead, and the caller asks again where waiting costs no thread, as
-    ///     the HTTP service does.
+    ///     query waits for learning, its own turn or another query's learn of its device, at most
+    ///     `learningWait`, then throws ``SchedulerBusy``, as the HTTP service wants.
+    ///   - learningWait: with an admission, how long a query waits for learning (``learningWait``).
     ///   - largeLearn: how many events past the cached model a learn reads to be large.
     ///   - cacheLag: how many of a device's newest events its cached model leaves out
     ///     (``cacheLag``): 0 for a process that asks once, as a command of the CLI does.
@@ -90,7 +94,8 @@ public final class FetchScheduler: @unchecked Sendable {
         store: any SchedulingStore, configuration: PredictorConfiguration = PredictorConfiguration(),
         forecaster: any LaunchForecaster = HazardForecaster(), maximumLoadedDevices: Int = .max,
         requiresKnownDevices: Bool = false,
-        admission: (any LearningAdmission)? = nil, largeLearn: Int = FetchScheduler.defaultLargeLearn,
+        admission: (any LearningAdmission)? = nil, learningWait: Duration = .zero,
+        largeLearn: Int = FetchScheduler.defaultLargeLearn,
         cacheLag: Int = FetchScheduler.defaultCacheLag, keepsPlans: Bool = false
     ) {
         self.store = store
@@ -99,6 +104,7 @@ public final class FetchScheduler: @unchecked Sendable {
         self.maximumLoadedDevices = max(1, maximumLoadedDevices)
         self.requiresKnownDevices = requiresKnownDevices
         self.admission = admission
+        self.learningWait = max(.zero, learningWait)
         self.largeLearn = max(1, largeLearn)
         self.cacheLag = max(0, cacheLag)
         self.keepsPlans = keepsPlans
@@ -110,7 +116,7 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// The key under which a device's learned model is cached: only settings that change
     /// learning, for its forecaster's inputs.
-    private func cacheKey(_ slot: DeviceSlot) -> String { slot.predictor.forecaster.learningKey(configuration) }
+    func cacheKey(_ slot: DeviceSlot) -> String { slot.predictor.forecaster.learningKey(configuration) }
 
     /// Loads a device's settings and its model as of `time`, holding the device's lock: learned
     /// from the events before it (`Date.knownThrough`), never from one at it or later, so that an
@@ -122,7 +128,11 @@ public final class FetchScheduler: @unchecked Sendable {
     ///
     /// - Returns: whether the model may stay loaded after this query: not when the device was
     ///   written while it was learned, since it may or may not hold that write.
-    private func prepare(_ slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) async throws -> Bool {
+    private func prepare(
+        _ slot: DeviceSlot, settings: PlanningSettings, asOf time: Date, until deadline: LearningDeadline
+    )
+        async throws -> Bool
+    {
         let device = slot.device
         let defaultInterval = settings.defaultInterval
         if slot.predictor.defaultInterval != defaultInterval { slot.predictor.defaultInterval = defaultInterval }
@@ -148,7 +158,8 @@ public final class FetchScheduler: @unchecked Sendable {
                 throw StoreError.noTimeZone(device: device)
             case .learn(let limit, let version, let zone):
                 let loaded: LoadedModel
-                (loaded, mayStay) = try await learnModel(slot, zone: zone, through: limit, version: version)
+                (loaded, mayStay) = try await learnModel(
+                    slot, zone: zone, through: limit, version: version, until: deadline)
                 step = slot.scheduling.learned(loaded)
                 slots.installed(slot)
             case .setPolicies:
@@ -158,25 +169,6 @@ public final class FetchScheduler: @unchecked Sendable {
                 slots.markUsed(slot)
                 return mayStay
             }
-        }
-    }
-
-    /// Learns the model of a slot's device as of `limit`, the device at `version`.
-    /// - Returns: what it learned from, and whether it may serve later queries: only if no write
-    ///   of the device came meanwhile (as the model's cache found it, else as its settings say now).
-    private func learnModel(_ slot: DeviceSlot, zone: TimeZone, through limit: Milliseconds, version: Int64)
-        async throws -> (LoadedModel, mayStay: Bool)
-    {
-        slot.isLearning = true
-        defer { slot.isLearning = false }
-        do {
-            let (loaded, cached) = try await load(slot, zone: zone, through: limit, version: version)
-            if let cached { return (loaded, cached) }
-            return (loaded, try await store.planningSettings(device: slot.device).version == version)
-        } catch {
-            slot.scheduling.learnFailed()
-            slots.forget(slot)
-            throw error
         }
     }
 
@@ -195,89 +187,6 @@ public final class FetchScheduler: @unchecked Sendable {
                 AppPolicy(interval: interval, enabled: own.enabled, constraints: own.constraints), app: app,
                 device: device)
         }
-    }
-
-    /// Learns a device's model into its slot's predictor as of `limit`, from the cache and the
-    /// events after it.
-    ///
-    /// - Returns: what the model was learned from, and, when it was cached, whether the device was
-    ///   still at `version` then.
-    private func load(_ slot: DeviceSlot, zone: TimeZone, through limit: Milliseconds, version: Int64)
-        async throws -> (model: LoadedModel, cached: Bool?)
-    {
-        // With an admission, whether the learn is large; for a model that is cached behind a lag
-        // (none comes after the limit), where the newest cacheLag events start. Only events up to
-        // the limit are read, even when there were none after it: one that another process
-        // stores meanwhile is not learned into this answer.
-        let large = admission != nil ? largeLearn : nil
-        let start = try await store.learningStart(
-            device: slot.device, configuration: cacheKey(slot), through: limit,
-            counting: LearningStart.Counting(whenLatest: cacheLag > 0 ? .max : large, whenLater: large))
-        let later = start.hasLaterEvents
-        let (newest, cached) = try await learn(
-            slot, zone: zone, from: consume start, through: limit, caching: later ? nil : version)
-        let extent: LoadedModel.Extent = later ? .through(limit: limit) : .everything(newest: newest)
-        return (LoadedModel(extent: extent, version: version), cached)
-    }
-
-    /// Learns a device's model from where `start` says (the cache, else the start) and the events
-    /// after it, up to `end`; caches the model as of a checkpoint when `caching` gives the
-    /// device's version it was learned at, and no process wrote the device since.
-    ///
-    /// The cache is written as of the model before the newest ``cacheLag`` events, and only when
-    /// that moves it by ``cacheLag`` events or more.
-    ///
-    /// - Returns: the time of the newest event learned, and, when the model was cached, whether
-    ///   the device was still at `caching` then.
-    private func learn(
-        _ slot: DeviceSlot, zone: TimeZone, from start: consuming LearningStart, through end: Milliseconds,
-        caching version: Int64?
-    ) async throws -> (newest: Milliseconds, cached: Bool?) {
-        let device = slot.device
-        let learning = Learning(model: DeviceModel(timeZone: zone))
-        var fromCache = false
-        if let cached = start.cached, cached.model.timeZone == zone {
-            (learning.asOf, learning.model, fromCache) = (cached.asOf, cached.model, true)
-        }
-        // Counted from the cache: of no use when the cache is in a zone the settings no longer say
-        // (a write the version will refuse to cache over).
-        let pending = fromCache || start.cached == nil ? start.pending : nil
-        // The model learned on is the only reference to the cached one's storage: learning
-        // changes it in place, not a copy of every app's arrays.
-        start.cached = nil
-        let admitted = try await admit(device, pending: pending)
-        defer { if admitted { admission?.endLearning(device: device) } }
-        if version != nil, cacheLag > 0, let pending {
-            // Moved by at least cacheLag events.
-            let before = pending - cacheLag
-            if before >= (fromCache ? cacheLag : 1) { learning.checkpointAfter = before }
-        } else if version != nil, cacheLag == 0 {
-            learning.keepsEnd = true
-        }
-        let (configuration, inputs) = (self.configuration, slot.predictor.forecaster.inputs)
-        try await store.forEachEvent(device: device, after: learning.asOf, through: end) { event in
-            learning.observe(event, configuration, learning: inputs)
-        }
-        var cached: Bool?
-        if let version, let checkpoint = learning.kept {
-            cached = try await store.cacheModel(
-                checkpoint.model, asOf: checkpoint.asOf, device: device, configuration: cacheKey(slot), version: version
-            )
-        }
-        slot.predictor.setModel(learning.model, device: device)
-        return (learning.asOf, cached)
-    }
-
-    /// Asks the ``admission`` to learn a device's `pending` events, when they are a large learn.
-    ///
-    /// - Returns: whether the admission let the learn start, and must be told when it ends.
-    /// - Throws: ``SchedulerBusy`` when it refused.
-    private func admit(_ device: String, pending: Int?) async throws -> Bool {
-        guard let admission, let pending, pending >= largeLearn else { return false }
-        guard admission.beginLearning(device: device) else {
-            throw SchedulerBusy(device: device, reason: .learningRefused)
-        }
-        return true
     }
 
     /// Records a launch and learns from it.
@@ -389,7 +298,7 @@ public final class FetchScheduler: @unchecked Sendable {
 
     /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):
     /// the plan the slot keeps when it holds then and was made with the same model and settings,
-    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:asOf:_:)``
+    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:asOf:until:_:)``
     /// prepared it with `settings`.
     func plannedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) throws -> PlannedWake {
         if let kept = slot.scheduling.plannedWake(at: time, settings: settings) { return kept }
@@ -404,24 +313,37 @@ public final class FetchScheduler: @unchecked Sendable {
     /// predictor's ``PredictorError/noTimeZone(device:)`` becomes the store's
     /// ``StoreError/noTimeZone(device:)``, which callers already handle.
     ///
-    /// - Throws: ``SchedulerBusy`` with an ``admission``, rather than wait for learning.
+    /// - Throws: ``SchedulerBusy`` with an ``admission``, once it waited ``learningWait`` for learning.
     func withDevice<T>(_ device: String, asOf time: Date, _ body: (inout Predictor) throws -> T) async throws -> T {
         try await withSlot(device, asOf: time) { slot, _ in try body(&slot.predictor) }
     }
 
+    /// Until when a query begun now waits for learning: with no ``admission``, as long as it
+    /// takes; with one, ``learningWait``, or not at all when `waiting` is `false` (a sweep that
+    /// never takes a client's turn).
+    func learningDeadline(waiting: Bool = true) -> LearningDeadline {
+        guard admission != nil else { return LearningDeadline(instant: nil, wait: .zero) }
+        let wait = waiting ? learningWait : .zero
+        return LearningDeadline(instant: .now + wait, wait: wait)
+    }
+
     /// ``withDevice(_:asOf:_:)`` with the device's slot and the settings it was prepared
     /// with, for a query that keeps what it planned in the slot.
+    ///
+    /// - Parameter deadline: until when to wait for learning; by default ``learningWait`` from now.
     func withSlot<T>(
-        _ device: String, asOf time: Date, _ body: (DeviceSlot, PlanningSettings) throws -> T
+        _ device: String, asOf time: Date, until deadline: LearningDeadline? = nil,
+        _ body: (DeviceSlot, PlanningSettings) throws -> T
     ) async throws -> T {
-        let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
+        let deadline = deadline ?? learningDeadline()
+        let slot = try await slots.lockedSlot(device, until: deadline, admission: admission)
         defer { slots.release(slot) }
         // Read holding the device's lock: a batch stored through this scheduler meanwhile is
         // then both in the store's version and in the model, never in one alone (which would
         // make the model look stale, and the device be learned again).
         let settings = try await store.planningSettings(device: device)
         if requiresKnownDevices, !settings.exists { throw StoreError.unknownDevice(device) }
-        let mayStay = try await prepare(slot, settings: settings, asOf: time)
+        let mayStay = try await prepare(slot, settings: settings, asOf: time, until: deadline)
         defer { if slot.scheduling.answered(mayStay: mayStay) { slots.forget(slot) } }
         do {
             return try body(slot, settings)
@@ -437,7 +359,7 @@ public final class FetchScheduler: @unchecked Sendable {
     ///
     /// - Throws: ``StoreError/unknownDevice(_:)`` when there is no such device.
     public func eraseDevice(_ device: String) async throws -> PruneReport {
-        let slot = try await slots.lockedSlot(device, waitingForLearning: admission == nil)
+        let slot = try await slots.lockedSlot(device, until: learningDeadline(), admission: admission)
         defer { slots.release(slot) }
         let report = try await store.eraseDevice(device, dryRun: false)
         if slot.scheduling.erased() { slots.forget(slot) }

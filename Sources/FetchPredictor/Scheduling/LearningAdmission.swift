@@ -3,14 +3,13 @@ import Foundation
 /// Who may learn a device's model now: how a service bounds the learning work that one tenant
 /// runs at once, so that its heavy requests cannot take every core from the others.
 ///
-/// ``FetchScheduler`` asks ``beginLearning(device:)`` before a large learn of a device's model
-/// from the store (the costly step of a query: reading many of the device's events and learning
-/// them; at least ``FetchScheduler/largeLearn`` past its cached model), and calls
-/// ``endLearning(device:)`` once it is done, whatever the outcome. A smaller learn costs about
-/// what planning does, and is not asked about. A scheduler made with an
-/// admission never waits on its thread for another request's learning: when this refuses, or the
-/// device is being learned by another request, the query throws ``SchedulerBusy``, and the
-/// caller waits where waiting costs no thread, then asks again.
+/// ``FetchScheduler`` asks before a large learn of a device's model from the store (the costly
+/// step of a query: reading many of the device's events and learning them; at least
+/// ``FetchScheduler/largeLearn`` past its cached model), and calls ``endLearning(device:)`` once
+/// it is done, whatever the outcome. A smaller learn costs about what planning does, and is not
+/// asked about. A query waits for its turn, suspended and holding no thread, in line, at most the
+/// scheduler's ``FetchScheduler/learningWait``
+/// (``beginLearning(device:waitingUntil:)``); refused then, it throws ``SchedulerBusy``.
 ///
 /// ```swift
 /// final class OneLearnAtATime: LearningAdmission, @unchecked Sendable {
@@ -26,16 +25,42 @@ import Foundation
 ///     func endLearning(device: String) { lock.withLock { running = false } }
 /// }
 /// ```
+///
+/// An admission with only these two refuses at once; one that keeps a line of its own
+/// implements ``beginLearning(device:waitingUntil:)`` too.
 public protocol LearningAdmission: Sendable {
-    /// Whether a device's model may be learned now; `true` obliges the scheduler to call
-    /// ``endLearning(device:)`` after.
+    /// Whether a device's model may be learned now, without waiting; `true` obliges the
+    /// scheduler to call ``endLearning(device:)`` after.
     func beginLearning(device: String) -> Bool
+    /// Whether a device's model may be learned, waiting for a turn in the order the queries
+    /// came until `deadline`; `true` obliges the scheduler to call ``endLearning(device:)`` after.
+    /// By default, ``beginLearning(device:)``: no wait.
+    ///
+    /// - Parameters:
+    ///   - device: the device whose model is to be learned.
+    ///   - deadline: when a query still refused stops waiting.
+    func beginLearning(device: String, waitingUntil deadline: ContinuousClock.Instant) async -> Bool
     /// The learning that ``beginLearning(device:)`` let start has ended.
     func endLearning(device: String)
+    /// A query begins to wait for learning (its turn, or its device's model being learned by
+    /// another query): for a count of waits. By default, nothing.
+    ///
+    /// - Parameters:
+    ///   - device: the device asked about.
+    ///   - reason: what it waits for.
+    func queryWaits(device: String, for reason: SchedulerBusy.Reason)
 }
 
-/// A query that a scheduler with a ``LearningAdmission`` did not run, rather than wait on its
-/// thread: ask again shortly. Nothing was changed.
+extension LearningAdmission {
+    public func beginLearning(device: String, waitingUntil deadline: ContinuousClock.Instant) async -> Bool {
+        beginLearning(device: device)
+    }
+
+    public func queryWaits(device: String, for reason: SchedulerBusy.Reason) {}
+}
+
+/// A query that a scheduler with a ``LearningAdmission`` did not run, having waited for learning
+/// as long as it may (``FetchScheduler/learningWait``): ask again shortly. Nothing was changed.
 public struct SchedulerBusy: Error, Equatable, CustomStringConvertible {
     /// Why the query did not run.
     public enum Reason: Sendable, Equatable {
@@ -49,10 +74,17 @@ public struct SchedulerBusy: Error, Equatable, CustomStringConvertible {
     public var device: String
     /// Why the query did not run.
     public var reason: Reason
+    /// How long the query waited.
+    public var waited: Duration
 
-    public init(device: String, reason: Reason) {
+    /// - Parameters:
+    ///   - device: the device asked about.
+    ///   - reason: why the query did not run.
+    ///   - waited: how long it waited.
+    public init(device: String, reason: Reason, waited: Duration = .zero) {
         self.device = device
         self.reason = reason
+        self.waited = waited
     }
 
     public var description: String {
