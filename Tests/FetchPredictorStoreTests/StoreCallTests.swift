@@ -69,3 +69,76 @@ struct StoreCallTests {
         #expect(store.calls.made(since: before) == ["planningSettings": 1])
     }
 }
+
+/// A next wake or why there is none, in one query (``FetchScheduler/nextWakeOrReason(after:before:device:app:)``):
+/// the same answer as the two questions asked apart, fresh or from a kept plan, for the device
+/// and each app, through a day, Low Power Mode, days without an event and silence.
+struct WakeOrReasonTests {
+    let zone = TimeZone(identifier: "Europe/Warsaw")!
+
+    @Test(arguments: Backend.available)
+    func oneQueryAnswersAsTheTwoQuestionsApart(backend: Backend) async throws {
+        let store = try backend.makeStore()
+        try await store.setDefaultInterval(.minimum)
+        let log = SyntheticLog(persona: Persona.named("commuter")!, days: 14, timeZone: zone, seed: 11)
+        try await store.setTimeZone(zone, device: "phone")
+        _ = try await store.record(log.events(), device: "phone")
+        let apps = try await FetchScheduler(store: store).apps(device: "phone")
+        let never = try #require(apps.first)
+        try await store.setInterval(.never, app: never, device: "phone")
+        let newest = try #require(log.events().map(\.time).max())
+        // Low Power Mode on for an hour, two hours after the log's end.
+        let on = newest + 2 * 3_600_000
+        _ = try await store.record(
+            [.state(.lowPowerOn, at: on), .state(.lowPowerOff, at: on + 3_600_000)], device: "phone")
+        let hours: [Double] = [0.5, 2.5, 5, 12, 30, 9 * 24, 40 * 24]
+        var reasons: Set<String> = []
+        for hour in hours {
+            let time = Date(milliseconds: newest).addingTimeInterval(hour * 3_600)
+            for app in [nil, never] + apps.dropFirst().prefix(2).map(Optional.some) {
+                let fresh = FetchScheduler(store: store)
+                let wake =
+                    if let app {
+                        try await fresh.nextWake(after: time, device: "phone", app: app)
+                    } else {
+                        try await fresh.nextWake(after: time, device: "phone")
+                    }
+                let why = wake == nil ? try await fresh.whyNoWake(device: "phone", app: app, asOf: time) : nil
+                for keeps in [false, true, true] {
+                    let scheduler = FetchScheduler(store: store, cacheLag: 0, keepsPlans: keeps)
+                    let answer = try await scheduler.nextWakeOrReason(after: time, device: "phone", app: app)
+                    try await scheduler.plansKept()
+                    #expect(answer.wake == wake, "at +\(hour) h, \(app ?? "the device"), keeping plans: \(keeps)")
+                    #expect(answer.noWake == why, "at +\(hour) h, \(app ?? "the device"), keeping plans: \(keeps)")
+                }
+                if let why { reasons.insert(why.code) }
+            }
+        }
+        // The reasons of the settings, the device's state and the history were asked about (an
+        // old log's, stale, comes between its apps' wakes and their silence: the commuter has none).
+        #expect(reasons == ["no-app-may-fetch", "low-power-mode", "silent"])
+    }
+
+    /// The command line's `next APP` in a new process, with no wake for the app: the answer and
+    /// its reason from one learn of the device, not one for the wake and one for the reason.
+    @Test(arguments: Backend.available)
+    func aNewProcessSaysWhyNoWakeFromOneLearn(backend: Backend) async throws {
+        let store = try backend.makeStore()
+        try await store.setDefaultInterval(.minimum)
+        let log = SyntheticLog(persona: Persona.named("commuter")!, days: 14, timeZone: zone, seed: 11)
+        try await store.setTimeZone(zone, device: "phone")
+        _ = try await store.record(log.events(), device: "phone")
+        let app = try #require(try await FetchScheduler(store: store).apps(device: "phone").first)
+        try await store.setInterval(.never, app: app, device: "phone")
+        let time = Date(milliseconds: try #require(log.events().map(\.time).max())).addingTimeInterval(60)
+        for round in 0..<2 {
+            let scheduler = FetchScheduler(store: store, cacheLag: 0, keepsPlans: true)
+            let before = store.calls.counts
+            let answer = try await scheduler.nextWakeOrReason(after: time, device: "phone", app: app)
+            try await scheduler.plansKept()
+            #expect(answer.wake == nil && answer.noWake == .noAppMayFetch, "round \(round)")
+            let made = store.calls.made(since: before)
+            #expect(made["forEachEvent"] == 1 && made["learningStart"] == 1, "round \(round): \(made)")
+        }
+    }
+}

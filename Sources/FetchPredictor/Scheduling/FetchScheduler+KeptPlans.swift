@@ -5,25 +5,27 @@ import Synchronization
 /// ``FetchScheduler/keepsPlans``: a process that asks once answers without learning the device.
 extension FetchScheduler {
     /// The next wake of `device` (of `app` alone, within a day, when one is given) strictly after
-    /// `time`: from the store's kept plan when one holds then, else planned from the device's
-    /// model as the other queries are, and the plan in force kept for the next process.
-    func nextWakeByKeptPlan(after time: Date, device: String, app: String?) async throws -> DeviceWake? {
+    /// `time` and before `limit`, or, when none is planned, why: from the store's kept plan when
+    /// one holds then and has a wake, else planned from the device's model as the other queries
+    /// are, and the plan in force kept for the next process.
+    /// Without `withReason`, a kept plan with no wake answers so, with no reason.
+    func nextWakeByKeptPlan(after time: Date, before limit: Date?, device: String, app: String?, withReason: Bool)
+        async throws -> (wake: DeviceWake?, noWake: NoWake?)
+    {
         let settingsKey = planningSettingsKey
-        let generation: Int64
+        var generation: Int64?
         switch try await store.keptPlanWake(device: device, settings: settingsKey, at: time.milliseconds, app: app) {
-        case .wake(let wake): return wake
+        case .wake(let wake?): return (limit.map { wake.time < $0 } ?? true ? wake : nil, nil)
+        // No wake: why is the model's to say, and the plan is kept already.
+        case .wake(nil):
+            guard withReason else { return (nil, nil) }
         case .notKept(let at): generation = at
         }
-        let (wake, keeping) = try await withSlot(device, asOf: time) { slot, settings in
-            let wake: DeviceWake?
-            if let app {
-                wake = try Self.appWake(&slot.predictor, after: time, device: device, app: app)
-            } else {
-                wake = try committedWake(in: slot, settings: settings, asOf: time, before: nil)
-            }
-            return (wake, try planToKeep(in: slot, asOf: time))
+        let (answer, keeping) = try await withSlot(device, asOf: time) { slot, settings in
+            let answer = try wakeOrReason(in: slot, settings: settings, after: time, before: limit, app: app)
+            return (answer, generation == nil ? nil : try planToKeep(in: slot, asOf: time))
         }
-        if let keeping {
+        if let keeping, let generation {
             // Kept while the caller goes on with the answer: writing a day's plan of 200 apps
             // costs more than making it (docs/experiments.md).
             let store = self.store
@@ -33,7 +35,7 @@ extension FetchScheduler {
                     generation: generation)
             }
         }
-        return wake
+        return answer
     }
 
     /// Waits until the plans the queries made are kept (``keepsPlans``), and throws what keeping

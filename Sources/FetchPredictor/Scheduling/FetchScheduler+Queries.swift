@@ -9,10 +9,7 @@ extension FetchScheduler {
     /// (``schedule(from:to:device:)``) that holds it, coalesced and kept within the push budget,
     /// so that every question is answered by one plan. `nil` when that plan has none for it.
     public func nextWake(after time: Date, device: String = "default", app: String) async throws -> DeviceWake? {
-        if keepsPlans { return try await nextWakeByKeptPlan(after: time, device: device, app: app) }
-        return try await withDevice(device, asOf: time) { predictor in
-            try Self.appWake(&predictor, after: time, device: device, app: app)
-        }
+        try await nextWake(after: time, before: nil, device: device, app: app, withReason: false).wake
     }
 
     /// The first wake of the device's plan in force at `time` that fetches for `app`, within a

@@ -274,26 +274,7 @@ public final class FetchScheduler: @unchecked Sendable {
     public func nextWake(after time: Date, before limit: Date? = nil, device: String = "default") async throws
         -> DeviceWake?
     {
-        if keepsPlans {
-            let wake = try await nextWakeByKeptPlan(after: time, device: device, app: nil)
-            guard let wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
-            return wake
-        }
-        return try await withSlot(device, asOf: time) { slot, settings in
-            try committedWake(in: slot, settings: settings, asOf: time, before: limit)
-        }
-    }
-
-    /// The wake the slot's device carries out after `time` (before `limit`, when one is given):
-    /// ``plannedWake(in:settings:asOf:)``'s, committed to (`Predictor/commit(to:device:)`).
-    /// Call holding the slot's lock, as ``plannedWake(in:settings:asOf:)``.
-    func committedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date, before limit: Date?) throws
-        -> DeviceWake?
-    {
-        let planned = try plannedWake(in: slot, settings: settings, asOf: time)
-        guard let wake = planned.wake, limit.map({ wake.time < $0 }) ?? true else { return nil }
-        slot.predictor.commit(to: wake, device: slot.device)
-        return wake
+        try await nextWake(after: time, before: limit, device: device, app: nil, withReason: false).wake
     }
 
     /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):

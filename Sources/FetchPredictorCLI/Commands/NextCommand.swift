@@ -46,22 +46,15 @@ struct NextCommand: AsyncParsableCommand {
         let scheduler = FetchScheduler(
             command: eventStore, configuration: plan.configuration, forecaster: try plan.forecaster.forecaster())
         let now = try clock.currentDate(in: zone)
-        let wake: DeviceWake?
-        if let app {
-            wake = try await scheduler.nextWake(after: now, device: store.device, app: app)
-        } else {
-            wake = try await scheduler.nextWake(after: now, device: store.device)
-        }
+        // The wake, or why there is none, in one query.
+        let (wake, noWake) = try await scheduler.nextWakeOrReason(after: now, device: store.device, app: app)
         var answer = Answer(device: store.device, app: app, now: now, wake: wake)
-        let noWake = wake == nil ? try await scheduler.whyNoWake(device: store.device, app: app, asOf: now) : nil
         answer.noWake = noWake?.code
         if case .silent(let silence) = noWake { answer.silence = silence }
         if case .lowPowerMode(let mode) = noWake { answer.lowPowerMode = mode }
         switch output.chosen {
         case .text:
-            let hint =
-                wake == nil
-                ? try await WakeText.emptyHint(scheduler, device: store.device, app: app, asOf: now, zone: zone) : nil
+            let hint = WakeText.emptyHint(noWake, device: store.device, app: app, asOf: now, zone: zone)
             print(WakeText.next(answer, zone: zone, hint: hint))
         case .json: print(try Output.json(answer))
         case .csv: print(WakeCalendar.csv(wake.map { [$0] } ?? []))

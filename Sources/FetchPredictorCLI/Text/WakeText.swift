@@ -98,7 +98,13 @@ enum WakeText {
     static func emptyHint(
         _ scheduler: FetchScheduler, device: String, app: String? = nil, asOf now: Date, zone: TimeZone
     ) async throws -> String? {
-        guard let reason = try await scheduler.whyNoWake(device: device, app: app, asOf: now) else { return nil }
+        let reason = try await scheduler.whyNoWake(device: device, app: app, asOf: now)
+        return emptyHint(reason, device: device, app: app, asOf: now, zone: zone)
+    }
+
+    /// The sentence that says why a schedule is empty, from `reason`; `nil` with none.
+    static func emptyHint(_ reason: NoWake?, device: String, app: String?, asOf now: Date, zone: TimeZone) -> String? {
+        guard let reason else { return nil }
         switch reason {
         case .noApps:
             return "No apps on device \(device) yet: import a log or record launches first."
