@@ -34,7 +34,7 @@ public struct Predictor: Sendable {
     public var configuration: PredictorConfiguration {
         didSet {
             caches.removeAll()
-            keptSchedules.removeAll()
+            plansInForce.removeAll()
         }
     }
     /// What forecasts each app's cold launches (``HazardForecaster`` by default). Choose it
@@ -43,14 +43,14 @@ public struct Predictor: Sendable {
     public var forecaster: any LaunchForecaster {
         didSet {
             caches.removeAll()
-            keptSchedules.removeAll()
+            plansInForce.removeAll()
         }
     }
     /// The learned model of each device.
     public private(set) var devices: [String: DeviceModel] = [:]
     /// The interval of apps that set none: ``FetchInterval/never``, as on iOS, until changed.
     public var defaultInterval: FetchInterval = .never {
-        didSet { if defaultInterval != oldValue { keptSchedules.removeAll() } }
+        didSet { if defaultInterval != oldValue { plansInForce.removeAll() } }
     }
     /// Each device's apps' policies, by app.
     private(set) var policies: [String: [String: AppPolicy]] = [:]
@@ -58,11 +58,11 @@ public struct Predictor: Sendable {
     private(set) var budgets: [String: Int] = [:]
     /// Each device's cached plans, for ``nextWake(after:device:)``.
     var caches: [String: DeviceCache] = [:]
-    /// The schedule of the plan in force that ``plannedWake(asOf:device:)`` last made for each
-    /// device, so that asking past its first wake is a search of it, not a plan: dropped by every
-    /// change that may move the device's plans (an event, a model, a zone, a policy, a budget,
-    /// the default interval, the configuration).
-    var keptSchedules: [String: DevicePlan] = [:]
+    /// Each device's plan in force, the one place the predictor keeps it: the schedule made and
+    /// the wake last answered (``PlanInForce``), both dropped by every change that may move the
+    /// device's plans (an event, a model, a zone, a policy, a budget, the default interval, the
+    /// configuration, the forecaster).
+    var plansInForce: [String: PlanInForce] = [:]
 
     /// How far ahead ``nextWake(after:device:)`` looks.
     public static let lookAhead: TimeInterval = 24 * 3600
@@ -75,7 +75,7 @@ public struct Predictor: Sendable {
     var planningStage: Int? = 4 * 60 {
         didSet {
             caches.removeAll()
-            keptSchedules.removeAll()
+            plansInForce.removeAll()
         }
     }
 
@@ -113,7 +113,7 @@ public struct Predictor: Sendable {
     public mutating func setModel(_ model: DeviceModel, device: String) {
         devices[device] = model
         caches[device] = nil
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// Forgets a device: its model, its policies and its cached plans.
@@ -122,7 +122,7 @@ public struct Predictor: Sendable {
         policies[device] = nil
         budgets[device] = nil
         caches[device] = nil
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// Sets a device's time zone: where its days begin, for events without an offset and for planning.
@@ -134,14 +134,14 @@ public struct Predictor: Sendable {
             devices[device]!.timeZone = zone
         }
         caches[device] = nil
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// Sets an app's interval and whether it is enabled; `nil` returns it to the default interval.
     public mutating func setPolicy(_ policy: AppPolicy?, app: String, device: String) {
         guard policies[device]?[app] != policy else { return }
         policies[device, default: [:]][app] = policy
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// Sets a device's push budget: at most `wakesPerHour` device wakes in any rolling hour of
@@ -151,7 +151,7 @@ public struct Predictor: Sendable {
         let budget = wakesPerHour.map { max(1, $0) }
         guard budgets[device] != budget else { return }
         budgets[device] = budget
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// A device's push budget, when it has one.
@@ -171,7 +171,7 @@ public struct Predictor: Sendable {
         guard devices[device] != nil else { throw .noTimeZone(device: device) }
         // In place: a copy of the model would copy every app's counts.
         devices[device]!.observe(event, configuration, learning: forecaster.inputs)
-        keptSchedules[device] = nil
+        plansInForce[device] = nil
     }
 
     /// The apps the predictor knows on a device: seen in events or given a policy.
@@ -269,7 +269,7 @@ public struct Predictor: Sendable {
 
     /// The schedule from `start` to `end`, planned from `plannedFrom` (at most `start`): its
     /// wakes up to `start` are left out, and its silence is the one at `start`. The plan itself is
-    /// the one kept for the device (``keptSchedules``) when it was made from the same instant to
+    /// the one kept for the device (``plansInForce``) when it was made from the same instant to
     /// the same end, else made now.
     func schedule(from start: Date, to end: Date, plannedFrom: Date, device: String) throws(PredictorError)
         -> Schedule
@@ -302,7 +302,7 @@ public struct Predictor: Sendable {
 
     /// The plan kept for the device when it was made from `plannedFrom` to `end`.
     func keptPlan(_ device: String, from plannedFrom: Date, to end: Date) -> DevicePlan? {
-        guard let kept = keptSchedules[device], kept.plannedAt == plannedFrom.milliseconds,
+        guard let kept = plansInForce[device]?.schedule, kept.plannedAt == plannedFrom.milliseconds,
             kept.end == end.milliseconds
         else { return nil }
         return kept

@@ -26,7 +26,7 @@ struct KeptPlanTests {
         for step in 0..<72 {
             let time = start.addingTimeInterval(Double(step) * 1200)
             var plain = predictor
-            plain.keptSchedules.removeAll()
+            plain.plansInForce.removeAll()
             kept.append(try Self.describe(&predictor, at: time))
             fresh.append(try Self.describe(&plain, at: time))
         }
@@ -41,6 +41,37 @@ struct KeptPlanTests {
         return "\(wake.wake.map { String(describing: $0) } ?? "none") \(schedule.wakes) \(schedule.coldStartApps)"
     }
 
+    /// The wake answered is kept beside the schedule, in one place, and both go with any change
+    /// that may move the plan: asked again while it holds, it is the answer.
+    @Test func theWakeAnsweredIsKeptWithThePlanAndDroppedWithIt() throws {
+        var predictor = try commuter()
+        let time = Learned.instant(zone, 2024, 1, 23, 6, 0)
+        let answer = try predictor.plannedWake(asOf: time, device: "phone")
+        #expect(predictor.plansInForce["phone"]?.wake == answer)
+        let wake = try #require(answer.wake)
+        // Asked again before the wake: the kept answer, which a fresh predictor gives too
+        let later = time.addingTimeInterval(wake.time.timeIntervalSince(time) / 2)
+        var fresh = predictor
+        fresh.plansInForce.removeAll()
+        #expect(try predictor.plannedWake(asOf: later, device: "phone") == answer)
+        #expect(try fresh.plannedWake(asOf: later, device: "phone") == answer)
+        // Each change drops it with the schedule
+        let app = try #require(predictor.apps(device: "phone").first)
+        let changes: [(inout Predictor) throws -> Void] = [
+            { try $0.observe(Event(kind: .launch, app: app, time: time.milliseconds + 1), device: "phone") },
+            { $0.setPolicy(AppPolicy(interval: .never), app: app, device: "phone") },
+            { $0.setWakesPerHour(1, device: "phone") },
+            { $0.defaultInterval = .never },
+            { $0.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone") },
+        ]
+        for (index, change) in changes.enumerated() {
+            var changed = predictor
+            _ = try changed.plannedWake(asOf: later, device: "phone")
+            try change(&changed)
+            #expect(changed.plansInForce["phone"] == nil, "change \(index)")
+        }
+    }
+
     @Test func theKeptPlanAnswersAsAFreshOneThroughEveryChange() throws {
         var predictor = try commuter()
         // After the log's last event (the 22nd, 22:00), where the plan in force was made at it.
@@ -48,7 +79,7 @@ struct KeptPlanTests {
         var (kept, fresh) = try answers(&predictor, from: start)
         let last = try #require(predictor.devices["phone"]?.lastPlanningTime)
         // Kept at the last event, or at a daily re-plan after it.
-        let plannedAt = try #require(predictor.keptSchedules["phone"]?.plannedAt)
+        let plannedAt = try #require(predictor.plansInForce["phone"]?.schedule?.plannedAt)
         #expect(last < start.milliseconds && plannedAt >= last && (plannedAt - last) % 86_400_000 == 0)
         #expect(kept == fresh)
         let changes: [(String, (inout Predictor) throws -> Void)] = [

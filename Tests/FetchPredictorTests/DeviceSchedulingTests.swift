@@ -141,24 +141,6 @@ struct DeviceSchedulingTests {
         #expect(empty.recorded(version: 1, duplicates: 0, times: [1]) == nil)
     }
 
-    @Test func aPlannedWakeAnswersWhileItHoldsOnTheSameModelAndSettings() {
-        var state = loaded()
-        let wake = PlannedWake(
-            wake: nil, plannedAt: Date(milliseconds: 1_001), validUntil: Date(milliseconds: 10_000))
-        state.planned(wake, settings: settings())
-        #expect(state.plannedWake(at: Date(milliseconds: 5_000), settings: settings()) == wake)
-        #expect(state.plannedWake(at: Date(milliseconds: 10_000), settings: settings()) == nil)
-        var other = settings()
-        other.wakesPerHour = 2
-        #expect(state.plannedWake(at: Date(milliseconds: 5_000), settings: other) == nil)
-        _ = state.recorded(version: 4, duplicates: 0, times: [2_000])
-        #expect(state.plannedWake(at: Date(milliseconds: 5_000), settings: settings()) == nil)
-        // Nothing is kept for a model not loaded.
-        var empty = DeviceScheduling()
-        empty.planned(wake, settings: settings())
-        #expect(empty.plannedWake(at: Date(milliseconds: 5_000), settings: settings()) == nil)
-    }
-
     @Test func evictionAndErasureForgetTheModel() {
         var state = loaded()
         #expect(state.release() == false)

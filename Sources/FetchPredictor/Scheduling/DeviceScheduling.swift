@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a scheduler holds of one device, as a value: whether its model is loaded and what it was
-/// learned from, the forecaster it plans with, the settings its policies were set from, and the
-/// wake it last planned.
+/// learned from, the forecaster it plans with, and the settings its policies were set from. The
+/// plan itself is the predictor's to keep (`Predictor.plannedWake(asOf:device:)`), dropped by
+/// every change of the model or the settings that this value passes on to it.
 ///
 /// Each event (a query as of an instant, a model learned, a batch recorded, an eviction) is a
 /// function of this value alone that says what the scheduler must do next: read no store, learn,
@@ -71,14 +72,6 @@ struct DeviceScheduling: Equatable, Sendable {
     private(set) var forecaster: String?
     /// The settings the policies were set from, on the model loaded now.
     private(set) var policies: PlanningSettings?
-    /// The wake last planned on the model loaded now, and the settings it was planned with.
-    private(set) var planned: (wake: PlannedWake, settings: PlanningSettings)?
-
-    static func == (a: Self, b: Self) -> Bool {
-        a.model == b.model && a.forecaster == b.forecaster && a.policies == b.policies
-            && a.planned?.wake == b.planned?.wake && a.planned?.settings == b.planned?.settings
-    }
-
     /// The model loaded now, if any.
     var loaded: LoadedModel? {
         if case .loaded(let loaded) = model { return loaded }
@@ -124,7 +117,6 @@ struct DeviceScheduling: Equatable, Sendable {
     mutating func learned(_ loaded: LoadedModel) -> Step {
         model = .loaded(loaded)
         policies = nil
-        planned = nil
         return .setPolicies
     }
 
@@ -146,19 +138,6 @@ struct DeviceScheduling: Equatable, Sendable {
         mayStay ? false : forget()
     }
 
-    /// The wake planned at a time on the model loaded now, with `settings`.
-    mutating func planned(_ wake: PlannedWake, settings: PlanningSettings) {
-        guard case .loaded = model else { return }
-        planned = (wake, settings)
-    }
-
-    /// The wake last planned, when it was planned with `settings` on the model loaded now and
-    /// holds at `time`: the answer then, with no planning.
-    func plannedWake(at time: Date, settings: PlanningSettings) -> PlannedWake? {
-        guard let planned, planned.settings == settings, planned.wake.holds(at: time) else { return nil }
-        return planned.wake
-    }
-
     /// A batch of the device's events stored while its model is loaded, the device now at
     /// `version`, with `duplicates` already stored and its learned events at `times`: learned into
     /// the model when they all come after it and no one else wrote the device, else forgotten.
@@ -169,7 +148,6 @@ struct DeviceScheduling: Equatable, Sendable {
         {
             let now = times.max().map { max($0, newest) } ?? newest
             model = .loaded(LoadedModel(extent: .everything(newest: now), version: version))
-            planned = nil
             policies = nil
             return .learn(newest: now, version: version)
         }
@@ -203,7 +181,6 @@ struct DeviceScheduling: Equatable, Sendable {
     /// Forgets what is loaded. - Returns: whether a model was (the predictor's is to be forgotten).
     private mutating func forget() -> Bool {
         policies = nil
-        planned = nil
         switch model {
         case .loaded, .learning:
             model = .none

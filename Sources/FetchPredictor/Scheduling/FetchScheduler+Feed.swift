@@ -24,8 +24,8 @@ extension FetchScheduler {
         if let kept, kept.planned.holds(at: time) { return (kept.planned, true, kept.generation) }
         let planned: PlannedWake
         do {
-            planned = try await withSlot(device, asOf: time, until: deadline) { slot, settings in
-                try plannedWake(in: slot, settings: settings, asOf: time)
+            planned = try await withSlot(device, asOf: time, until: deadline) { slot in
+                try slot.predictor.plannedWake(asOf: time, device: slot.device)
             }
         } catch StoreError.noTimeZone {
             // Never planned until a zone is given, which makes the kept plan hold no more.

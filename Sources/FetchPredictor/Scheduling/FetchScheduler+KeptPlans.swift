@@ -21,8 +21,8 @@ extension FetchScheduler {
             guard withReason else { return (nil, nil) }
         case .notKept(let at): generation = at
         }
-        let (answer, keeping) = try await withSlot(device, asOf: time) { slot, settings in
-            let answer = try wakeOrReason(in: slot, settings: settings, after: time, before: limit, app: app)
+        let (answer, keeping) = try await withSlot(device, asOf: time) { slot in
+            let answer = try wakeOrReason(in: slot, after: time, before: limit, app: app)
             return (answer, generation == nil ? nil : try planToKeep(in: slot, asOf: time))
         }
         if let keeping, let generation {

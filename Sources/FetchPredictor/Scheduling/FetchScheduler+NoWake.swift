@@ -38,23 +38,23 @@ extension FetchScheduler {
             return try await nextWakeByKeptPlan(
                 after: time, before: limit, device: device, app: app, withReason: withReason)
         }
-        return try await withSlot(device, asOf: time) { slot, settings in
-            try wakeOrReason(in: slot, settings: settings, after: time, before: limit, app: app)
+        return try await withSlot(device, asOf: time) { slot in
+            try wakeOrReason(in: slot, after: time, before: limit, app: app)
         }
     }
 
     /// The wake the slot's device carries out after `time` (before `limit`, when one is given),
     /// committed to (`Predictor/commit(to:device:)`), or, with `app`, the first wake of the plan
     /// in force that fetches for it, with it alone in its apps; when none is planned, why. Call
-    /// holding the slot's lock, prepared with `settings` (``withSlot(_:asOf:until:_:)``).
+    /// holding the slot's lock, prepared (``withSlot(_:asOf:until:_:)``).
     func wakeOrReason(
-        in slot: DeviceSlot, settings: PlanningSettings, after time: Date, before limit: Date?, app: String?
+        in slot: DeviceSlot, after time: Date, before limit: Date?, app: String?
     ) throws -> (wake: DeviceWake?, noWake: NoWake?) {
         let planned: DeviceWake?
         if let app {
             planned = try Self.appWake(&slot.predictor, after: time, device: slot.device, app: app)
         } else {
-            planned = try plannedWake(in: slot, settings: settings, asOf: time).wake
+            planned = try slot.predictor.plannedWake(asOf: time, device: slot.device).wake
         }
         guard let wake = planned else { return (nil, slot.predictor.noWake(device: slot.device, app: app, asOf: time)) }
         guard limit.map({ wake.time < $0 }) ?? true else { return (nil, nil) }

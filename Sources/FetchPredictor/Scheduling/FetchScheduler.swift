@@ -277,17 +277,6 @@ public final class FetchScheduler: @unchecked Sendable {
         try await nextWake(after: time, before: limit, device: device, app: nil, withReason: false).wake
     }
 
-    /// The wake the slot's device waits for at `time` (`Predictor.plannedWake(asOf:device:)`):
-    /// the plan the slot keeps when it holds then and was made with the same model and settings,
-    /// else planned now and kept. Call holding the slot's lock, after ``withSlot(_:asOf:until:_:)``
-    /// prepared it with `settings`.
-    func plannedWake(in slot: DeviceSlot, settings: PlanningSettings, asOf time: Date) throws -> PlannedWake {
-        if let kept = slot.scheduling.plannedWake(at: time, settings: settings) { return kept }
-        let planned = try slot.predictor.plannedWake(asOf: time, device: slot.device)
-        slot.scheduling.planned(planned, settings: settings)
-        return planned
-    }
-
     /// Holding the device's lock, reads its settings, loads its model as of `time` and runs
     /// `body` with its predictor. Only this device's queries wait for each other: the
     /// lock of the registry of devices is never held across a store read or learning. The
@@ -296,7 +285,7 @@ public final class FetchScheduler: @unchecked Sendable {
     ///
     /// - Throws: ``SchedulerBusy`` with an ``admission``, once it waited ``learningWait`` for learning.
     func withDevice<T>(_ device: String, asOf time: Date, _ body: (inout Predictor) throws -> T) async throws -> T {
-        try await withSlot(device, asOf: time) { slot, _ in try body(&slot.predictor) }
+        try await withSlot(device, asOf: time) { slot in try body(&slot.predictor) }
     }
 
     /// Until when a query begun now waits for learning: with no ``admission``, as long as it
@@ -308,13 +297,13 @@ public final class FetchScheduler: @unchecked Sendable {
         return LearningDeadline(instant: .now + wait, wait: wait)
     }
 
-    /// ``withDevice(_:asOf:_:)`` with the device's slot and the settings it was prepared
-    /// with, for a query that keeps what it planned in the slot.
+    /// ``withDevice(_:asOf:_:)`` with the device's slot, for a query that reads more of it than
+    /// the predictor (the model loaded, to keep its plan in the store).
     ///
     /// - Parameter deadline: until when to wait for learning; by default ``learningWait`` from now.
     func withSlot<T>(
         _ device: String, asOf time: Date, until deadline: LearningDeadline? = nil,
-        _ body: (DeviceSlot, PlanningSettings) throws -> T
+        _ body: (DeviceSlot) throws -> T
     ) async throws -> T {
         let deadline = deadline ?? learningDeadline()
         let slot = try await slots.lockedSlot(device, until: deadline, admission: admission)
@@ -327,7 +316,7 @@ public final class FetchScheduler: @unchecked Sendable {
         let mayStay = try await prepare(slot, settings: settings, asOf: time, until: deadline)
         defer { if slot.scheduling.answered(mayStay: mayStay) { slots.forget(slot) } }
         do {
-            return try body(slot, settings)
+            return try body(slot)
         } catch let error as PredictorError {
             switch error {
             case .noTimeZone(let device): throw StoreError.noTimeZone(device: device)

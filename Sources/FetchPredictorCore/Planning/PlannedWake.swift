@@ -91,6 +91,15 @@ extension PlannedWake {
     package static let heldNowhere: Milliseconds = 0
 }
 
+/// What a predictor keeps of a device's plan in force: the schedule made
+/// (``Predictor/keepPlan(asOf:to:device:)``) and the wake last answered
+/// (``Predictor/plannedWake(asOf:device:)``), made as the questions need them, and dropped
+/// together by every change that may move the plan.
+struct PlanInForce: Sendable {
+    var schedule: DevicePlan?
+    var wake: PlannedWake?
+}
+
 extension Predictor {
     /// The plan in force at `time` (``keepPlan(asOf:to:device:)``), made and kept unless kept,
     /// reaching at least a day past `time`; `nil` for a device the predictor has no model of.
@@ -100,7 +109,7 @@ extension Predictor {
     public mutating func planInForce(asOf time: Date, device: String) throws(PredictorError) -> DevicePlan? {
         try keepPlan(asOf: time, to: time.addingTimeInterval(Self.lookAhead), device: device)
         let (plannedAt, _) = planMoments(asOf: time, device: device)
-        guard let kept = keptSchedules[device], kept.plannedAt == plannedAt else { return nil }
+        guard let kept = plansInForce[device]?.schedule, kept.plannedAt == plannedAt else { return nil }
         return kept
     }
 
@@ -112,7 +121,7 @@ extension Predictor {
         let from = Date(milliseconds: plannedAt)
         let to = Date(milliseconds: max(plannedAt + Self.planSpan, end.milliseconds))
         guard keptPlan(device, from: from, to: to) == nil, let model = try planningModel(device) else { return }
-        keptSchedules[device] = makePlan(model, device, from: from, to: to)
+        plansInForce[device, default: PlanInForce()].schedule = makePlan(model, device, from: from, to: to)
     }
 
     /// The wake a device waits for at `time`, by the plan in force then: the day's schedule made
@@ -133,6 +142,15 @@ extension Predictor {
     ///   ``schedule(from:to:device:)`` of two days the first time, kept (``keepPlan(asOf:to:device:)``)
     ///   and searched (linear in its wakes) until the next change.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
+        // Asked again while the last answer holds, it is the answer.
+        if let answered = plansInForce[device]?.wake, answered.holds(at: time) { return answered }
+        let planned = try planWake(asOf: time, device: device)
+        plansInForce[device, default: PlanInForce()].wake = planned
+        return planned
+    }
+
+    /// ``plannedWake(asOf:device:)``'s answer, planned (or searched in the kept schedule).
+    private mutating func planWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
         let (plannedAt, replan) = planMoments(asOf: time, device: device)
         // A plan made at an event holds from the next millisecond: as of the event's own instant
         // it is not known yet (`Date.knownThrough`), so a store's kept plan never answers for it.
