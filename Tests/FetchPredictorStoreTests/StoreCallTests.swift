@@ -76,17 +76,22 @@ struct StoreCallTests {
 struct WakeOrReasonTests {
     let zone = TimeZone(identifier: "Europe/Warsaw")!
 
-    @Test(arguments: Backend.available)
-    func oneQueryAnswersAsTheTwoQuestionsApart(backend: Backend) async throws {
+    /// Two weeks of a commuter on `phone`, every app on `minimum` but the first, on `never`.
+    func store(_ backend: Backend) async throws -> (store: any EventStoring, apps: [String], newest: Milliseconds) {
         let store = try backend.makeStore()
         try await store.setDefaultInterval(.minimum)
         let log = SyntheticLog(persona: Persona.named("commuter")!, days: 14, timeZone: zone, seed: 11)
         try await store.setTimeZone(zone, device: "phone")
         _ = try await store.record(log.events(), device: "phone")
         let apps = try await FetchScheduler(store: store).apps(device: "phone")
-        let never = try #require(apps.first)
-        try await store.setInterval(.never, app: never, device: "phone")
-        let newest = try #require(log.events().map(\.time).max())
+        try await store.setInterval(.never, app: try #require(apps.first), device: "phone")
+        return (store, apps, try #require(log.events().map(\.time).max()))
+    }
+
+    @Test(arguments: Backend.available)
+    func oneQueryAnswersAsTheTwoQuestionsApart(backend: Backend) async throws {
+        let (store, apps, newest) = try await store(backend)
+        let never = apps[0]
         // Low Power Mode on for an hour, two hours after the log's end.
         let on = newest + 2 * 3_600_000
         _ = try await store.record(
@@ -123,14 +128,9 @@ struct WakeOrReasonTests {
     /// its reason from one learn of the device, not one for the wake and one for the reason.
     @Test(arguments: Backend.available)
     func aNewProcessSaysWhyNoWakeFromOneLearn(backend: Backend) async throws {
-        let store = try backend.makeStore()
-        try await store.setDefaultInterval(.minimum)
-        let log = SyntheticLog(persona: Persona.named("commuter")!, days: 14, timeZone: zone, seed: 11)
-        try await store.setTimeZone(zone, device: "phone")
-        _ = try await store.record(log.events(), device: "phone")
-        let app = try #require(try await FetchScheduler(store: store).apps(device: "phone").first)
-        try await store.setInterval(.never, app: app, device: "phone")
-        let time = Date(milliseconds: try #require(log.events().map(\.time).max())).addingTimeInterval(60)
+        let (store, apps, newest) = try await store(backend)
+        let app = apps[0]
+        let time = Date(milliseconds: newest).addingTimeInterval(60)
         for round in 0..<2 {
             let scheduler = FetchScheduler(store: store, cacheLag: 0, keepsPlans: true)
             let before = store.calls.counts
