@@ -211,7 +211,10 @@ struct Routes: Sendable {
         guard let zone = try await store.timeZone(device: device.stored) else {
             throw StoreError.noTimeZone(device: device.stored)
         }
-        let habits = try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
+        // Its several questions wait for learning learnWait in all.
+        let habits = try await scheduler.waitingForLearning {
+            try await AppHabits(app: app, device: device.stored, now: now, zone: zone, scheduler: scheduler)
+        }
         return try Self.json(habits)
     }
 

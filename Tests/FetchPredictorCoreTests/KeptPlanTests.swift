@@ -47,7 +47,7 @@ struct KeptPlanTests {
         var predictor = try commuter()
         let time = Learned.instant(zone, 2024, 1, 23, 6, 0)
         let answer = try predictor.plannedWake(asOf: time, device: "phone")
-        #expect(predictor.plansInForce["phone"]?.wake == answer)
+        #expect(predictor.plansInForce["phone"]?.wake?.answer == answer)
         let wake = try #require(answer.wake)
         // Asked again before the wake: the kept answer, which a fresh predictor gives too
         let later = time.addingTimeInterval(wake.time.timeIntervalSince(time) / 2)
@@ -64,6 +64,19 @@ struct KeptPlanTests {
             { $0.defaultInterval = .never },
             { $0.setTimeZone(TimeZone(identifier: "Asia/Tokyo")!, device: "phone") },
         ]
+        // As of a time before the last event, the plan is made at the time asked: an answer is
+        // never reused for a later time, which plans from itself (or from the event).
+        var early = predictor
+        let last = try #require(predictor.devices["phone"]?.lastPlanningTime)
+        let before = Date(milliseconds: last - 3 * 3_600_000)
+        _ = try early.plannedWake(asOf: before, device: "phone")
+        for minutes in [30.0, 90, 179, 181] {
+            let asked = before.addingTimeInterval(minutes * 60)
+            var plain = early
+            plain.plansInForce.removeAll()
+            #expect(
+                try early.plannedWake(asOf: asked, device: "phone") == plain.plannedWake(asOf: asked, device: "phone"))
+        }
         for (index, change) in changes.enumerated() {
             var changed = predictor
             _ = try changed.plannedWake(asOf: later, device: "phone")

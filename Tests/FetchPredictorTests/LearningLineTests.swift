@@ -78,12 +78,33 @@ struct LearningLineTests {
         let end = base.end
         let big = base.start { try await scheduler.nextWake(after: end, device: "big") }
         #expect(store.waitUntilLearning())
-        // When the sweep plans small: left for a later round at once, no turn taken
-        try await scheduler.planKeptWakes(of: ["small"], asOf: end)
+        // When the sweep plans small and big: left for a later round at once, no turn taken, no
+        // wait counted
+        try await scheduler.planKeptWakes(of: ["big", "small"], asOf: end)
         #expect(store.learnCount("small") == 0)
         #expect(admission.waits(for: .learningRefused) == 0)
+        #expect(admission.waits(for: .deviceBeingLearned) == 0)
         store.open()
         _ = try #require(big(60)).get()
+    }
+}
+
+extension LearningLineTests {
+    /// A request of several questions waits for learning once in all: each question's deadline is
+    /// the one set when the request began.
+    @Test func questionsAskedTogetherShareOneDeadline() async throws {
+        let store = try base.gatedStore(devices: ["phone"], gating: "none")
+        let scheduler = FetchScheduler(store: store, admission: LineAdmission(limit: 1), learningWait: .seconds(5))
+        let (first, second) = await scheduler.waitingForLearning {
+            let first = scheduler.learningDeadline()
+            try? await Task.sleep(for: .milliseconds(20))
+            return (first, scheduler.learningDeadline())
+        }
+        #expect(first.instant != nil && first.instant == second.instant)
+        // Alone, each question has its own; the sweep's never waits
+        let alone = scheduler.learningDeadline()
+        #expect(try #require(alone.instant) > #require(first.instant))
+        #expect(try #require(scheduler.learningDeadline(waiting: false).instant) <= .now)
     }
 }
 

@@ -43,7 +43,7 @@ final class DeviceSlot: @unchecked Sendable {
 }
 
 /// Until when a query waits for learning, and how long that is from when it began.
-struct LearningDeadline {
+struct LearningDeadline: Sendable {
     /// `nil`: as long as it takes.
     var instant: ContinuousClock.Instant?
     var wait: Duration
@@ -117,8 +117,8 @@ final class DeviceSlots: @unchecked Sendable {
     }
 
     /// Takes a slot's lock, waiting in line for the queries of the device in flight: with a
-    /// `deadline`, `false`, without the lock, when a query still learns the model then (a short
-    /// query is waited for).
+    /// `deadline`, `false`, without the lock, when a query learns the model from then on (a short
+    /// query is waited for). `waitsForLearn` is told when it begins to wait for a learn.
     private func take(
         _ slot: DeviceSlot, until deadline: ContinuousClock.Instant?, waitsForLearn: () -> Void
     ) async -> Bool {
@@ -127,11 +127,14 @@ final class DeviceSlots: @unchecked Sendable {
             await slot.lock.lock()
             return true
         }
-        if slot.isLearning { waitsForLearn() }
+        if slot.isLearning, deadline > .now { waitsForLearn() }
         if await slot.lock.lock(until: deadline) { return true }
-        if slot.isLearning { return false }
-        await slot.lock.lock()
-        return true
+        // Past the deadline a learn is not waited for; a short query is, a few milliseconds at a
+        // time, so that a query behind it that learns is not waited for either.
+        while !slot.isLearning {
+            if await slot.lock.lock(until: .now + .milliseconds(5)) { return true }
+        }
+        return false
     }
 
     /// Unlocks a slot that ``lockedSlot(_:until:admission:)`` gave; one left with no model

@@ -293,8 +293,21 @@ public final class FetchScheduler: @unchecked Sendable {
     /// never takes a client's turn).
     func learningDeadline(waiting: Bool = true) -> LearningDeadline {
         guard admission != nil else { return LearningDeadline(instant: nil, wait: .zero) }
+        if waiting, let shared = Self.sharedLearningDeadline { return shared }
         let wait = waiting ? learningWait : .zero
         return LearningDeadline(instant: .now + wait, wait: wait)
+    }
+
+    /// The deadline of every query in ``waitingForLearning(_:)``'s body.
+    @TaskLocal static var sharedLearningDeadline: LearningDeadline?
+
+    /// Runs `body`, whose queries of this scheduler wait for learning at most ``learningWait``
+    /// from now in all, not each as long: for a request that asks several questions, as the
+    /// service's habits of an app do.
+    ///
+    /// - Parameter body: the queries.
+    public func waitingForLearning<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await Self.$sharedLearningDeadline.withValue(learningDeadline()) { try await body() }
     }
 
     /// ``withDevice(_:asOf:_:)`` with the device's slot, for a query that reads more of it than

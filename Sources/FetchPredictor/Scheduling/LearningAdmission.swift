@@ -74,13 +74,13 @@ public struct SchedulerBusy: Error, Equatable, CustomStringConvertible {
     public var device: String
     /// Why the query did not run.
     public var reason: Reason
-    /// How long the query waited.
+    /// How long the query was let wait (``FetchScheduler/learningWait``).
     public var waited: Duration
 
     /// - Parameters:
     ///   - device: the device asked about.
     ///   - reason: why the query did not run.
-    ///   - waited: how long it waited.
+    ///   - waited: how long it was let wait.
     public init(device: String, reason: Reason, waited: Duration = .zero) {
         self.device = device
         self.reason = reason

@@ -97,7 +97,8 @@ extension PlannedWake {
 /// together by every change that may move the plan.
 struct PlanInForce: Sendable {
     var schedule: DevicePlan?
-    var wake: PlannedWake?
+    /// The wake last answered, and the instant of the plan it was searched in.
+    var wake: (answer: PlannedWake, plannedAt: Milliseconds)?
 }
 
 extension Predictor {
@@ -142,10 +143,16 @@ extension Predictor {
     ///   ``schedule(from:to:device:)`` of two days the first time, kept (``keepPlan(asOf:to:device:)``)
     ///   and searched (linear in its wakes) until the next change.
     public mutating func plannedWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
-        // Asked again while the last answer holds, it is the answer.
-        if let answered = plansInForce[device]?.wake, answered.holds(at: time) { return answered }
+        // Asked again while the last answer holds, of the same plan, it is the answer. Only a plan
+        // made at an event or a daily re-plan after it is one for every time it holds at; one
+        // made at the time asked (no event yet, or events after the time) is not kept.
+        let (plannedAt, _) = planMoments(asOf: time, device: device)
+        let anchored = devices[device]?.lastPlanningTime.map { $0 <= time.milliseconds } ?? false
+        if anchored, let kept = plansInForce[device]?.wake, kept.plannedAt == plannedAt, kept.answer.holds(at: time) {
+            return kept.answer
+        }
         let planned = try planWake(asOf: time, device: device)
-        plansInForce[device, default: PlanInForce()].wake = planned
+        if anchored { plansInForce[device, default: PlanInForce()].wake = (planned, plannedAt) }
         return planned
     }
 
