@@ -15,7 +15,7 @@ import Foundation
 /// var state = DeviceScheduling()
 /// state.query(asOf: limit, settings: settings)  // .learn(through: limit, version: 3, zone: zone)
 /// state.learned(LoadedModel(extent: .everything(newest: last), version: 3))  // .setPolicies
-/// state.policiesSet()  // .answer
+/// state.policiesSet(from: settings)  // .answer
 /// state.query(asOf: later, settings: settings)  // .answer: nothing changed
 /// ```
 struct DeviceScheduling: Equatable, Sendable {
@@ -52,7 +52,7 @@ struct DeviceScheduling: Equatable, Sendable {
         /// Learn the model from the store as of `limit`, in the device's `zone`, the device being
         /// at `version`; then ``learned(_:)``.
         case learn(through: Milliseconds, version: Int64, zone: TimeZone)
-        /// Set every app's policy from the settings; then ``policiesSet()``.
+        /// Set every app's policy from the settings; then ``policiesSet(from:)``.
         case setPolicies
         /// Answer from the predictor as it is.
         case answer
@@ -112,7 +112,7 @@ struct DeviceScheduling: Equatable, Sendable {
         return preparation
     }
 
-    /// The model a ``Step/learn(through:version:)`` learned, now in the predictor: its policies
+    /// The model a ``Step/learn(through:version:zone:)`` learned, now in the predictor: its policies
     /// are to be set.
     mutating func learned(_ loaded: LoadedModel) -> Step {
         model = .loaded(loaded)

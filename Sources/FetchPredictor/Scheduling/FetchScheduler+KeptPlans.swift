@@ -22,7 +22,7 @@ extension FetchScheduler {
         case .notKept(let at): generation = at
         }
         let (answer, keeping) = try await withSlot(device, asOf: time) { slot in
-            let answer = try wakeOrReason(in: slot, after: time, before: limit, app: app)
+            let answer = try wakeOrReason(in: slot, after: time, before: limit, app: app, withReason: withReason)
             return (answer, generation == nil ? nil : try planToKeep(in: slot, asOf: time))
         }
         if let keeping, let generation {

@@ -29,8 +29,9 @@ extension FetchScheduler {
         try await nextWake(after: time, before: limit, device: device, app: app, withReason: true)
     }
 
-    /// ``nextWakeOrReason(after:before:device:app:)``; without `withReason`, the reason may be
-    /// left out, so that a kept plan with no wake answers without learning the device.
+    /// ``nextWakeOrReason(after:before:device:app:)``; without `withReason`, the reason is left
+    /// out, so that a kept plan with no wake answers without learning the device, and a loaded one
+    /// without working the reason out.
     func nextWake(after time: Date, before limit: Date?, device: String, app: String?, withReason: Bool)
         async throws -> (wake: DeviceWake?, noWake: NoWake?)
     {
@@ -39,16 +40,16 @@ extension FetchScheduler {
                 after: time, before: limit, device: device, app: app, withReason: withReason)
         }
         return try await withSlot(device, asOf: time) { slot in
-            try wakeOrReason(in: slot, after: time, before: limit, app: app)
+            try wakeOrReason(in: slot, after: time, before: limit, app: app, withReason: withReason)
         }
     }
 
     /// The wake the slot's device carries out after `time` (before `limit`, when one is given),
     /// committed to (`Predictor/commit(to:device:)`), or, with `app`, the first wake of the plan
-    /// in force that fetches for it, with it alone in its apps; when none is planned, why. Call
-    /// holding the slot's lock, prepared (``withSlot(_:asOf:until:_:)``).
+    /// in force that fetches for it, with it alone in its apps; when none is planned and
+    /// `withReason`, why. Call holding the slot's lock, prepared (``withSlot(_:asOf:until:_:)``).
     func wakeOrReason(
-        in slot: DeviceSlot, after time: Date, before limit: Date?, app: String?
+        in slot: DeviceSlot, after time: Date, before limit: Date?, app: String?, withReason: Bool
     ) throws -> (wake: DeviceWake?, noWake: NoWake?) {
         let planned: DeviceWake?
         if let app {
@@ -56,7 +57,9 @@ extension FetchScheduler {
         } else {
             planned = try slot.predictor.plannedWake(asOf: time, device: slot.device).wake
         }
-        guard let wake = planned else { return (nil, slot.predictor.noWake(device: slot.device, app: app, asOf: time)) }
+        guard let wake = planned else {
+            return (nil, withReason ? slot.predictor.noWake(device: slot.device, app: app, asOf: time) : nil)
+        }
         guard limit.map({ wake.time < $0 }) ?? true else { return (nil, nil) }
         if app == nil { slot.predictor.commit(to: wake, device: slot.device) }
         return (wake, nil)

@@ -146,19 +146,24 @@ extension Predictor {
         // Asked again while the last answer holds, of the same plan, it is the answer. Only a plan
         // made at an event or a daily re-plan after it is one for every time it holds at; one
         // made at the time asked (no event yet, or events after the time) is not kept.
-        let (plannedAt, _) = planMoments(asOf: time, device: device)
+        let moments = planMoments(asOf: time, device: device)
         let anchored = devices[device]?.lastPlanningTime.map { $0 <= time.milliseconds } ?? false
-        if anchored, let kept = plansInForce[device]?.wake, kept.plannedAt == plannedAt, kept.answer.holds(at: time) {
+        if anchored, let kept = plansInForce[device]?.wake, kept.plannedAt == moments.plannedAt,
+            kept.answer.holds(at: time)
+        {
             return kept.answer
         }
-        let planned = try planWake(asOf: time, device: device)
-        if anchored { plansInForce[device, default: PlanInForce()].wake = (planned, plannedAt) }
+        let planned = try planWake(asOf: time, device: device, moments: moments)
+        if anchored { plansInForce[device, default: PlanInForce()].wake = (planned, moments.plannedAt) }
         return planned
     }
 
-    /// ``plannedWake(asOf:device:)``'s answer, planned (or searched in the kept schedule).
-    private mutating func planWake(asOf time: Date, device: String) throws(PredictorError) -> PlannedWake {
-        let (plannedAt, replan) = planMoments(asOf: time, device: device)
+    /// ``plannedWake(asOf:device:)``'s answer, planned (or searched in the kept schedule), in
+    /// the plan in force at `time` (``planMoments(asOf:device:)``'s).
+    private mutating func planWake(
+        asOf time: Date, device: String, moments: (plannedAt: Milliseconds, replan: Milliseconds)
+    ) throws(PredictorError) -> PlannedWake {
+        let (plannedAt, replan) = moments
         // A plan made at an event holds from the next millisecond: as of the event's own instant
         // it is not known yet (`Date.knownThrough`), so a store's kept plan never answers for it.
         let event = plannedAt == devices[device]?.lastPlanningTime
