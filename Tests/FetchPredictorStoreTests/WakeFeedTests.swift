@@ -1,5 +1,6 @@
 import FetchPredictorTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FetchPredictor
@@ -249,8 +250,13 @@ struct WakeFeedTests {
         try await scheduler.planKeptWakes(of: [], asOf: now)
         let before = store.keptWakeReads
         let thread = OneThread()
+        // Both tasks wait in the thread's line before either runs: on a busy machine the sweep
+        // could otherwise finish before the other task was made.
+        let gate = thread.hold()
         let sweep = Task(executorPreference: thread) { try await scheduler.planKeptWakes(of: devices, asOf: now) }
         let other = Task(executorPreference: thread) { store.keptWakeReads - before }
+        while thread.queued < 2 { try await Task.sleep(for: .milliseconds(1)) }
+        gate.signal()
         let plannedBeforeTheOther = await other.value
         try await sweep.value
         #expect(store.keptWakeReads - before == devices.count)
@@ -262,10 +268,22 @@ struct WakeFeedTests {
 /// thread of Swift's pool, which never preempts a job.
 private final class OneThread: TaskExecutor {
     private let queue = DispatchQueue(label: "one thread")
+    private let enqueued = Mutex(0)
+
+    /// The jobs enqueued so far.
+    var queued: Int { enqueued.withLock { $0 } }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
+        enqueued.withLock { $0 += 1 }
         queue.async { job.runSynchronously(on: executor) }
+    }
+
+    /// Holds the thread until the semaphore returned is signalled: jobs enqueued meanwhile wait.
+    func hold() -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
+        return gate
     }
 }
