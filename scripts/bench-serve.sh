@@ -7,7 +7,8 @@
 #   on the same store (fetchpredict-bench --devices), for the HTTP layer's cost.
 # Run from the package's root: scripts/bench-serve.sh [DEVICES] [SECONDS]
 # BINS=DIR uses the release builds in DIR (another commit's, to compare in turn) and builds none;
-# the library's part is left out when DIR has no fetchpredict-bench.
+# the library's part is left out when DIR has no fetchpredict-bench. SERVE_ARGS adds options to
+# serve (such as --key-check-interval 0, to compare one build with and without its key cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 devices=${1:-1000}
@@ -29,7 +30,7 @@ export FP_KEY=$key FP_DEVICES=$devices FP_START=$(date +%s)
 
 server=""
 start_server() {  # start_server CACHE: serve on a free port, wait until it is ready
-  "$tool" serve --db "$work/serve.sqlite" --listen 127.0.0.1:0 --cache-devices "$1" --log-level warning \
+  "$tool" serve --db "$work/serve.sqlite" --listen 127.0.0.1:0 --cache-devices "$1" --log-level warning ${SERVE_ARGS:-} \
     2>"$work/serve.log" &
   server=$!
   # The heap's high-water mark: RssAnon sampled, since VmHWM also counts the store's pages that

@@ -46,6 +46,18 @@ extension PostgresEventStore {
         try await read { db in try await db.rows(TenantStatement(digest: APIKeyText.digest(key))).first }
     }
 
+    public func keyRevocations() async throws -> KeyRevocations {
+        try await read { db in
+            let rows = try await db.rows(
+                "SELECT count(*), count(revoked_at), coalesce(max(revoked_at), 0)::BIGINT FROM api_key")
+            guard let row = rows.first else {
+                throw StoreError.unavailable(location: location, detail: "no row came back")
+            }
+            let (keys, revoked, latest) = try row.decode((Int64, Int64, Int64).self)
+            return KeyRevocations(keys: keys, revoked: revoked, latest: latest)
+        }
+    }
+
     public func cursorSecret() async throws -> [UInt8] {
         let text = try await transaction { db in
             try await db.changes(

@@ -59,6 +59,10 @@ public struct ServiceSettings: Sendable {
     /// requests with a key are answered 429 until it slows (``KeyGuessLimit``); 0 for no limit,
     /// as behind a proxy that limits them itself.
     public var keyFailuresPerMinute: Int = 60
+    /// How often the store is asked whether an API key was revoked (``KeyCache``): between
+    /// checks a key's tenant comes from memory, so a key revoked is refused within this long
+    /// (twice it, when a check fails). `.zero` looks every key up on every request.
+    public var keyCheckInterval: Duration = .seconds(1)
     /// The proxies whose `Forwarded` or `X-Forwarded-For` names the client (``TrustedProxies``):
     /// the limits by address count the clients behind them, and their own connections are not
     /// capped by address. None by default: every client is its connection's address.
@@ -157,9 +161,10 @@ public enum FetchPredictorService {
         router.get("/openapi.yaml") { _, _ in
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
+        let keys = KeyCache(store: store, interval: settings.keyCheckInterval)
         let v1 = router.group("v1").add(
             middleware: BearerKeyMiddleware(
-                store: store, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger),
+                keys: keys, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger),
                 proxies: proxies))
         Routes(store: store, scheduler: scheduler, settings: settings, cursors: CursorSeal(store: store), clock: clock)
             .add(to: v1)
@@ -180,7 +185,8 @@ public enum FetchPredictorService {
                     idleTimeout: settings.readTimeout)
             },
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "fetchpredict"),
-            services: (settings.sweepPerSecond > 0 ? [sweep] : [])
+            services: (settings.keyCheckInterval > .zero ? [keys] : [])
+                + (settings.sweepPerSecond > 0 ? [sweep] : [])
                 + (settings.freshnessPerSecond > 0 ? [freshness] : []),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? settings.port) },
             logger: logger)

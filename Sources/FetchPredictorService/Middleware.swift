@@ -6,12 +6,13 @@ import Metrics
 import NIOPosix
 
 /// Checks `Authorization: Bearer KEY` and puts the key's tenant into the context: a missing,
-/// unknown or revoked key is 401. The key is looked up on every request, so that a revoked one
-/// is refused at once; a client that sent too many wrong keys is answered 429 before a key it has
-/// not used rightly is looked up, while one it has is served (``KeyGuessLimit``).
+/// unknown or revoked key is 401. A key's tenant comes from ``KeyCache``, which a check of the
+/// store's revocations vouches for, so that a revoked key is refused within the check's
+/// interval; a client that sent too many wrong keys is answered 429 before a key it has not used
+/// rightly is looked up, while one it has is served (``KeyGuessLimit``).
 struct BearerKeyMiddleware: RouterMiddleware {
     typealias Context = APIContext
-    let store: any APIKeyKeeping
+    let keys: KeyCache
     let guesses: KeyGuessLimit
     /// The proxies whose forwarded address names the client the guesses are counted for.
     var proxies = TrustedProxies.none
@@ -40,7 +41,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
         let digest = APIKeyText.digest(key)
         var admission = guesses.admit(client, key: digest)
         if admission == .proven {
-            if let tenant = try await store.tenant(forKey: key) { return tenant }
+            if let tenant = try await keys.tenant(forKey: key, digest: digest) { return tenant }
             // Revoked since the client proved it: a guess from now on.
             guesses.disproved(client, key: digest)
             admission = guesses.admit(client, key: digest)
@@ -51,7 +52,7 @@ struct BearerKeyMiddleware: RouterMiddleware {
             error.headers[.retryAfter] = String(max(1, Int(wait.components.seconds) + 1))
             throw error
         }
-        guard let tenant = try await store.tenant(forKey: key) else {
+        guard let tenant = try await keys.tenant(forKey: key, digest: digest) else {
             guesses.failed()
             throw Self.refusal("the API key is not valid, or was revoked")
         }

@@ -19,6 +19,8 @@ final class LiveService: @unchecked Sendable {
     let store: EventStore
     /// The store the service was given: ``store``, one around it, or a PostgreSQL store.
     let served: any EventStoring
+    /// The PostgreSQL database served, when the service was given one: another process's way in.
+    let databaseURL: String?
     let folder: URL
     let port: Int
     /// Keys of tenants `acme` and `other`.
@@ -49,7 +51,8 @@ final class LiveService: @unchecked Sendable {
     ) async throws {
         folder = TestFiles.scratchFolder("service")
         store = try EventStore(path: folder.appendingPathComponent("events.sqlite").path)
-        served = postgres ? try PostgresEventStore(url: try TestCluster.shared.newDatabase()) : serving(store)
+        databaseURL = postgres ? try TestCluster.shared.newDatabase() : nil
+        served = try databaseURL.map { try PostgresEventStore(url: $0) } ?? serving(store)
         acme = try await served.createKey(tenant: "acme", now: Date()).key
         other = try await served.createKey(tenant: "other", now: Date()).key
         var settings = settings

@@ -311,8 +311,12 @@ struct ServiceTests {
         await service.stop()
     }
 
+    /// With no cache of keys (`keyCheckInterval` zero), a key revoked is refused at once;
+    /// KeyCacheTests has the cache's interval.
     @Test func keysAreNeededAndRevokedAtOnce() async throws {
-        let service = try await LiveService()
+        var settings = ServiceSettings()
+        settings.keyCheckInterval = .zero
+        let service = try await LiveService(settings: settings)
         let path = "/v1/devices/phone/apps"
         #expect(try await service.request("GET", path).status == 401)
         #expect(try await service.request("GET", path, key: "fpk_wrong").status == 401)

@@ -171,6 +171,7 @@ public final class GatedStore: EventStoring, @unchecked Sendable {
     public func cursorSecret() async throws -> [UInt8] { try await base.cursorSecret() }
     public func revokeKey(id: Int64, now: Date) async throws -> Bool { try await base.revokeKey(id: id, now: now) }
     public func tenant(forKey key: String) async throws -> String? { try await base.tenant(forKey: key) }
+    public func keyRevocations() async throws -> KeyRevocations { try await base.keyRevocations() }
     public func check() async throws { try await base.check() }
     public func keptWake(device: String) async throws -> KeptWake? {
         lock.withLock { keptWakeReadCount += 1 }

@@ -95,6 +95,14 @@ extension EventStore {
         }
     }
 
+    public func keyRevocations() async throws -> KeyRevocations {
+        try await read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT count(*), count(revokedAt), coalesce(max(revokedAt), 0) FROM apiKey")
+            return KeyRevocations(keys: row?[0] ?? 0, revoked: row?[1] ?? 0, latest: row?[2] ?? 0)
+        }
+    }
+
     public func cursorSecret() async throws -> [UInt8] {
         let text = try await write { db in
             try db.execute(

@@ -100,6 +100,12 @@
         var keyFailuresPerMinute: Int = 60
 
         @Option(
+            help: ArgumentHelp(
+                "How often to ask the store whether an API key was revoked, in seconds: between the checks a key in use costs the store no call, and a key revoked (by any process) is refused within this long, twice it while the store does not answer. 0 looks every key up on every request.",
+                valueName: "seconds"))
+        var keyCheckInterval: Double = 1
+
+        @Option(
             parsing: .singleValue,
             help: ArgumentHelp(
                 "A proxy (an address or a CIDR range, such as 10.0.0.0/8; repeat for more) whose Forwarded or X-Forwarded-For header names the client: the limits by address then count the clients behind it. Never trusted otherwise.",
@@ -133,6 +139,9 @@
             }
             guard keyFailuresPerMinute >= 0 else {
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
+            }
+            guard keyCheckInterval >= 0, keyCheckInterval <= 3600 else {
+                throw ValidationError("--key-check-interval must be from 0 to 3600 seconds.")
             }
             guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
             do {
@@ -176,6 +185,7 @@
             settings.freshnessSettle = .seconds(freshnessSettle)
             settings.freshnessShare = freshnessShare
             settings.keyFailuresPerMinute = keyFailuresPerMinute
+            settings.keyCheckInterval = .milliseconds(Int64((keyCheckInterval * 1000).rounded()))
             settings.trustedProxies = try TrustedProxies(trustedProxy)
             LoggingSystem.bootstrap(StreamLogHandler.standardError)
             var logger = Logger(label: "fetchpredict")

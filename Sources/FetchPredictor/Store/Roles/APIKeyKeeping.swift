@@ -23,10 +23,33 @@ public protocol APIKeyKeeping: AnyObject, Sendable {
     /// The tenant a key speaks for, or `nil` when it is no key of this store or was revoked.
     func tenant(forKey key: String) async throws -> String?
 
+    /// What has become of the keys made: it moves whenever a key is made or revoked, by any
+    /// process. A cache of keys' tenants asks it at intervals and forgets them all when it moved,
+    /// so that a revoked key is refused within the interval, at the cost of one call an interval.
+    func keyRevocations() async throws -> KeyRevocations
+
     /// The store's secret that the service signs its cursors with: 32 random bytes, made the
     /// first time it is asked for and kept in the store, so that every instance of the service
     /// on the store signs alike, and a cursor one gave is read by another.
     func cursorSecret() async throws -> [UInt8]
+}
+
+/// What has become of a store's API keys (``APIKeyKeeping/keyRevocations()``): how many were
+/// made, how many revoked, and when the last was. A key is never unrevoked, so any revocation
+/// moves it.
+public struct KeyRevocations: Sendable, Hashable {
+    /// How many keys were made.
+    public var keys: Int64
+    /// How many of them are revoked.
+    public var revoked: Int64
+    /// When the last key was revoked, in milliseconds since 1970; 0 when none was.
+    public var latest: Int64
+
+    public init(keys: Int64, revoked: Int64, latest: Int64) {
+        self.keys = keys
+        self.revoked = revoked
+        self.latest = latest
+    }
 }
 
 /// The API keys of the HTTP service: what every store makes and checks the same way.
