@@ -55,6 +55,16 @@ struct StoreCallTests {
         }
     }
 
+    /// A key's lookup is counted under one name on every store, as the service's metric shows it.
+    @Test(arguments: Backend.available)
+    func aKeysLookupIsCountedAsTenant(backend: Backend) async throws {
+        let (store, _) = try await store(backend)
+        let key = try await store.createKey(tenant: "acme", now: Date()).key
+        let before = store.calls.counts
+        #expect(try await store.tenant(forKey: key) == "acme")
+        #expect(store.calls.made(since: before) == ["tenant": 1])
+    }
+
     /// With no wake, why there is none comes from the same query: a warm answer is still one call.
     @Test(arguments: Backend.available)
     func aWarmAnswerWithNoWakeSaysWhyInTheSameCall(backend: Backend) async throws {

@@ -87,12 +87,14 @@ extension EventStore {
         try tenantOnThisThread(forKey: key)
     }
 
+    /// Counted as `tenant`, the call's name on every store.
     private func tenantOnThisThread(forKey key: String) throws -> String? {
-        try read { db in
-            try String.fetchOne(
-                db, sql: "SELECT tenant FROM apiKey WHERE sha256 = ? AND revokedAt IS NULL",
-                arguments: [APIKeyText.digest(key)])
-        }
+        try read(
+            { db in
+                try String.fetchOne(
+                    db, sql: "SELECT tenant FROM apiKey WHERE sha256 = ? AND revokedAt IS NULL",
+                    arguments: [APIKeyText.digest(key)])
+            }, call: "tenant(forKey:)")
     }
 
     public func keyRevocations() async throws -> KeyRevocations {
