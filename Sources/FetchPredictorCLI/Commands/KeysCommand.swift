@@ -77,7 +77,8 @@ struct KeysCommand: ParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "revoke", abstract: "Revoke a key: the service refuses it from its next request.",
+            commandName: "revoke",
+            abstract: "Revoke a key: a service refuses it within its --key-check-interval (1 s), at most twice it.",
             discussion: """
                 Example:
                   fetchpredict keys revoke 1

@@ -101,7 +101,7 @@
 
         @Option(
             help: ArgumentHelp(
-                "How often to ask the store whether an API key was revoked, in seconds: between the checks a key in use costs the store no call, and a key revoked (by any process) is refused within this long, twice it while the store does not answer. 0 looks every key up on every request.",
+                "How often to ask the store whether an API key was revoked, in seconds: between the checks a key in use costs the store no call, and a key revoked (by any process) is refused within about this long, never more than twice it. From 0.1 to 3600; 0 looks every key up on every request.",
                 valueName: "seconds"))
         var keyCheckInterval: Double = 1
 
@@ -140,8 +140,8 @@
             guard keyFailuresPerMinute >= 0 else {
                 throw ValidationError("--key-failures-per-minute must be 0 or more.")
             }
-            guard keyCheckInterval >= 0, keyCheckInterval <= 3600 else {
-                throw ValidationError("--key-check-interval must be from 0 to 3600 seconds.")
+            guard keyCheckInterval == 0 || (0.1...3600).contains(keyCheckInterval) else {
+                throw ValidationError("--key-check-interval must be 0 (no cache) or from 0.1 to 3600 seconds.")
             }
             guard learnWait >= 0 else { throw ValidationError("--learn-wait must be 0 seconds or more.") }
             do {
