@@ -58,17 +58,23 @@ struct OwnRates: Sendable, Hashable, Codable {
             quarterHits[row.app, default: [0, 0, 0, 0]][row.quarter] += 1
         }
 
-        /// Folds the grid rows before `until` into ``total`` and ``positive``, keeping the
-        /// launches from `until` on.
-        mutating func fold(until: Milliseconds, lead: Milliseconds, window: Milliseconds, coldGap: Milliseconds) {
-            guard until > foldedUntil else { return }
-            OwnRates.countRows(
-                from: foldedUntil, to: until, anchor: anchor, launches: launches, lead: lead, window: window,
-                coldGap: coldGap, total: &total, positive: &positive)
-            let kept = launches.firstIndex { $0 >= until } ?? launches.endIndex
-            if kept > 0 { anchor = launches[kept - 1] }
-            launches.removeFirst(kept)
-            foldedUntil = until
+        /// Counts a launch of the app at `time`: first the grid rows complete by then (those
+        /// before `time` less ``OwnRates/completionMinutes``) are folded into ``total`` and
+        /// ``positive``, keeping the launches after them.
+        mutating func countLaunch(
+            at time: Milliseconds, lead: Milliseconds, window: Milliseconds, coldGap: Milliseconds
+        ) {
+            let until = time - .minutes(OwnRates.completionMinutes) + 1
+            if until > foldedUntil {
+                OwnRates.countRows(
+                    from: foldedUntil, to: until, anchor: anchor, launches: launches, lead: lead, window: window,
+                    coldGap: coldGap, total: &total, positive: &positive)
+                let kept = launches.firstIndex { $0 >= until } ?? launches.endIndex
+                if kept > 0 { anchor = launches[kept - 1] }
+                launches.removeFirst(kept)
+                foldedUntil = until
+            }
+            launches.append(time)
         }
     }
 
@@ -132,12 +138,8 @@ struct OwnRates: Sendable, Hashable, Codable {
                 pending[index].hits.insert(app)
             }
         }
-        if apps[app] != nil {
-            // The app's grid rows complete by now are folded in at its own launches; in place.
-            apps[app]!.fold(
-                until: time - .minutes(Self.completionMinutes) + 1, lead: lead, window: window, coldGap: coldGap)
-            apps[app]!.launches.append(time)
-        } else {
+        // In place, one lookup; an app seen for the first time is added.
+        if apps[app]?.countLaunch(at: time, lead: lead, window: window, coldGap: coldGap) == nil {
             apps[app] = AppCounts(
                 foldedUntil: time + 1, anchor: nil, launches: [time], launchRowsBefore: launchRowsSeen,
                 sessionRowsBefore: sessionRowsSeen)
