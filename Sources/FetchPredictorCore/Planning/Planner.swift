@@ -223,7 +223,8 @@ final class Planner: Sendable {
             }
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
         var wakes = appWakes(
-            name, choices: choices, model: model, expected: expected, earliest: earliest, explain: forecast.reasons)
+            name, choices: choices, model: model, expected: expected, earliest: earliest,
+            habits: begun.request.habits, explain: forecast.reasons)
         if configuration.explainsWakes, let constraints {
             for (index, choice) in choices.enumerated() {
                 let chance = constraints[choice.index]
@@ -273,11 +274,14 @@ final class Planner: Sendable {
     /// its expected launches.
     func appWakes(
         _ name: String, choices: [Sweep.Choice], model: AppModel, expected: ExpectedLaunches, earliest: Earliest,
-        explain: ((_ minute: Int, _ habits: DayProfiles) -> [WakeReason])? = nil
+        habits known: DayProfiles? = nil, explain: ((_ minute: Int, _ habits: DayProfiles) -> [WakeReason])? = nil
     ) -> [AppWake] {
-        // The habits name the peaks of the reasons: read only for an app with wakes to explain.
+        // The habits name the peaks of the reasons: read only for an app with wakes to explain,
+        // and made only when the plan was not given them (the predictor keeps them by the app's
+        // version for a forecaster that reads them: a launch model replans every app at each event).
         let habits =
-            configuration.explainsWakes && !choices.isEmpty ? device.habitProfiles(app: name, configuration) : nil
+            configuration.explainsWakes && !choices.isEmpty
+            ? known ?? device.habitProfiles(app: name, configuration) : nil
         var wakes = choices.map { choice in
             AppWake(
                 app: name, plannedTime: Date(milliseconds: clock.time(choice.index)), expectedLaunches: choice.expected,
