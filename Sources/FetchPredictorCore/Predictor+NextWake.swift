@@ -207,7 +207,7 @@ extension Predictor {
                     app, policy: cached.policy, startIndex: cached.startIndex, planMinutes: planMinutes,
                     looksAhead: further, profiles: cache.profiles[app]?.profiles,
                     habits: cache.profiles[app]?.habits?.profiles,
-                    correction: plan.correction)
+                    correction: plan.correction, readings: plan.readings)
                 cache.plans[app]?.plan = longer
                 // Whole, the plan has no stage left to extend: an app with no wake stays without.
                 // (A plan made further but not whole keeps its stage.)

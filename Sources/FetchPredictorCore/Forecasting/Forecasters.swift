@@ -81,29 +81,32 @@ public struct TreesForecaster: LaunchForecaster {
                 others.append(index)
                 continue
             }
+            // A plan made further ahead reads on from where the shorter one stopped.
             let first = rows.count
             rows += request.planner.modelRows(
                 request.app, startIndex: request.startIndex, endIndex: request.endIndex, profiles: request.profiles,
-                habits: request.habitProfiles)
+                habits: request.habitProfiles, skipping: request.readings?.count ?? 0)
             read.append((index, first..<rows.count))
         }
-        let chances = model.probabilities(rows)
+        let made = model.probabilities(rows)
         for (index, span) in read {
             let request = requests[index]
             let planner = request.planner
+            let count = planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
+            let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(count)
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
             forecasts[index] = LaunchForecast(
                 expected: planner.modelLaunches(
-                    chances: chances[span], startIndex: request.startIndex, endIndex: request.endIndex,
-                    profiles: profiles),
+                    chances: chances, startIndex: request.startIndex, endIndex: request.endIndex, profiles: profiles),
                 reasons: { minute, habits in
                     planner.modelReasons(
                         app, at: minute, launchModel: model, model: appModel, profiles: profiles, habits: habits)
                 },
                 // The chance planner reads the model's own chance, not launches made of it.
                 chances: request.configuration.planning.byChance
-                    ? planner.modelChances(chances[span], startIndex: request.startIndex, endIndex: request.endIndex)
-                    : nil)
+                    ? planner.modelChances(chances, startIndex: request.startIndex, endIndex: request.endIndex)
+                    : nil,
+                readings: Array(chances))
         }
         if !others.isEmpty {
             for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {

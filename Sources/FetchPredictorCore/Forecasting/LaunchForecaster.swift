@@ -71,6 +71,9 @@ public struct ForecastRequest {
     let habits: Planner.DayProfiles?
     /// No cold launch of the app comes before this instant: the cold-launch gap after its last launch.
     let notColdUntil: Milliseconds
+    /// The ``LaunchForecast/readings`` of a shorter forecast of the app from the same minute, made
+    /// from the same events (a plan made further ahead): the first readings of this one.
+    var readings: [Double]? = nil
 
     /// What the predictor has learned of the device.
     public var device: DeviceModel { planner.device }
@@ -96,15 +99,21 @@ public struct LaunchForecast {
     /// horizon (from the lead to the window's end), which the chance planner reads
     /// (``WakePlanning/chance``); `nil` reads the launches ``expected`` expects in each window.
     public var chances: [Double]?
+    /// What a forecaster that reads a model at some minutes read, in order, for a forecast made
+    /// further ahead from the same minute and the same events to go on from
+    /// (``TreesForecaster``: the trees' chance at every ``Planner/launchModelStepMinutes``th
+    /// minute); `nil` when there is nothing to go on from.
+    public var readings: [Double]?
 
     public init(
         expected: ExpectedLaunches,
         reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil,
-        chances: [Double]? = nil
+        chances: [Double]? = nil, readings: [Double]? = nil
     ) {
         self.expected = expected
         self.reasons = reasons
         self.chances = chances
+        self.readings = readings
     }
 }
 

@@ -31,4 +31,7 @@ struct AppPlan: Sendable {
     /// (``Planner/constraintChances(_:from:to:)``): coalescing moves no wake to a minute below
     /// ``Planner/leastConstraintChance``.
     var constraintChances: [ConstraintChances]? = nil
+    /// Its forecast's ``LaunchForecast/readings``: a plan made further ahead from the same minute,
+    /// while nothing happened, goes on from them.
+    var readings: [Double]? = nil
 }

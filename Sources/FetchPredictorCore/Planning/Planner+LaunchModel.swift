@@ -32,26 +32,29 @@ extension Planner {
     /// about half a window before it.
     var modelShift: Int { (configuration.windowMinutes + 1) / 2 }
 
-    /// The features the model is read at for an app's plan: every ``launchModelStepMinutes``
-    /// from the start, through the last minute a rate reads; none for an empty span.
-    func modelRows(_ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles)
-        -> [LaunchFeatures]
-    {
+    /// The minutes the model is read at for an app's plan: every ``launchModelStepMinutes``
+    /// from the start, through the last minute a rate reads; none for an empty span. A plan
+    /// made further ahead from the same minute reads the same minutes first.
+    func modelReadings(startIndex: Int, endIndex: Int) -> [Int] {
         guard startIndex < endIndex else { return [] }
         let step = Self.launchModelStepMinutes
         let lastReading = max(startIndex, endIndex - 1 - modelShift)
-        var rows: [LaunchFeatures] = []
-        rows.reserveCapacity((lastReading - startIndex) / step + 2)
+        // The last reading at or past the last minute read, within the clock.
+        let end = min(lastReading, clock.count - step) + step
+        return Array(stride(from: startIndex, to: max(end, startIndex + 1), by: step))
+    }
+
+    /// The features the model is read at for an app's plan, at the minutes of
+    /// ``modelReadings(startIndex:endIndex:)`` after the first `skipping`.
+    func modelRows(
+        _ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles,
+        skipping known: Int = 0
+    ) -> [LaunchFeatures] {
+        let minutes = modelReadings(startIndex: startIndex, endIndex: endIndex).dropFirst(known)
+        guard !minutes.isEmpty else { return [] }
         // What the rows read by the app's name, looked up once.
         let inputs = device.traces.inputs(of: name, rates: ownRates)
-        var index = startIndex
-        while true {
-            rows.append(features(of: inputs, at: index, profiles: profiles, habits: habits))
-            // The last reading at or past the last minute read, within the clock.
-            if index >= lastReading || index + step >= clock.count { break }
-            index += step
-        }
-        return rows
+        return minutes.map { features(of: inputs, at: $0, profiles: profiles, habits: habits) }
     }
 
     /// Expected cold launches per minute from the model's chances at the rows of ``modelRows``.

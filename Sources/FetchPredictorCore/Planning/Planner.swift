@@ -82,17 +82,20 @@ final class Planner: Sendable {
         var profiles: DayProfiles? = nil
         var habits: DayProfiles? = nil
         var correction: Double? = nil
+        /// The readings of the app's plan from the same minute made so far (``AppPlan/readings``).
+        var readings: [Double]? = nil
     }
 
     /// The plan of one app over the clock's horizon; `nil` when the app is never woken.
     func planApp(
         _ name: String, policy: AppPolicy, startIndex: Int, planMinutes: Int, looksAhead: Int? = nil,
-        profiles: DayProfiles? = nil, habits: DayProfiles? = nil, correction: Double? = nil
+        profiles: DayProfiles? = nil, habits: DayProfiles? = nil, correction: Double? = nil,
+        readings: [Double]? = nil
     ) -> AppPlan? {
         planApps([
             AppAsk(
                 app: name, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead,
-                profiles: profiles, habits: habits, correction: correction)
+                profiles: profiles, habits: habits, correction: correction, readings: readings)
         ])[0]
     }
 
@@ -179,7 +182,8 @@ final class Planner: Sendable {
         let request = ForecastRequest(
             app: name, startIndex: ask.startIndex, endIndex: rateEnd, planner: self, model: model,
             profiles: ask.profiles ?? device.planningProfiles(app: name, configuration), habits: ask.habits,
-            notColdUntil: (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds)
+            notColdUntil: (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds,
+            readings: ask.readings)
         return .forecast(
             BegunPlan(
                 request: request, planMinutes: planMinutes, plannedThrough: plannedThrough, rateEnd: rateEnd,
@@ -245,7 +249,7 @@ final class Planner: Sendable {
                 uniquingKeysWith: { first, _ in first }),
             lastLaunch: model.lastLaunch, namesParts: forecast.reasons == nil, factors: factors,
             earliest: earliest.time, floor: floor, coldStart: false, plannedThrough: plannedThrough,
-            correction: correction, constraintChances: constraints)
+            correction: correction, constraintChances: constraints, readings: forecast.readings)
     }
 
     /// The minutes a plan sweeps, and with `looksAhead` up to where its wakes are those of the
