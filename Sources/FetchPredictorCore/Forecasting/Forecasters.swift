@@ -85,16 +85,20 @@ public struct TreesForecaster: LaunchForecaster {
             let first = rows.count
             rows += request.planner.modelRows(
                 request.app, startIndex: request.startIndex, endIndex: request.endIndex, profiles: request.profiles,
-                habits: request.habitProfiles, skipping: request.readings?.count ?? 0)
+                habits: request.habitProfiles, skipping: request.readings?.count ?? 0, upTo: readingCount(request))
             read.append((index, first..<rows.count))
         }
         let made = model.probabilities(rows)
         for (index, span) in read {
             let request = requests[index]
             let planner = request.planner
-            let count = planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
+            let count = readingCount(request)
             let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(count)
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
+            // Read only as far as the chances asked first: the rest when the plan chooses a wake.
+            var whole = request
+            (whole.readings, whole.chancesThrough) = (Array(chances), nil)
+            let isPart = count < planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
             forecasts[index] = LaunchForecast(
                 expected: planner.modelLaunches(
                     chances: chances, startIndex: request.startIndex, endIndex: request.endIndex, profiles: profiles),
@@ -106,7 +110,7 @@ public struct TreesForecaster: LaunchForecaster {
                 chances: request.configuration.planning.byChance
                     ? planner.modelChances(chances, startIndex: request.startIndex, endIndex: request.endIndex)
                     : nil,
-                readings: Array(chances))
+                readings: Array(chances), completed: isPart ? { forecast([whole])[0] } : nil)
         }
         if !others.isEmpty {
             for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {
@@ -114,5 +118,14 @@ public struct TreesForecaster: LaunchForecaster {
             }
         }
         return forecasts.map { $0! }
+    }
+
+    /// The readings a request needs: all of them, or up to the last minute whose chance it reads
+    /// first (``ForecastRequest/chancesThrough``) and the reading after it, which that chance is
+    /// read between.
+    private func readingCount(_ request: ForecastRequest) -> Int {
+        let count = request.planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
+        guard let through = request.chancesThrough else { return count }
+        return min(count, max(0, through - request.startIndex) / Planner.launchModelStepMinutes + 2)
     }
 }

@@ -74,6 +74,11 @@ public struct ForecastRequest {
     /// The ``LaunchForecast/readings`` of a shorter forecast of the app from the same minute, made
     /// from the same events (a plan made further ahead): the first readings of this one.
     var readings: [Double]? = nil
+    /// The last minute whose chance the plan reads to choose its wakes (the chance planner that
+    /// does not wait), when it needs the rest of the forecast only for the wakes it chooses: a
+    /// forecaster may read only so far, and give the whole forecast on
+    /// ``LaunchForecast/completed``.
+    var chancesThrough: Int? = nil
 
     /// What the predictor has learned of the device.
     public var device: DeviceModel { planner.device }
@@ -104,16 +109,20 @@ public struct LaunchForecast {
     /// (``TreesForecaster``: the trees' chance at every ``Planner/launchModelStepMinutes``th
     /// minute); `nil` when there is nothing to go on from.
     public var readings: [Double]?
+    /// The whole forecast, when this one holds only the ``chances`` up to the minute the plan asked
+    /// for first (and its other figures are not to be read): the plan asks for it once it chose a wake.
+    public var completed: (() -> LaunchForecast)?
 
     public init(
         expected: ExpectedLaunches,
         reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil,
-        chances: [Double]? = nil, readings: [Double]? = nil
+        chances: [Double]? = nil, readings: [Double]? = nil, completed: (() -> LaunchForecast)? = nil
     ) {
         self.expected = expected
         self.reasons = reasons
         self.chances = chances
         self.readings = readings
+        self.completed = completed
     }
 }
 

@@ -45,12 +45,12 @@ extension Planner {
     }
 
     /// The features the model is read at for an app's plan, at the minutes of
-    /// ``modelReadings(startIndex:endIndex:)`` after the first `skipping`.
+    /// ``modelReadings(startIndex:endIndex:)`` after the first `skipping`, up to the `upTo`th.
     func modelRows(
         _ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles,
-        skipping known: Int = 0
+        skipping known: Int = 0, upTo end: Int = .max
     ) -> [LaunchFeatures] {
-        let minutes = modelReadings(startIndex: startIndex, endIndex: endIndex).dropFirst(known)
+        let minutes = modelReadings(startIndex: startIndex, endIndex: endIndex).prefix(end).dropFirst(known)
         guard !minutes.isEmpty else { return [] }
         // What the rows read by the app's name, looked up once.
         let inputs = device.traces.inputs(of: name, rates: ownRates)

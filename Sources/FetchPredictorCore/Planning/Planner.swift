@@ -183,7 +183,9 @@ final class Planner: Sendable {
             app: name, startIndex: ask.startIndex, endIndex: rateEnd, planner: self, model: model,
             profiles: ask.profiles ?? device.planningProfiles(app: name, configuration), habits: ask.habits,
             notColdUntil: (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds,
-            readings: ask.readings)
+            readings: ask.readings,
+            // The chance planner that does not wait reads the chances up to its last minute alone.
+            chancesThrough: configuration.planning == .chance ? planMinutes - 1 : nil)
         return .forecast(
             BegunPlan(
                 request: request, planMinutes: planMinutes, plannedThrough: plannedThrough, rateEnd: rateEnd,
@@ -226,6 +228,10 @@ final class Planner: Sendable {
                     floorMinutes: floor.minutesRoundedUp(since: 0))
             }
         if let plannedThrough { choices.removeAll { $0.index > plannedThrough } }
+        // A forecast read only as far as its chances: the whole of it for the wakes chosen.
+        if !choices.isEmpty, let completed = forecast.completed {
+            return finish(begun, forecast: completed(), correction: correction)
+        }
         var wakes = appWakes(
             name, choices: choices, model: model, expected: expected, earliest: earliest,
             habits: begun.request.habits, explain: forecast.reasons)
