@@ -25,8 +25,9 @@ extension Predictor {
         var version: Int
         var profiles: (weekday: DailyProfile, weekend: DailyProfile)
         /// The habit profiles a launch model's features read, made when a forecaster that reads
-        /// them first asks, at a version of the app's model (the habits also move with warm launches).
-        var habits: (version: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile))?
+        /// them first asks, after a number of the app's launches: only a launch, warm or cold,
+        /// moves its habits (``HabitCounts``), not a fetch result or a new day.
+        var habits: (launches: Int, profiles: (weekday: DailyProfile, weekend: DailyProfile))?
     }
 
     /// A device's planning horizon, and the plans and profiles of its apps made on it.
@@ -59,14 +60,15 @@ extension Predictor {
             return made
         }
 
-        /// An app's habit profiles, for a launch model's features: made again only when the
-        /// app's model changed (`version`). Call after ``planningProfiles(app:version:model:_:)``.
+        /// An app's habit profiles, for a launch model's features: made again only after a
+        /// launch of the app (`launches`, how many it had). Call after
+        /// ``planningProfiles(app:version:model:_:)``.
         mutating func habitProfiles(
-            app: String, version: Int, model: DeviceModel, _ configuration: PredictorConfiguration
+            app: String, launches: Int, model: DeviceModel, _ configuration: PredictorConfiguration
         ) -> (weekday: DailyProfile, weekend: DailyProfile) {
-            if let cached = profiles[app]?.habits, cached.version == version { return cached.profiles }
+            if let cached = profiles[app]?.habits, cached.launches == launches { return cached.profiles }
             let made = model.habitProfiles(app: app, configuration)
-            profiles[app]?.habits = (version, made)
+            profiles[app]?.habits = (launches, made)
             return made
         }
     }
@@ -166,8 +168,9 @@ extension Predictor {
             }
             let profileVersion = position.map { model.apps.values[$0].profileVersion } ?? -1
             let profiles = cache.planningProfiles(app: app, version: profileVersion, model: model, configuration)
+            let launches = position.map { model.apps.values[$0].launches } ?? -1
             let habits =
-                readsFeatures ? cache.habitProfiles(app: app, version: version, model: model, configuration) : nil
+                readsFeatures ? cache.habitProfiles(app: app, launches: launches, model: model, configuration) : nil
             let plan = planner.planApp(
                 app, policy: policy, startIndex: startIndex, planMinutes: planMinutes, looksAhead: looksAhead,
                 profiles: profiles, habits: habits)
