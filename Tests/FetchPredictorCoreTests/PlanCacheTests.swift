@@ -35,7 +35,8 @@ struct PlanCacheTests {
                     guard habits.profiles == now else { return }
                     checked += 1
                 }
-                if event.kind == .fetch, let before, let after = predictor.caches["phone"]?.profiles[event.app]?.habits {
+                if event.kind == .fetch, let before, let after = predictor.caches["phone"]?.profiles[event.app]?.habits
+                {
                     #expect(after.launches == before.launches)
                     keptThroughFetches += 1
                 }
