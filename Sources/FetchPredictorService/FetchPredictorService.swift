@@ -161,7 +161,7 @@ public enum FetchPredictorService {
         router.get("/openapi.yaml") { _, _ in
             Routes.text(openAPIDocument, type: "application/yaml; charset=utf-8")
         }
-        let keys = KeyCache(store: store, interval: settings.keyCheckInterval)
+        let keys = KeyCache(store: store, interval: settings.keyCheckInterval, logger: logger)
         let v1 = router.group("v1").add(
             middleware: BearerKeyMiddleware(
                 keys: keys, guesses: KeyGuessLimit(perMinute: settings.keyFailuresPerMinute, logger: logger),

@@ -1,5 +1,6 @@
 import FetchPredictor
 import Foundation
+import Logging
 import ServiceLifecycle
 import Synchronization
 
@@ -12,7 +13,8 @@ import Synchronization
 /// key is then forgotten and looked up again. While the checks fail or fall behind (none began
 /// in the last two intervals), every key is looked up, as with no cache: a key is never trusted
 /// for more than two intervals after the store last said no key was revoked. Only keys found
-/// are kept; a wrong one is looked up each time (``KeyGuessLimit`` bounds how often).
+/// are kept; a wrong one is looked up each time (``KeyGuessLimit`` bounds how often). The first
+/// check that fails is logged as a warning, and the first that answers after it as a notice.
 final class KeyCache: Service, Sendable {
     private struct State {
         /// Each key's tenant, by the key's digest.
@@ -23,6 +25,8 @@ final class KeyCache: Service, Sendable {
         var checkedAt: ContinuousClock.Instant?
         /// Moves on each time the keys are forgotten: a lookup begun before is not kept.
         var generation = 0
+        /// Whether the last check failed.
+        var failing = false
     }
 
     let store: any APIKeyKeeping
@@ -31,10 +35,12 @@ final class KeyCache: Service, Sendable {
     /// The most keys kept: past it, all are forgotten (a service has a key a client, not more).
     static let capacity = 10_000
     private let state = Mutex(State())
+    private let logger: Logger
 
-    init(store: any APIKeyKeeping, interval: Duration) {
+    init(store: any APIKeyKeeping, interval: Duration, logger: Logger) {
         self.store = store
         self.interval = interval
+        self.logger = logger
     }
 
     /// The tenant of `key`, whose digest is `digest`: from memory when a check vouches for it,
@@ -63,15 +69,32 @@ final class KeyCache: Service, Sendable {
     /// revoked since the last check. A check that fails vouches for nothing.
     func check() async {
         let began = ContinuousClock.now
-        guard let revocations = try? await store.keyRevocations() else { return }
-        state.withLock { state in
+        let revocations: KeyRevocations
+        do {
+            revocations = try await store.keyRevocations()
+        } catch {
+            let first = state.withLock { state in
+                defer { state.failing = true }
+                return !state.failing
+            }
+            if first {
+                logger.warning(
+                    "the check of revoked keys failed: every key is looked up in the store until a check answers",
+                    metadata: ["error": "\(error)"])
+            }
+            return
+        }
+        let recovered = state.withLock { state in
             if state.revocations != revocations {
                 state.tenants = [:]
                 state.generation += 1
                 state.revocations = revocations
             }
             state.checkedAt = began
+            defer { state.failing = false }
+            return state.failing
         }
+        if recovered { logger.notice("the check of revoked keys answers again: keys are kept in memory") }
     }
 
     /// Checks every ``interval`` until the service stops.

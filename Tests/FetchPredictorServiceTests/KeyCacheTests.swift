@@ -2,6 +2,7 @@ import FetchPredictor
 import FetchPredictorPostgres
 import FetchPredictorTestSupport
 import Foundation
+import Logging
 import Synchronization
 import Testing
 
@@ -70,7 +71,7 @@ struct KeyCacheTests {
     /// was revoked, and looked up on every request when the last check is two intervals old.
     @Test func aKeyIsKeptOnlyWhileAFreshCheckVouchesForIt() async throws {
         let keys = FakeKeys()
-        let cache = KeyCache(store: keys, interval: .milliseconds(100))
+        let cache = KeyCache(store: keys, interval: .milliseconds(100), logger: Logger(label: "test"))
         let digest = "digest"
         // No check yet: looked up each time.
         _ = try await cache.tenant(forKey: "k", digest: digest)
@@ -103,12 +104,54 @@ struct KeyCacheTests {
     /// is refused at once.
     @Test func withNoIntervalEveryKeyIsLookedUp() async throws {
         let keys = FakeKeys()
-        let cache = KeyCache(store: keys, interval: .zero)
+        let cache = KeyCache(store: keys, interval: .zero, logger: Logger(label: "test"))
         await cache.check()
         _ = try await cache.tenant(forKey: "k", digest: "digest")
         keys.revoke()
         #expect(try await cache.tenant(forKey: "k", digest: "digest") == nil)
         #expect(keys.lookups == 2)
+    }
+}
+
+extension KeyCacheTests {
+    /// An operator sees the checks fail and answer again, once each, not at every interval.
+    @Test func aFailingCheckIsLoggedOnceAndSoIsItsRecovery() async throws {
+        let keys = FakeKeys()
+        let records = LogRecords()
+        let cache = KeyCache(
+            store: keys, interval: .milliseconds(100), logger: Logger(label: "test") { _ in records })
+        await cache.check()
+        keys.failing = true
+        for _ in 0..<3 { await cache.check() }
+        #expect(records.lines.count == 1)
+        #expect(records.lines.first?.hasPrefix("warning the check of revoked keys failed") == true)
+        #expect(records.lines.first?.contains("down") == true, "the store's error is named")
+        keys.failing = false
+        for _ in 0..<3 { await cache.check() }
+        #expect(records.lines.count == 2)
+        #expect(records.lines.last?.hasPrefix("notice the check of revoked keys answers again") == true)
+    }
+}
+
+/// Each message logged, as "LEVEL MESSAGE METADATA".
+private final class LogRecords: LogHandler, Sendable {
+    private let recorded = Mutex<[String]>([])
+    var lines: [String] { recorded.withLock { $0 } }
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .trace }
+        set {}
+    }
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(event: LogEvent) {
+        let details = (event.metadata ?? [:]).map { "\($0)=\($1)" }.sorted().joined(separator: " ")
+        recorded.withLock { $0.append("\(event.level) \(event.message) \(details)") }
     }
 }
 
