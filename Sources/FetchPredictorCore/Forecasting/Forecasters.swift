@@ -96,9 +96,14 @@ public struct TreesForecaster: LaunchForecaster {
             let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(count)
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
             // Read only as far as the chances asked first: the rest when the plan chooses a wake.
-            var whole = request
-            (whole.readings, whole.chancesThrough) = (Array(chances), nil)
             let isPart = count < planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
+            let completed: (() -> LaunchForecast)? =
+                isPart
+                ? {
+                    var whole = request
+                    (whole.readings, whole.chancesThrough) = (Array(chances), nil)
+                    return forecast([whole])[0]
+                } : nil
             forecasts[index] = LaunchForecast(
                 expected: planner.modelLaunches(
                     chances: chances, startIndex: request.startIndex, endIndex: request.endIndex, profiles: profiles),
@@ -110,7 +115,7 @@ public struct TreesForecaster: LaunchForecaster {
                 chances: request.configuration.planning.byChance
                     ? planner.modelChances(chances, startIndex: request.startIndex, endIndex: request.endIndex)
                     : nil,
-                readings: Array(chances), completed: isPart ? { forecast([whole])[0] } : nil)
+                readings: Array(chances), completed: completed)
         }
         if !others.isEmpty {
             for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {

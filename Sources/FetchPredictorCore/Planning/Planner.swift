@@ -287,8 +287,8 @@ final class Planner: Sendable {
         habits known: DayProfiles? = nil, explain: ((_ minute: Int, _ habits: DayProfiles) -> [WakeReason])? = nil
     ) -> [AppWake] {
         // The habits name the peaks of the reasons: read only for an app with wakes to explain,
-        // and made only when the plan was not given them (the predictor keeps them by the app's
-        // version for a forecaster that reads them: a launch model replans every app at each event).
+        // and made only when the plan was not given them (the predictor keeps them until the app's
+        // next launch for a forecaster that reads them: a launch model replans every app at each event).
         let habits =
             configuration.explainsWakes && !choices.isEmpty
             ? known ?? device.habitProfiles(app: name, configuration) : nil
