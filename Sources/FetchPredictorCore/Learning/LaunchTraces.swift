@@ -200,24 +200,17 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         let midnight = time - Milliseconds(localMillisecond)
         let hour = Milliseconds.perHour, day24 = Milliseconds.perDay
         let lead = configuration.leadMilliseconds, window = configuration.windowMilliseconds
-        // Cold launches in (start, end] of each span, all five counted in one pass.
-        let yesterday = (start: time + lead - day24, end: time + window - day24)
-        let lastWeek = (start: time + lead - 7 * day24, end: time + window - 7 * day24)
-        var today = 0, last24h = 0, last3h = 0, sameYesterday = 0, sameLastWeek = 0
-        for cold in trace?.coldLaunches ?? [] {
-            if cold <= time {
-                if cold >= midnight { today += 1 }
-                if cold > time - day24 { last24h += 1 }
-                if cold > time - 3 * hour { last3h += 1 }
-            }
-            if cold > yesterday.start && cold <= yesterday.end { sameYesterday += 1 }
-            if cold > lastWeek.start && cold <= lastWeek.end { sameLastWeek += 1 }
+        // Cold launches in (start, end] of each span, found by halving: the features are read at
+        // every app at every few minutes of each plan, and a busy app keeps a week of them.
+        let colds = trace?.coldLaunches ?? []
+        func count(after start: Milliseconds, through end: Milliseconds) -> Double {
+            Double(max(0, Self.countThrough(end, in: colds) - Self.countThrough(start, in: colds)))
         }
-        features.coldLaunchesToday = Double(today)
-        features.coldLaunchesLast24h = Double(last24h)
-        features.coldLaunchesLast3h = Double(last3h)
-        features.sameWindowYesterday = Double(sameYesterday)
-        features.sameWindowLastWeek = Double(sameLastWeek)
+        features.coldLaunchesToday = count(after: midnight - 1, through: time)
+        features.coldLaunchesLast24h = count(after: time - day24, through: time)
+        features.coldLaunchesLast3h = count(after: time - 3 * hour, through: time)
+        features.sameWindowYesterday = count(after: time + lead - day24, through: time + window - day24)
+        features.sameWindowLastWeek = count(after: time + lead - 7 * day24, through: time + window - 7 * day24)
 
         // Session.
         features.followsLastApp = inputs.followsLastApp
@@ -255,5 +248,15 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     static func minutes(since start: Milliseconds?, until time: Milliseconds) -> Double {
         guard let start else { return LaunchFeatures.capMinutes }
         return min(LaunchFeatures.capMinutes, time.fractionalMinutes(since: start))
+    }
+
+    /// How many of `sorted`'s times (oldest first) are at or before `time`.
+    static func countThrough(_ time: Milliseconds, in sorted: [Milliseconds]) -> Int {
+        var (low, high) = (0, sorted.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] <= time { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
