@@ -73,7 +73,7 @@ public struct TreesForecaster: LaunchForecaster {
     public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
         var forecasts = [LaunchForecast?](repeating: nil, count: requests.count)
         // The rows of every app the trees read, in one batch.
-        var read: [(index: Int, rows: Range<Int>)] = []
+        var read: [(index: Int, rows: Range<Int>, needed: Int, all: Int)] = []
         var rows: [LaunchFeatures] = []
         var others: [Int] = []
         for (index, request) in requests.enumerated() {
@@ -82,23 +82,23 @@ public struct TreesForecaster: LaunchForecaster {
                 continue
             }
             // A plan made further ahead reads on from where the shorter one stopped.
+            let minutes = request.planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex)
+            let needed = readingCount(request, of: minutes.count)
             let first = rows.count
             rows += request.planner.modelRows(
-                request.app, startIndex: request.startIndex, endIndex: request.endIndex, profiles: request.profiles,
-                habits: request.habitProfiles, skipping: request.readings?.count ?? 0, upTo: readingCount(request))
-            read.append((index, first..<rows.count))
+                request.app, at: minutes.prefix(needed).dropFirst(request.readings?.count ?? 0),
+                profiles: request.profiles, habits: request.habitProfiles)
+            read.append((index, first..<rows.count, needed, minutes.count))
         }
         let made = model.probabilities(rows)
-        for (index, span) in read {
+        for (index, span, needed, all) in read {
             let request = requests[index]
             let planner = request.planner
-            let count = readingCount(request)
-            let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(count)
+            let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(needed)
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
             // Read only as far as the chances asked first: the rest when the plan chooses a wake.
-            let isPart = count < planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
             let completed: (() -> LaunchForecast)? =
-                isPart
+                needed < all
                 ? {
                     var whole = request
                     (whole.readings, whole.chancesThrough) = (Array(chances), nil)
@@ -125,11 +125,10 @@ public struct TreesForecaster: LaunchForecaster {
         return forecasts.map { $0! }
     }
 
-    /// The readings a request needs: all of them, or up to the last minute whose chance it reads
-    /// first (``ForecastRequest/chancesThrough``) and the reading after it, which that chance is
-    /// read between.
-    private func readingCount(_ request: ForecastRequest) -> Int {
-        let count = request.planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex).count
+    /// The readings a request needs of the `count` of its plan: all of them, or up to the last
+    /// minute whose chance it reads first (``ForecastRequest/chancesThrough``) and the reading
+    /// after it, which that chance is read between.
+    private func readingCount(_ request: ForecastRequest, of count: Int) -> Int {
         guard let through = request.chancesThrough else { return count }
         return min(count, max(0, through - request.startIndex) / Planner.launchModelStepMinutes + 2)
     }

@@ -204,7 +204,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         // every app at every few minutes of each plan, and a busy app keeps a week of them.
         let colds = trace?.coldLaunches ?? []
         func count(after start: Milliseconds, through end: Milliseconds) -> Double {
-            Double(max(0, Self.countThrough(end, in: colds) - Self.countThrough(start, in: colds)))
+            Double(max(0, colds.partitioningIndex { $0 > end } - colds.partitioningIndex { $0 > start }))
         }
         features.coldLaunchesToday = count(after: midnight - 1, through: time)
         features.coldLaunchesLast24h = count(after: time - day24, through: time)
@@ -248,15 +248,5 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     static func minutes(since start: Milliseconds?, until time: Milliseconds) -> Double {
         guard let start else { return LaunchFeatures.capMinutes }
         return min(LaunchFeatures.capMinutes, time.fractionalMinutes(since: start))
-    }
-
-    /// How many of `sorted`'s times (oldest first) are at or before `time`.
-    static func countThrough(_ time: Milliseconds, in sorted: [Milliseconds]) -> Int {
-        var (low, high) = (0, sorted.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] <= time { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

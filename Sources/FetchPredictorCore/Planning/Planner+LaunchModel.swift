@@ -45,12 +45,19 @@ extension Planner {
     }
 
     /// The features the model is read at for an app's plan, at the minutes of
-    /// ``modelReadings(startIndex:endIndex:)`` after the first `skipping`, up to the `upTo`th.
-    func modelRows(
-        _ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles,
-        skipping known: Int = 0, upTo end: Int = .max
-    ) -> [LaunchFeatures] {
-        let minutes = modelReadings(startIndex: startIndex, endIndex: endIndex).prefix(end).dropFirst(known)
+    /// ``modelReadings(startIndex:endIndex:)``.
+    func modelRows(_ name: String, startIndex: Int, endIndex: Int, profiles: DayProfiles, habits: DayProfiles)
+        -> [LaunchFeatures]
+    {
+        modelRows(
+            name, at: modelReadings(startIndex: startIndex, endIndex: endIndex)[...], profiles: profiles,
+            habits: habits)
+    }
+
+    /// The features of an app at some of its plan's reading minutes.
+    func modelRows(_ name: String, at minutes: ArraySlice<Int>, profiles: DayProfiles, habits: DayProfiles)
+        -> [LaunchFeatures]
+    {
         guard !minutes.isEmpty else { return [] }
         // What the rows read by the app's name, looked up once.
         let inputs = device.traces.inputs(of: name, rates: ownRates)
