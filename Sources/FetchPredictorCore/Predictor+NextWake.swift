@@ -56,7 +56,8 @@ extension Predictor {
         ) -> (weekday: DailyProfile, weekend: DailyProfile) {
             if let cached = profiles[app], cached.version == version { return cached.profiles }
             let made = model.planningProfiles(app: app, configuration)
-            profiles[app] = CachedProfiles(version: version, profiles: made)
+            // The habits are kept by the app's launches, which a new day does not move.
+            profiles[app] = CachedProfiles(version: version, profiles: made, habits: profiles[app]?.habits)
             return made
         }
 
