@@ -32,6 +32,9 @@ struct PreparedDevice: Sendable {
     let state: ReplayedState
     /// The constraints of the apps in scope that have some.
     let constraints: [String: AppConstraints]
+    /// The settings' forecaster, sharing what it reads of the launches alone between this
+    /// device's replays at every level when it can (``SharesReplayReadings``).
+    let forecaster: any LaunchForecaster
 
     /// A device as the backtest protocol scores it (`period` `nil`): its apps with enough cold
     /// launches, its days after the warm-up. With a period, what happened in it: every app
@@ -91,6 +94,7 @@ struct PreparedDevice: Sendable {
         state = ReplayedState(device.deviceEvents)
         let scope = self.scope
         constraints = settings.constraints.filter { scope[$0.key] != nil && !$0.value.isEmpty }
+        forecaster = (settings.forecaster as? any SharesReplayReadings)?.sharingReadings() ?? settings.forecaster
     }
 
     func timeline(_ app: String, _ settings: BacktestSettings) -> ContentTimeline {
@@ -265,7 +269,7 @@ struct PreparedDevice: Sendable {
         configuration.lead = settings.lead
         // Nothing reads the reasons of a replay's wakes.
         configuration.explainsWakes = false
-        var predictor = Predictor(configuration: configuration, forecaster: settings.forecaster)
+        var predictor = Predictor(configuration: configuration, forecaster: forecaster)
         predictor.setTimeZone(zone, device: name)
         predictor.defaultInterval = .never
         for (app, interval) in scope {

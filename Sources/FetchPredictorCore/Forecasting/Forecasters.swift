@@ -58,6 +58,8 @@ public struct TreesForecaster: LaunchForecaster {
     public var model: LaunchModel
     /// The forecaster of the apps the trees cannot read; its inputs are learned too.
     public var fallback: any LaunchForecaster
+    /// The chances the replays of one device share, in a backtest (``sharingReadings()``).
+    var shared: SharedReadings? = nil
 
     public init(model: LaunchModel, fallback: any LaunchForecaster = HazardForecaster()) {
         self.model = model
@@ -72,9 +74,8 @@ public struct TreesForecaster: LaunchForecaster {
 
     public func forecast(_ requests: [ForecastRequest]) -> [LaunchForecast] {
         var forecasts = [LaunchForecast?](repeating: nil, count: requests.count)
-        // The rows of every app the trees read, in one batch.
-        var read: [(index: Int, rows: Range<Int>, needed: Int, all: Int)] = []
-        var rows: [LaunchFeatures] = []
+        // The minutes each app's plan reads the trees at, read in one batch.
+        var read: [(index: Int, minutes: [Int], needed: Int)] = []
         var others: [Int] = []
         for (index, request) in requests.enumerated() {
             guard request.model.lastLaunch != nil else {
@@ -84,24 +85,19 @@ public struct TreesForecaster: LaunchForecaster {
             // A plan made further ahead reads on from where the shorter one stopped.
             let minutes = request.planner.modelReadings(startIndex: request.startIndex, endIndex: request.endIndex)
             let needed = readingCount(request, of: minutes.count)
-            let first = rows.count
-            rows += request.planner.modelRows(
-                request.app, at: minutes.prefix(needed).dropFirst(request.readings?.count ?? 0),
-                profiles: request.profiles, habits: request.habitProfiles)
-            read.append((index, first..<rows.count, needed, minutes.count))
+            read.append((index, minutes, needed))
         }
-        let made = model.probabilities(rows)
-        for (index, span, needed, all) in read {
-            let request = requests[index]
+        let made = readings(requests, read)
+        for ((index, minutes, needed), readings) in zip(read, made) {
+            let (request, chances) = (requests[index], readings[...])
             let planner = request.planner
-            let chances: ArraySlice<Double> = ((request.readings ?? []) + made[span]).prefix(needed)
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
             // Read only as far as the chances asked first: the rest when the plan chooses a wake.
             let completed: (() -> LaunchForecast)? =
-                needed < all
+                needed < minutes.count
                 ? {
                     var whole = request
-                    (whole.readings, whole.chancesThrough) = (Array(chances), nil)
+                    (whole.readings, whole.chancesThrough) = (readings, nil)
                     return forecast([whole])[0]
                 } : nil
             forecasts[index] = LaunchForecast(
@@ -115,7 +111,7 @@ public struct TreesForecaster: LaunchForecaster {
                 chances: request.configuration.planning.byChance
                     ? planner.modelChances(chances, startIndex: request.startIndex, endIndex: request.endIndex)
                     : nil,
-                readings: Array(chances), completed: completed)
+                readings: readings, completed: completed)
         }
         if !others.isEmpty {
             for (index, forecast) in zip(others, fallback.forecast(others.map { requests[$0] })) {
@@ -125,11 +121,58 @@ public struct TreesForecaster: LaunchForecaster {
         return forecasts.map { $0! }
     }
 
+    /// The trees' readings for the requests asked (their index, the minutes of their plan, how
+    /// many they need), in order from each plan's first minute: the request's own
+    /// (``ForecastRequest/readings``), those the replays of the device share (``shared``), and
+    /// the rest read from their rows, every request's in one batch.
+    private func readings(_ requests: [ForecastRequest], _ asked: [(index: Int, minutes: [Int], needed: Int)])
+        -> [[Double]]
+    {
+        let sources = asked.map { index, _, _ in
+            let request = requests[index]
+            return SharedReadings.Source(
+                app: request.app, traces: request.device.traces.version,
+                start: request.planner.clock.time(request.startIndex), profiles: request.profiles,
+                habits: request.habitProfiles)
+        }
+        let shared = self.shared?.chances(sources)
+        var known: [[Double]] = []
+        var rows: [LaunchFeatures] = []
+        for (position, (index, minutes, needed)) in asked.enumerated() {
+            let own = requests[index].readings ?? []
+            let kept = shared.map { $0[position].count > own.count ? $0[position] : own } ?? own
+            known.append(Array(kept.prefix(needed)))
+            let source = sources[position]
+            rows += requests[index].planner.modelRows(
+                source.app, at: minutes[known[position].count..<needed], profiles: source.profiles,
+                habits: source.habits)
+        }
+        var made = model.probabilities(rows)[...]
+        var read: [[Double]] = []
+        var kept: [(source: SharedReadings.Source, chances: [Double])] = []
+        for (position, (_, _, needed)) in asked.enumerated() {
+            let count = needed - known[position].count
+            read.append(known[position] + made.prefix(count))
+            made = made.dropFirst(count)
+            if count > 0 { kept.append((sources[position], read[position])) }
+        }
+        self.shared?.keep(kept)
+        return read
+    }
+
     /// The readings a request needs of the `count` of its plan: all of them, or up to the last
     /// minute whose chance it reads first (``ForecastRequest/chancesThrough``) and the reading
     /// after it, which that chance is read between.
     private func readingCount(_ request: ForecastRequest, of count: Int) -> Int {
         guard let through = request.chancesThrough else { return count }
         return min(count, max(0, through - request.startIndex) / Planner.launchModelStepMinutes + 2)
+    }
+}
+
+extension TreesForecaster: SharesReplayReadings {
+    func sharingReadings() -> any LaunchForecaster {
+        var sharing = self
+        sharing.shared = SharedReadings()
+        return sharing
     }
 }
