@@ -37,26 +37,55 @@ struct SharedReadingsTests {
         }
     }
 
-    func source(_ habits: DailyProfile, traces: Int = 1) -> SharedReadings.Source {
-        let profile = DailyProfile.make(
-            bins: (0..<AppModel.binsPerDay).map { $0 % 12 == 0 ? 1 : 0 }, days: 1, kind: .all, smoothingMinutes: 15)
+    func source(traces: Int = 1, day: Int = 20_000) -> SharedReadings.Source {
+        var device = DeviceModel(timeZone: zone)
+        device.advance(to: day, PredictorConfiguration())
+        for _ in 0..<traces {
+            device.observe(.launch("com.example.news", at: 1_000), PredictorConfiguration(), learning: .launchFeatures)
+        }
         return SharedReadings.Source(
-            app: "com.example.news", traces: traces, start: 1_000, profiles: (profile, profile),
-            habits: (habits, habits))
+            app: "com.example.news", start: 60_000, device: device, profiles: (.empty, .empty), habits: (.empty, .empty)
+        )
     }
 
-    /// Readings are found only for the same app, traces, start and profiles; those that go
-    /// further replace those kept.
+    /// Readings are found only for the same app, traces, start and day of the device's model;
+    /// those that go further replace those kept.
     @Test func readingsAreFoundOnlyForWhatTheyWereReadFrom() {
         let shared = SharedReadings()
-        let habits = DailyProfile.make(
-            bins: (0..<AppModel.binsPerDay).map { $0 == 100 ? 2 : 0 }, days: 1, kind: .all, smoothingMinutes: 15)
-        shared.keep([(source(habits), [0.1, 0.2])])
-        #expect(shared.chances([source(habits)]) == [[0.1, 0.2]])
-        #expect(shared.chances([source(.empty)]) == [[]])
-        #expect(shared.chances([source(habits, traces: 2)]) == [[]])
-        shared.keep([(source(habits), [0.1, 0.2, 0.3]), (source(.empty), [0.4])])
-        shared.keep([(source(habits), [0.1])])
-        #expect(shared.chances([source(habits), source(.empty)]) == [[0.1, 0.2, 0.3], [0.4]])
+        shared.keep([(source(), [0.1, 0.2])])
+        #expect(shared.chances([source()]) == [[0.1, 0.2]])
+        #expect(shared.chances([source(day: 20_001)]) == [[]])
+        #expect(shared.chances([source(traces: 2)]) == [[]])
+        shared.keep([(source(), [0.1, 0.2, 0.3]), (source(day: 20_001), [0.4])])
+        shared.keep([(source(), [0.1])])
+        #expect(shared.chances([source(), source(day: 20_001)]) == [[0.1, 0.2, 0.3], [0.4]])
+    }
+
+    /// A model whose clock a replay's own fetches moved a day at a time learned what a model
+    /// whose next launch moved it those days at once learned, to the bit: what the levels share
+    /// is made of the days passed, not of which events moved the clock.
+    @Test func aModelLearnsTheSameHoweverItsDaysWereMoved() {
+        let configuration = PredictorConfiguration()
+        let (app, day) = ("com.example.news", Milliseconds(86_400_000))
+        var model = DeviceModel(timeZone: TimeZone(identifier: "UTC")!)
+        for past: Milliseconds in 0..<20 {
+            for minute in [480, 485, 720, 1_300] as [Int] {
+                model.observe(.launch(app, at: (19_980 + past) * day + .minutes(minute)), configuration)
+            }
+        }
+        var stepped = model, leapt = model
+        for next: Milliseconds in 1..<6 {
+            stepped.observe(
+                Event(kind: .fetch, app: app, time: (19_999 + next) * day + .minutes(5), result: .noData), configuration
+            )
+        }
+        stepped.observe(.launch(app, at: 20_005 * day + .minutes(480)), configuration)
+        leapt.observe(.launch(app, at: 20_005 * day + .minutes(480)), configuration)
+        let (one, other) = (stepped.apps[app]!, leapt.apps[app]!)
+        #expect([one.recent, one.weekday, one.weekend] == [other.recent, other.weekday, other.weekend])
+        #expect(
+            [stepped.recentDays, stepped.weekdayDays, stepped.weekendDays]
+                == [leapt.recentDays, leapt.weekdayDays, leapt.weekendDays])
+        #expect(stepped.planningProfiles(app: app, configuration) == leapt.planningProfiles(app: app, configuration))
     }
 }

@@ -131,9 +131,8 @@ public struct TreesForecaster: LaunchForecaster {
         let sources = asked.map { index, _, _ in
             let request = requests[index]
             return SharedReadings.Source(
-                app: request.app, traces: request.device.traces.version,
-                start: request.planner.clock.time(request.startIndex), profiles: request.profiles,
-                habits: request.habitProfiles)
+                app: request.app, start: request.planner.clock.time(request.startIndex), device: request.device,
+                profiles: request.profiles, habits: request.habitProfiles)
         }
         let shared = self.shared?.chances(sources)
         var known: [[Double]] = []

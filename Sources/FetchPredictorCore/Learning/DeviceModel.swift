@@ -95,11 +95,13 @@ public struct DeviceModel: Sendable, Hashable, Codable {
             weekendDays *= slow
             if Self.isWeekend(day: newDay) { weekendDays += 1 } else { weekdayDays += 1 }
         }
-        let launchFactor = pow(fast, Double(steps)), slowFactor = pow(slow, Double(steps))
-        let fetchFactor = pow(configuration.fetchDecay, Double(steps))
+        // A day at a time, so that what the apps learned depends on the days passed, not on the
+        // events that moved the clock: a replay's own fetch may move it sooner than another's.
         // Through the values in place: iterating the keys while writing would copy the dictionary.
         for index in apps.values.indices {
-            apps.values[index].decay(launchFactor: launchFactor, slowFactor: slowFactor, fetchFactor: fetchFactor)
+            for _ in 1...steps {
+                apps.values[index].decay(launchFactor: fast, slowFactor: slow, fetchFactor: configuration.fetchDecay)
+            }
         }
         calibration.decay(pow(configuration.habitDecay, Double(steps)))
         hazard.decay(pow(configuration.habitDecay, Double(steps)))
