@@ -139,8 +139,8 @@ public struct TreesForecaster: LaunchForecaster {
         var rows: [LaunchFeatures] = []
         for (position, (index, minutes, needed)) in asked.enumerated() {
             let own = requests[index].readings ?? []
-            let kept = shared.map { $0[position].count > own.count ? $0[position] : own } ?? own
-            known.append(Array(kept.prefix(needed)))
+            let reused = shared.map { $0[position].count > own.count ? $0[position] : own } ?? own
+            known.append(Array(reused.prefix(needed)))
             let source = sources[position]
             rows += requests[index].planner.modelRows(
                 source.app, at: minutes[known[position].count..<needed], profiles: source.profiles,

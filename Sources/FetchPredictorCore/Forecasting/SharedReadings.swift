@@ -32,17 +32,16 @@ final class SharedReadings: Sendable {
     /// What an app's readings are read from.
     struct Source {
         let app: String
-        /// The instant of the plan's first minute.
-        let start: Milliseconds
         let profiles: Planner.DayProfiles
         let habits: Planner.DayProfiles
         fileprivate let key: Key
 
+        /// The source of an app's plan starting at the instant `start`, on the device's model.
         init(
             app: String, start: Milliseconds, device: DeviceModel, profiles: Planner.DayProfiles,
             habits: Planner.DayProfiles
         ) {
-            (self.app, self.start, self.profiles, self.habits) = (app, start, profiles, habits)
+            (self.app, self.profiles, self.habits) = (app, profiles, habits)
             key = Key(
                 app: app, traces: device.traces.version, start: start, day: device.currentDay ?? .min,
                 days: DayCounts(device))
