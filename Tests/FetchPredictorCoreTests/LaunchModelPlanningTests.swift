@@ -183,7 +183,7 @@ struct LaunchModelPlanningTests {
                         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
                         atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
                         let afterAny =
-                            device.traces.ownRates(configuration).afterLaunch[app.app] ?? OwnRates.launchPrior
+                            device.traces.ownRates(configuration).apps[app.app]?.afterLaunch ?? OwnRates.launchPrior
                         (atRest.followRate, atRest.followRateByQuarter) = (afterAny, afterAny)
                         let chance = LaunchModel.prior.probability(features)
                         let share = chance - LaunchModel.prior.probability(atRest)
@@ -294,9 +294,9 @@ struct LaunchModelPlanningTests {
         let planner = Planner(device: device, clock: clock, configuration, forecaster: forecaster)
         let rates = device.traces.ownRates(configuration)
         // The rates the test is about: after a mail, the news is likely; after any launch, not.
-        let (pair, _) = rates.follows("news", after: "mail", quarter: 1, in: device.traces.rates)
+        let (pair, _) = rates.follows("news", after: "mail", in: device.traces.rates)
         #expect(pair > 0.5)
-        #expect(try #require(rates.afterLaunch["news"]) < 0.3)
+        #expect(try #require(rates.apps["news"]?.afterLaunch) < 0.3)
         let reasons = planner.modelReasons(
             "news", at: 0, launchModel: model, model: try #require(device.apps["news"]),
             profiles: device.planningProfiles(app: "news", configuration),

@@ -150,19 +150,17 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
 
     /// The inputs of an app's features as of the latest event.
     func inputs(of app: String, rates: OwnRates.Snapshot) -> AppInputs {
-        let afterLaunch = rates.afterLaunch[app] ?? OwnRates.launchPrior
+        let own = rates.apps[app]
+        let afterLaunch = own?.afterLaunch ?? OwnRates.launchPrior
         var inputs = AppInputs(
-            trace: apps[app], recency: rates.recency[app], baseRate: rates.base[app] ?? OwnRates.gridPrior,
+            trace: apps[app], recency: own?.recency, baseRate: own?.base ?? OwnRates.gridPrior,
             follow: afterLaunch, followByQuarter: [afterLaunch, afterLaunch, afterLaunch, afterLaunch],
-            sessionStartRate: rates.sessionStart[app] ?? afterLaunch)
+            sessionStartRate: own?.sessionStart ?? afterLaunch)
         if let lastApp {
             let follows = Double(followed[lastApp]?[app] ?? 0)
             inputs.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
             inputs.wasLastApp = lastApp == app ? 1 : 0
-            for quarter in 0..<4 {
-                (inputs.follow, inputs.followByQuarter[quarter]) = rates.follows(
-                    app, after: lastApp, quarter: quarter, in: self.rates)
-            }
+            (inputs.follow, inputs.followByQuarter) = rates.follows(app, after: lastApp, in: self.rates)
         }
         return inputs
     }

@@ -201,25 +201,36 @@ struct OwnRates: Sendable, Hashable, Codable {
 
     /// The rates as of the latest event observed, each shrunk toward a wider one.
     struct Snapshot: Sendable {
-        /// Each app's chance by recency bucket, shrunk toward the device's pooled one.
-        var recency: [String: [Double]] = [:]
-        /// Each app's base rate over its grid rows.
-        var base: [String: Double] = [:]
-        /// Each app's chance after any launch, the rate its pair rates are shrunk toward.
-        var afterLaunch: [String: Double] = [:]
-        /// Each app's chance after a launch that began a session.
-        var sessionStart: [String: Double] = [:]
+        /// One app's rates.
+        struct AppRates: Sendable {
+            /// The app's chance by recency bucket, shrunk toward the device's pooled one.
+            var recency: [Double]
+            /// Its base rate over its grid rows.
+            var base: Double
+            /// Its chance after any launch, the rate its pair rates are shrunk toward.
+            var afterLaunch: Double
+            /// Its chance after a launch that began a session.
+            var sessionStart: Double
+        }
 
-        /// The app's chance after a launch of `leader`, and after one in a quarter of the day.
-        func follows(_ app: String, after leader: String, quarter: Int, in rates: OwnRates) -> (Double, Double) {
-            let prior = afterLaunch[app] ?? OwnRates.launchPrior
+        /// Each app's rates, by name: one lookup for all four.
+        var apps: [String: AppRates] = [:]
+
+        /// The app's chance after a launch of `leader`, and after one in each quarter of the day.
+        func follows(_ app: String, after leader: String, in rates: OwnRates) -> (pair: Double, byQuarter: [Double]) {
+            let prior = apps[app]?.afterLaunch ?? OwnRates.launchPrior
             let counts = rates.apps[app]
             let pair =
                 (Double(counts?.pairHits[leader] ?? 0) + OwnRates.launchWeight * prior)
                 / (Double(rates.rowsByApp[leader] ?? 0) + OwnRates.launchWeight)
-            let hits = counts?.quarterHits[leader]?[quarter] ?? 0
-            let rows = rates.rowsByQuarter[leader]?[quarter] ?? 0
-            return (pair, (Double(hits) + OwnRates.launchWeight * pair) / (Double(rows) + OwnRates.launchWeight))
+            let (hits, rows) = (counts?.quarterHits[leader], rates.rowsByQuarter[leader])
+            return (
+                pair,
+                (0..<4).map { quarter in
+                    (Double(hits?[quarter] ?? 0) + OwnRates.launchWeight * pair)
+                        / (Double(rows?[quarter] ?? 0) + OwnRates.launchWeight)
+                }
+            )
         }
     }
 
@@ -267,21 +278,21 @@ struct OwnRates: Sendable, Hashable, Codable {
             (Double(pooledPositive[$0]) + Self.gridPrior * Self.pooledWeight)
                 / (Double(pooledTotal[$0]) + Self.pooledWeight)
         }
+        snapshot.apps.reserveCapacity(counted.count)
         for (app, (total, positive)) in counted {
-            snapshot.recency[app] = total.indices.map {
-                (Double(positive[$0]) + Self.gridWeight * pooled[$0]) / (Double(total[$0]) + Self.gridWeight)
-            }
-            snapshot.base[app] =
-                (Double(positive.reduce(0, +)) + Self.gridWeight * Self.gridPrior)
-                / (Double(total.reduce(0, +)) + Self.gridWeight)
             let counts = apps[app]!
             let afterLaunch =
                 (Double(counts.launchHits) + Self.launchWeight * Self.launchPrior)
                 / (Double(max(0, launchRows - counts.launchRowsBefore)) + Self.launchWeight)
-            snapshot.afterLaunch[app] = afterLaunch
-            snapshot.sessionStart[app] =
-                (Double(counts.sessionHits) + Self.launchWeight * afterLaunch)
-                / (Double(max(0, sessionRows - counts.sessionRowsBefore)) + Self.launchWeight)
+            snapshot.apps[app] = Snapshot.AppRates(
+                recency: total.indices.map {
+                    (Double(positive[$0]) + Self.gridWeight * pooled[$0]) / (Double(total[$0]) + Self.gridWeight)
+                },
+                base: (Double(positive.reduce(0, +)) + Self.gridWeight * Self.gridPrior)
+                    / (Double(total.reduce(0, +)) + Self.gridWeight),
+                afterLaunch: afterLaunch,
+                sessionStart: (Double(counts.sessionHits) + Self.launchWeight * afterLaunch)
+                    / (Double(max(0, sessionRows - counts.sessionRowsBefore)) + Self.launchWeight))
         }
         return snapshot
     }

@@ -173,7 +173,7 @@ extension Planner {
         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes
         atRest.minutesSinceSessionStart = LaunchFeatures.capMinutes
         // With no app opened last, the app's own chance after a launch is the one after any.
-        let afterAnyLaunch = ownRates.afterLaunch[name] ?? OwnRates.launchPrior
+        let afterAnyLaunch = ownRates.apps[name]?.afterLaunch ?? OwnRates.launchPrior
         (atRest.followRate, atRest.followRateByQuarter) = (afterAnyLaunch, afterAnyLaunch)
         var signals: [(reason: WakeReason, share: Double)] = []
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
@@ -190,7 +190,7 @@ extension Planner {
         longAgo.minutesSinceLaunch = LaunchFeatures.capMinutes
         longAgo.minutesSinceColdLaunch = LaunchFeatures.capMinutes
         longAgo.coldLaunchesLast3h = 0
-        if let recency = ownRates.recency[name] {
+        if let recency = ownRates.apps[name]?.recency {
             longAgo.recencyRate = recency[OwnRates.bucket(.minutes(Int(LaunchFeatures.capMinutes)))]
         }
         let chanceLongAgo = launchModel.probability(longAgo)
