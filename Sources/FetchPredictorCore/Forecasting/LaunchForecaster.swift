@@ -63,14 +63,10 @@ public struct ForecastRequest {
     /// The minute of the horizon the plan starts from, and the minute the forecast stops before.
     public let startIndex: Int
     public let endIndex: Int
-    /// The planner that asks: the device's model, the horizon's clock, the settings.
-    let planner: Planner
-    /// The app's model, its planning profiles, and its habit profiles when the asker has them.
-    let model: AppModel
-    let profiles: Planner.DayProfiles
-    let habits: Planner.DayProfiles?
-    /// No cold launch of the app comes before this instant: the cold-launch gap after its last launch.
-    let notColdUntil: Milliseconds
+    /// What the request reads of the device and the app, held once for all its copies (a
+    /// forecaster copies requests into the forecasts it gives, and the app's model holds a dozen
+    /// arrays).
+    private let context: Context
     /// The ``LaunchForecast/readings`` of a shorter forecast of the app from the same minute, made
     /// from the same events (a plan made further ahead): the first readings of this one.
     var readings: [Double]? = nil
@@ -80,6 +76,41 @@ public struct ForecastRequest {
     /// ``LaunchForecast/completed``.
     var chancesThrough: Int? = nil
 
+    private final class Context: Sendable {
+        let planner: Planner
+        let model: AppModel
+        let profiles: Planner.DayProfiles
+        let habits: Planner.DayProfiles?
+        let notColdUntil: Milliseconds
+
+        init(
+            planner: Planner, model: AppModel, profiles: Planner.DayProfiles, habits: Planner.DayProfiles?,
+            notColdUntil: Milliseconds
+        ) {
+            (self.planner, self.model, self.profiles, self.habits) = (planner, model, profiles, habits)
+            self.notColdUntil = notColdUntil
+        }
+    }
+
+    init(
+        app: String, startIndex: Int, endIndex: Int, planner: Planner, model: AppModel,
+        profiles: Planner.DayProfiles, habits: Planner.DayProfiles?, notColdUntil: Milliseconds,
+        readings: [Double]? = nil, chancesThrough: Int? = nil
+    ) {
+        (self.app, self.startIndex, self.endIndex) = (app, startIndex, endIndex)
+        context = Context(
+            planner: planner, model: model, profiles: profiles, habits: habits, notColdUntil: notColdUntil)
+        (self.readings, self.chancesThrough) = (readings, chancesThrough)
+    }
+
+    /// The planner that asks: the device's model, the horizon's clock, the settings.
+    var planner: Planner { context.planner }
+    /// The app's model, its planning profiles, and its habit profiles when the asker has them.
+    var model: AppModel { context.model }
+    var profiles: Planner.DayProfiles { context.profiles }
+    var habits: Planner.DayProfiles? { context.habits }
+    /// No cold launch of the app comes before this instant: the cold-launch gap after its last launch.
+    var notColdUntil: Milliseconds { context.notColdUntil }
     /// What the predictor has learned of the device.
     public var device: DeviceModel { planner.device }
     /// What the predictor has learned of the app.
