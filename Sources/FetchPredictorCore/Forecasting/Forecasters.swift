@@ -134,12 +134,12 @@ public struct TreesForecaster: LaunchForecaster {
                 app: request.app, start: request.planner.clock.time(request.startIndex), device: request.device,
                 profiles: request.profiles, habits: request.habitProfiles)
         }
-        let shared = self.shared?.chances(sources)
+        let stored = shared?.chances(sources)
         var known: [[Double]] = []
         var rows: [LaunchFeatures] = []
         for (position, (index, minutes, needed)) in asked.enumerated() {
             let own = requests[index].readings ?? []
-            let reused = shared.map { $0[position].count > own.count ? $0[position] : own } ?? own
+            let reused = stored.map { $0[position].count > own.count ? $0[position] : own } ?? own
             known.append(Array(reused.prefix(needed)))
             let source = sources[position]
             rows += requests[index].planner.modelRows(
@@ -155,7 +155,7 @@ public struct TreesForecaster: LaunchForecaster {
             made = made.dropFirst(count)
             if count > 0 { kept.append((sources[position], read[position])) }
         }
-        self.shared?.keep(kept)
+        shared?.keep(kept)
         return read
     }
 

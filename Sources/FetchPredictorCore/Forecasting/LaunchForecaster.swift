@@ -111,6 +111,7 @@ public struct ForecastRequest {
     var habits: Planner.DayProfiles? { context.habits }
     /// No cold launch of the app comes before this instant: the cold-launch gap after its last launch.
     var notColdUntil: Milliseconds { context.notColdUntil }
+
     /// What the predictor has learned of the device.
     public var device: DeviceModel { planner.device }
     /// What the predictor has learned of the app.
