@@ -67,6 +67,9 @@ INTERACTIONS = [
 TREE_SETTINGS = dict(
     max_iter=150, learning_rate=0.06, max_leaf_nodes=15, min_samples_leaf=200, l2_regularization=1.0,
     early_stopping=False, random_state=0)
+# The share of negative rows (no cold launch in the window) the trees are fitted on, each weighted
+# back by its inverse; None fits on every row. Set by --negatives.
+NEGATIVES = None
 
 
 def read_rows(path):
@@ -165,8 +168,14 @@ class Trees:
         # them) is a constant 0 there: no tree splits on it.
         x = x.copy()
         x[:, np.isnan(x).all(axis=0)] = 0
+        weight = None
+        if NEGATIVES:
+            # Every positive row and a seeded share of the negative ones, weighted back.
+            keep = (y == 1) | (np.random.default_rng(0).random(len(y)) < NEGATIVES)
+            x, y = x[keep], y[keep]
+            weight = np.where(y == 1, 1.0, 1.0 / NEGATIVES)
         self.model = HistGradientBoostingClassifier(**TREE_SETTINGS)
-        self.model.fit(x, y)
+        self.model.fit(x, y, sample_weight=weight)
         return self
 
     def predict(self, x):
@@ -242,12 +251,20 @@ def main():
     parser.add_argument("--prior-version", type=int, default=1, help="the prior's version in --swift-out")
     parser.add_argument("--tree-settings", metavar="JSON",
                         help='settings of the trees that replace the defaults, such as \'{"max_leaf_nodes": 7}\'')
+    parser.add_argument("--negatives", type=float, metavar="SHARE",
+                        help="fit the trees on every positive row and this share of the negative ones, "
+                             "weighted back (0.15: the replay's subsampling)")
     parser.add_argument("--lolo-out", metavar="FOLDER",
                         help="write each model fitted without one log as FOLDER/without-NAME.json, "
                              "for `fetchpredict evaluate --forecaster trees=FILE` on the log it never saw")
     args = parser.parse_args()
     if args.tree_settings:
         TREE_SETTINGS.update(json.loads(args.tree_settings))
+    if args.negatives is not None:
+        if not 0 < args.negatives <= 1:
+            sys.exit("--negatives is a share above 0 and at most 1")
+        global NEGATIVES
+        NEGATIVES = args.negatives
     if args.predict:
         predict_file(args.predict, args.logs, args.out)
         return
