@@ -73,14 +73,14 @@ struct OwnRatesTests {
         let end = launches.last! + 5 * 60 * Self.minute
         rates.completed(end)
         // The rows complete by the latest event: those 31 minutes or more before it.
-        let counts = rates.gridCounts(lead: Self.lead, window: Self.window, coldGap: Self.gap)["news"]!
+        let counts = rates.gridCounts(lead: Self.lead, window: Self.window, coldGap: Self.gap)[rates.place["news"]!]
         let expected = Self.walked(launches: launches, from: launches[0] + 1, to: end - 31 * Self.minute + 1)
         #expect(counts.total == expected.total)
         #expect(counts.positive == expected.positive)
     }
 
     @Test
-    func aRowCountsOnlyOnceItsWindowEnded() {
+    func aRowCountsOnlyOnceItsWindowEnded() throws {
         var rates = OwnRates()
         let start: Milliseconds = 1_704_067_200_000
         for (app, time) in [("mail", start), ("chat", start + 10 * Self.minute)] {
@@ -94,9 +94,40 @@ struct OwnRatesTests {
         #expect(rates.launchRows == 0)
         rates.completed(start + 31 * Self.minute)
         #expect(rates.launchRows == 1)
-        #expect(rates.apps["chat"]?.pairHits["mail"] == 1)
-        #expect(rates.apps["chat"]?.sessionHits == 1)
-        #expect(rates.apps["mail"]?.pairHits["mail"] == nil)
+        let mail = try #require(rates.place["mail"])
+        #expect(rates.counts(of: "chat")?.hits(after: mail)?.all == 1)
+        #expect(rates.counts(of: "chat")?.sessionHits == 1)
+        #expect(rates.counts(of: "mail")?.hits(after: mail) == nil)
+        #expect(rates.counts(of: "mail")?.ledRows == 1)
+    }
+
+    @Test
+    func countsReadBackOutOfPlaceAreRefused() throws {
+        // Given mail then chat five minutes later, twice, counted
+        var rates = OwnRates()
+        let start: Milliseconds = 1_704_067_200_000
+        for (app, time) in [
+            ("mail", start), ("chat", start + 5 * Self.minute), ("mail", start + 2 * .perHour),
+            ("chat", start + 2 * .perHour + 5 * Self.minute),
+        ] {
+            rates.completed(time)
+            rates.observeLaunch(
+                of: app, at: time, cold: true, quarter: 0, startsSession: app == "mail", lead: Self.lead,
+                window: Self.window, coldGap: Self.gap)
+        }
+        #expect(rates.isConsistent)
+        let (mail, chat) = (try #require(rates.place["mail"]), try #require(rates.place["chat"]))
+        #expect(rates.counts(of: "chat")?.hits(after: mail)?.all == 1)
+        // Then counts naming a place no app has, or a name at another place, are refused
+        var outOfRange = rates
+        outOfRange.apps[chat].pairHits.append(OwnRates.PairHits(leader: 7))
+        #expect(!outOfRange.isConsistent)
+        var pendingOutOfRange = rates
+        pendingOutOfRange.pending[0].hits.append(2)
+        #expect(!pendingOutOfRange.isConsistent)
+        var swapped = rates
+        swapped.names.swapAt(mail, chat)
+        #expect(!swapped.isConsistent)
     }
 
     @Test

@@ -20,6 +20,10 @@ import Foundation
 /// since its last launch grows with the clock, so the rows of each bucket are counted by
 /// arithmetic (``countRows(from:to:anchor:launches:lead:window:coldGap:total:positive:)``), and an app's rows are
 /// folded in at its own launches; ``snapshot(lead:window:coldGap:)`` counts the rest.
+///
+/// Apps are counted by their place, the order in which the device first launched them
+/// (``place``), not by name: learning counts every app that came in each launch row's window,
+/// and a name hashed for each of them was most of a device's learning.
 struct OwnRates: Sendable, Hashable, Codable {
     /// The minutes between two rows of the grid.
     static let gridMinutes = 2
@@ -44,18 +48,29 @@ struct OwnRates: Sendable, Hashable, Codable {
         var launchRowsBefore: Int
         var sessionRowsBefore: Int
         /// Completed launch rows whose window held a cold launch of the app: all, those that
-        /// began a session, by the launched app, and by it and the quarter of the day.
+        /// began a session, and by the launched app's place, all and by quarter of the day.
         var launchHits = 0
         var sessionHits = 0
-        var pairHits: [String: Int] = [:]
-        var quarterHits: [String: [Int]] = [:]
+        var pairHits: [PairHits] = []
+        /// Completed launch rows at a launch of this app, all and by quarter of the day.
+        var ledRows = 0
+        var ledRowsByQuarter = [0, 0, 0, 0]
 
         /// Counts a completed launch row whose window held a cold launch of the app.
         mutating func countHit(by row: LaunchRow) {
             launchHits += 1
             if row.startsSession { sessionHits += 1 }
-            pairHits[row.app, default: 0] += 1
-            quarterHits[row.app, default: [0, 0, 0, 0]][row.quarter] += 1
+            let index = pairHits.partitioningIndex { $0.leader >= row.app }
+            if index == pairHits.endIndex || pairHits[index].leader != row.app {
+                pairHits.insert(PairHits(leader: row.app), at: index)
+            }
+            pairHits[index].count(row.quarter)
+        }
+
+        /// The hits after launches of the app at place `leader`.
+        func hits(after leader: Int) -> PairHits? {
+            let index = pairHits.partitioningIndex { $0.leader >= leader }
+            return index < pairHits.endIndex && pairHits[index].leader == leader ? pairHits[index] : nil
         }
 
         /// Counts a launch of the app at `time`: first the grid rows complete by then (those
@@ -78,26 +93,43 @@ struct OwnRates: Sendable, Hashable, Codable {
         }
     }
 
+    /// An app's hits after launches of one other app, the leader: all, and by quarter of the
+    /// day. An app keeps them in the order of the leaders' places, found by halving: a table by
+    /// place would not survive the model's bytes, which keep tables by name only.
+    struct PairHits: Sendable, Hashable, Codable {
+        var leader: Int
+        var all = 0
+        var byQuarter = [0, 0, 0, 0]
+
+        mutating func count(_ quarter: Int) {
+            all += 1
+            byQuarter[quarter] += 1
+        }
+    }
+
     /// A launch row whose window has not ended yet.
     struct LaunchRow: Sendable, Hashable, Codable {
         var time: Milliseconds
-        var app: String
+        /// The launched app's place.
+        var app: Int
         var quarter: Int
         var startsSession: Bool
-        /// The apps whose cold launch came in the row's window so far.
-        var hits: Set<String> = []
+        /// The places of the apps whose cold launch came in the row's window so far.
+        var hits: [Int] = []
     }
 
-    var apps: [String: AppCounts] = [:]
+    /// Each app's counts, by place, and its name.
+    var apps: [AppCounts] = []
+    var names: [String] = []
+    /// Each app's place, by name.
+    var place: [String: Int] = [:]
     var pending: [LaunchRow] = []
     /// Launch rows observed (completed or not), and those that began a session.
     var launchRowsSeen = 0
     var sessionRowsSeen = 0
-    /// Completed launch rows, those that began a session, by launched app and by it and quarter.
+    /// Completed launch rows, and those that began a session.
     var launchRows = 0
     var sessionRows = 0
-    var rowsByApp: [String: Int] = [:]
-    var rowsByQuarter: [String: [Int]] = [:]
     /// The latest event observed: the rows complete by it are counted.
     var observedUntil: Milliseconds?
 
@@ -115,12 +147,12 @@ struct OwnRates: Sendable, Hashable, Codable {
         guard !done.isEmpty else { return }
         for row in done {
             launchRows += 1
-            rowsByApp[row.app, default: 0] += 1
-            rowsByQuarter[row.app, default: [0, 0, 0, 0]][row.quarter] += 1
+            apps[row.app].ledRows += 1
+            apps[row.app].ledRowsByQuarter[row.quarter] += 1
             if row.startsSession { sessionRows += 1 }
             // In place: a copy taken out and put back would copy the app's tables of every
             // other app at each row (three quarters of learning a device of 200 apps).
-            for app in row.hits { apps[app]?.countHit(by: row) }
+            for app in row.hits { apps[app].countHit(by: row) }
         }
         pending.removeFirst(done.count)
     }
@@ -132,21 +164,56 @@ struct OwnRates: Sendable, Hashable, Codable {
         of app: String, at time: Milliseconds, cold: Bool, quarter: Int, startsSession: Bool, lead: Milliseconds,
         window: Milliseconds, coldGap: Milliseconds
     ) {
+        let app = place(of: app)
         if cold {
             for index in pending.indices
-            where pending[index].time + lead <= time && time <= pending[index].time + window {
-                pending[index].hits.insert(app)
+            where pending[index].time + lead <= time && time <= pending[index].time + window
+                && !pending[index].hits.contains(app)
+            {
+                pending[index].hits.append(app)
             }
         }
-        // In place, one lookup; an app seen for the first time is added.
-        if apps[app]?.countLaunch(at: time, lead: lead, window: window, coldGap: coldGap) == nil {
-            apps[app] = AppCounts(
-                foldedUntil: time + 1, anchor: nil, launches: [time], launchRowsBefore: launchRowsSeen,
-                sessionRowsBefore: sessionRowsSeen)
+        if apps[app].launches.isEmpty {
+            apps[app].foldedUntil = time + 1
+            apps[app].launches = [time]
+        } else {
+            apps[app].countLaunch(at: time, lead: lead, window: window, coldGap: coldGap)
         }
         pending.append(LaunchRow(time: time, app: app, quarter: quarter, startsSession: startsSession))
         launchRowsSeen += 1
         if startsSession { sessionRowsSeen += 1 }
+    }
+
+    /// The place of an app, a new one for an app not seen before, with nothing counted yet.
+    mutating func place(of app: String) -> Int {
+        if let known = place[app] { return known }
+        place[app] = apps.count
+        names.append(app)
+        apps.append(
+            AppCounts(
+                foldedUntil: 0, anchor: nil, launches: [], launchRowsBefore: launchRowsSeen,
+                sessionRowsBefore: sessionRowsSeen))
+        return apps.count - 1
+    }
+
+    /// The counts of an app, by name; none before its first launch.
+    func counts(of app: String) -> AppCounts? { place[app].map { apps[$0] } }
+
+    /// Whether the counts hold together, as bytes read back must: a place for each app and each
+    /// name, every place counted in range, and every table of its size.
+    var isConsistent: Bool {
+        let places = 0..<apps.count
+        return names.count == apps.count && place.count == apps.count
+            && names.indices.allSatisfy { place[names[$0]] == $0 }
+            && apps.allSatisfy { counts in
+                counts.total.count == Self.bucketEdges.count && counts.positive.count == Self.bucketEdges.count
+                    && counts.ledRowsByQuarter.count == 4
+                    && counts.pairHits.allSatisfy { places.contains($0.leader) && $0.byQuarter.count == 4 }
+                    && zip(counts.pairHits, counts.pairHits.dropFirst()).allSatisfy { $0.leader < $1.leader }
+            }
+            && pending.allSatisfy {
+                places.contains($0.app) && (0..<4).contains($0.quarter) && $0.hits.allSatisfy(places.contains)
+            }
     }
 
     /// Adds the grid rows in [from, to) to `total` and `positive` by recency bucket: the rows
@@ -219,37 +286,36 @@ struct OwnRates: Sendable, Hashable, Codable {
         /// The app's chance after a launch of `leader`, and after one in each quarter of the day.
         func follows(_ app: String, after leader: String, in rates: OwnRates) -> (pair: Double, byQuarter: [Double]) {
             let prior = apps[app]?.afterLaunch ?? OwnRates.launchPrior
-            let counts = rates.apps[app]
+            let leader = rates.place[leader]
+            let hits = leader.flatMap { leader in rates.place[app].flatMap { rates.apps[$0].hits(after: leader) } }
+            let rows = leader.map { rates.apps[$0].ledRows } ?? 0
+            let rowsByQuarter = leader.map { rates.apps[$0].ledRowsByQuarter }
             let pair =
-                (Double(counts?.pairHits[leader] ?? 0) + OwnRates.launchWeight * prior)
-                / (Double(rates.rowsByApp[leader] ?? 0) + OwnRates.launchWeight)
-            let (hits, rows) = (counts?.quarterHits[leader], rates.rowsByQuarter[leader])
+                (Double(hits?.all ?? 0) + OwnRates.launchWeight * prior) / (Double(rows) + OwnRates.launchWeight)
             return (
                 pair,
                 (0..<4).map { quarter in
-                    (Double(hits?[quarter] ?? 0) + OwnRates.launchWeight * pair)
-                        / (Double(rows?[quarter] ?? 0) + OwnRates.launchWeight)
+                    (Double(hits?.byQuarter[quarter] ?? 0) + OwnRates.launchWeight * pair)
+                        / (Double(rowsByQuarter?[quarter] ?? 0) + OwnRates.launchWeight)
                 }
             )
         }
     }
 
     /// Each app's grid rows complete by the latest event observed, by recency bucket, and those
-    /// whose window held a cold launch: those folded in at its launches and the rest.
+    /// whose window held a cold launch: those folded in at its launches and the rest; by place.
     func gridCounts(lead: Milliseconds, window: Milliseconds, coldGap: Milliseconds)
-        -> [String: (total: [Int], positive: [Int])]
+        -> [(total: [Int], positive: [Int])]
     {
-        guard let observedUntil else { return [:] }
+        guard let observedUntil else { return [] }
         let until = observedUntil - .minutes(Self.completionMinutes) + 1
-        var counted: [String: (total: [Int], positive: [Int])] = [:]
-        for (app, counts) in apps {
+        return apps.map { counts in
             var (total, positive) = (counts.total, counts.positive)
             Self.countRows(
                 from: counts.foldedUntil, to: until, anchor: counts.anchor, launches: counts.launches, lead: lead,
                 window: window, coldGap: coldGap, total: &total, positive: &positive)
-            counted[app] = (total, positive)
+            return (total, positive)
         }
-        return counted
     }
 
     /// The weight, in rows, of the device's pooled rate in an app's rate by recency, and of a
@@ -268,7 +334,7 @@ struct OwnRates: Sendable, Hashable, Codable {
         var snapshot = Snapshot()
         let counted = gridCounts(lead: lead, window: window, coldGap: coldGap)
         var pooledTotal = [Int](repeating: 0, count: Self.bucketEdges.count), pooledPositive = pooledTotal
-        for (total, positive) in counted.values {
+        for (total, positive) in counted {
             for bucket in total.indices {
                 pooledTotal[bucket] += total[bucket]
                 pooledPositive[bucket] += positive[bucket]
@@ -279,12 +345,12 @@ struct OwnRates: Sendable, Hashable, Codable {
                 / (Double(pooledTotal[$0]) + Self.pooledWeight)
         }
         snapshot.apps.reserveCapacity(counted.count)
-        for (app, (total, positive)) in counted {
-            let counts = apps[app]!
+        for (app, (total, positive)) in counted.enumerated() {
+            let counts = apps[app]
             let afterLaunch =
                 (Double(counts.launchHits) + Self.launchWeight * Self.launchPrior)
                 / (Double(max(0, launchRows - counts.launchRowsBefore)) + Self.launchWeight)
-            snapshot.apps[app] = Snapshot.AppRates(
+            snapshot.apps[names[app]] = Snapshot.AppRates(
                 recency: total.indices.map {
                     (Double(positive[$0]) + Self.gridWeight * pooled[$0]) / (Double(total[$0]) + Self.gridWeight)
                 },
