@@ -157,3 +157,8 @@ struct OwnRatesTests {
         #expect(chat.recencyRate < news.recencyRate + 0.5)
     }
 }
+
+extension OwnRates {
+    /// The counts of an app, by name; none before its first launch.
+    func counts(of app: String) -> AppCounts? { place[app].map { apps[$0] } }
+}

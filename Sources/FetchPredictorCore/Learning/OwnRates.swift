@@ -157,14 +157,27 @@ struct OwnRates: Sendable, Hashable, Codable {
         pending.removeFirst(done.count)
     }
 
-    /// Counts a launch of `app` at `time` (after ``completed(_:)`` at that time): a cold one is
+    /// Counts a launch of the app `name` at `time` (after ``completed(_:)`` at that time): a cold one is
     /// the label of the launch rows before it and of the app's grid rows, and the launch is a
     /// row of its own.
     mutating func observeLaunch(
-        of app: String, at time: Milliseconds, cold: Bool, quarter: Int, startsSession: Bool, lead: Milliseconds,
+        of name: String, at time: Milliseconds, cold: Bool, quarter: Int, startsSession: Bool, lead: Milliseconds,
         window: Milliseconds, coldGap: Milliseconds
     ) {
-        let app = place(of: app)
+        // Counted in place; an app seen for the first time gets the next place.
+        let app: Int
+        if let known = place[name] {
+            app = known
+            apps[app].countLaunch(at: time, lead: lead, window: window, coldGap: coldGap)
+        } else {
+            app = apps.count
+            place[name] = app
+            names.append(name)
+            apps.append(
+                AppCounts(
+                    foldedUntil: time + 1, anchor: nil, launches: [time], launchRowsBefore: launchRowsSeen,
+                    sessionRowsBefore: sessionRowsSeen))
+        }
         if cold {
             for index in pending.indices
             where pending[index].time + lead <= time && time <= pending[index].time + window
@@ -173,31 +186,10 @@ struct OwnRates: Sendable, Hashable, Codable {
                 pending[index].hits.append(app)
             }
         }
-        if apps[app].launches.isEmpty {
-            apps[app].foldedUntil = time + 1
-            apps[app].launches = [time]
-        } else {
-            apps[app].countLaunch(at: time, lead: lead, window: window, coldGap: coldGap)
-        }
         pending.append(LaunchRow(time: time, app: app, quarter: quarter, startsSession: startsSession))
         launchRowsSeen += 1
         if startsSession { sessionRowsSeen += 1 }
     }
-
-    /// The place of an app, a new one for an app not seen before, with nothing counted yet.
-    mutating func place(of app: String) -> Int {
-        if let known = place[app] { return known }
-        place[app] = apps.count
-        names.append(app)
-        apps.append(
-            AppCounts(
-                foldedUntil: 0, anchor: nil, launches: [], launchRowsBefore: launchRowsSeen,
-                sessionRowsBefore: sessionRowsSeen))
-        return apps.count - 1
-    }
-
-    /// The counts of an app, by name; none before its first launch.
-    func counts(of app: String) -> AppCounts? { place[app].map { apps[$0] } }
 
     /// Whether the counts hold together, as bytes read back must: a place for each app and each
     /// name, every place counted in range, and every table of its size.
@@ -286,10 +278,10 @@ struct OwnRates: Sendable, Hashable, Codable {
         /// The app's chance after a launch of `leader`, and after one in each quarter of the day.
         func follows(_ app: String, after leader: String, in rates: OwnRates) -> (pair: Double, byQuarter: [Double]) {
             let prior = apps[app]?.afterLaunch ?? OwnRates.launchPrior
-            let leader = rates.place[leader]
-            let hits = leader.flatMap { leader in rates.place[app].flatMap { rates.apps[$0].hits(after: leader) } }
-            let rows = leader.map { rates.apps[$0].ledRows } ?? 0
-            let rowsByQuarter = leader.map { rates.apps[$0].ledRowsByQuarter }
+            let led = rates.place[leader]
+            let hits = led.flatMap { led in rates.place[app].flatMap { rates.apps[$0].hits(after: led) } }
+            let rows = led.map { rates.apps[$0].ledRows } ?? 0
+            let rowsByQuarter = led.map { rates.apps[$0].ledRowsByQuarter }
             let pair =
                 (Double(hits?.all ?? 0) + OwnRates.launchWeight * prior) / (Double(rows) + OwnRates.launchWeight)
             return (
