@@ -35,6 +35,57 @@ struct LaunchFeaturesTests {
         return rows
     }
 
+    /// Counted from the events alone: the launches of `leader` that a later launch of `app`
+    /// followed within ``LaunchTraces/followMinutes``, and all the launches of `leader`.
+    static func follows(_ app: String, after leader: String, in events: ArraySlice<Event>) -> (
+        follows: Int, launches: Int
+    ) {
+        let launches = events.filter { $0.kind == .launch }
+        let window = Milliseconds.minutes(LaunchTraces.followMinutes)
+        var follows = 0, leaderLaunches = 0
+        for (index, launch) in launches.enumerated() where launch.app == leader {
+            leaderLaunches += 1
+            let within = launches[(index + 1)...].prefix { $0.time - launch.time <= window }
+            if within.contains(where: { $0.app == app }) { follows += 1 }
+        }
+        return (follows, leaderLaunches)
+    }
+
+    @Test func whichAppFollowsWhichIsCountedFromTheLaunches() throws {
+        // Given a commuter's launches, with bursts of the same apps in the same millisecond
+        let configuration = PredictorConfiguration()
+        var launches = Self.device(days: 9).launches
+        for index in stride(from: 0, to: launches.count, by: 17) {
+            launches.insert(launches[index], at: index)
+            launches.insert(.launch("burst", at: launches[index].time), at: index + 1)
+        }
+        var traces = LaunchTraces()
+        for launch in launches { traces.observe(launch, zone: Self.warsaw, configuration) }
+        // Then each app's launches and the launches of each other app it followed within the
+        // half hour are those counted from the events
+        let apps = Set(launches.map(\.app)).sorted()
+        #expect(apps.count > 4)
+        for leader in apps {
+            for app in apps {
+                let counted = Self.follows(app, after: leader, in: launches[...])
+                #expect(traces.follows(app, after: leader) == counted.follows, "\(app) after \(leader)")
+                #expect(traces.launches(of: leader) == counted.launches)
+            }
+        }
+        #expect(traces.isConsistent)
+        // and counts naming a place no app has are refused
+        var outOfRange = traces
+        outOfRange.followed[0].count(apps.count + 3)
+        #expect(!outOfRange.isConsistent)
+        var unsorted = traces
+        let busiest = try #require(traces.followed.firstIndex { $0.apps.count > 1 })
+        unsorted.followed[busiest].apps.reverse()
+        #expect(!unsorted.isConsistent)
+        var shorter = traces
+        shorter.launchCounts.removeLast()
+        #expect(!shorter.isConsistent)
+    }
+
     enum FutureChange: String, CaseIterable {
         case removed, moved, added
     }

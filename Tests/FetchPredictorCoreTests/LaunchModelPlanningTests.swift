@@ -88,7 +88,9 @@ struct LaunchModelPlanningTests {
     @Test func theTracesSurviveTheCache() throws {
         let (predictor, events) = try Self.predictor()
         let device = try #require(predictor.devices["phone"])
-        #expect(device.traces.notifies && device.traces.lastUnlock != nil && !device.traces.followed.isEmpty)
+        #expect(
+            device.traces.notifies && device.traces.lastUnlock != nil
+                && device.traces.followed.contains { !$0.apps.isEmpty })
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
         let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps, timeZone: Self.zone))
         #expect(read.traces == device.traces)
@@ -152,7 +154,7 @@ struct LaunchModelPlanningTests {
         replayed.setTimeZone(Self.zone, device: "phone")
         let lastDays = events.last!.time - 3 * 86_400_000
         var chances = 0, follows = 0, usual = 0
-        for event in events {
+        for (position, event) in events.enumerated() {
             try replayed.observe(event, device: "phone")
             guard event.time >= lastDays, event.kind == .launch,
                 let wake = try replayed.nextWake(after: Date(milliseconds: event.time), device: "phone")
@@ -176,8 +178,8 @@ struct LaunchModelPlanningTests {
                         chances += 1
                     case .follows(let leader, let share):
                         #expect(leader == device.traces.lastApp && leader != app.app)
-                        let followed = device.traces.followed[leader]?[app.app] ?? 0
-                        #expect(share == Double(followed) / Double(device.traces.launchCounts[leader]!))
+                        let counted = LaunchFeaturesTests.follows(app.app, after: leader, in: events[...position])
+                        #expect(share == Double(counted.follows) / Double(counted.launches))
                         var atRest = features
                         (atRest.followsLastApp, atRest.wasLastApp, atRest.launchesLast30Min) = (0, 0, 0)
                         atRest.minutesSinceAnyLaunch = LaunchFeatures.capMinutes

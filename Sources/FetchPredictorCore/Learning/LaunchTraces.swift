@@ -13,24 +13,53 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// What is kept of one app.
     struct AppTrace: Sendable, Hashable, Codable {
         var lastLaunch: Milliseconds?
+        /// The number of the app's last launch among the device's launches, from 0 (``launchesSeen``).
+        var lastLaunchSequence: Int?
         var lastColdLaunch: Milliseconds?
         /// Cold launches of the last week and an hour, oldest first.
         var coldLaunches: [Milliseconds] = []
         var lastNotification: Milliseconds?
     }
 
-    /// A launch of the last half hour, with the apps launched after it so far.
+    /// A launch of the last half hour: the app's place (``OwnRates``) and the launch's number
+    /// among the device's launches. The apps that followed it are those whose last launch came later.
     struct RecentLaunch: Sendable, Hashable, Codable {
         var time: Milliseconds
-        var app: String
-        var followers: Set<String> = []
+        var app: Int
+        var sequence: Int
+    }
+
+    /// The apps that followed one app's launches within ``followMinutes``, by place in ascending
+    /// order, and how many of its launches each followed.
+    struct Followers: Sendable, Hashable, Codable {
+        var apps: [Int] = []
+        var counts: [Int] = []
+
+        /// How many launches `app` followed.
+        subscript(app: Int) -> Int {
+            let index = apps.partitioningIndex { $0 >= app }
+            return index < apps.count && apps[index] == app ? counts[index] : 0
+        }
+
+        /// Counts one more launch that `app` followed.
+        mutating func count(_ app: Int) {
+            let index = apps.partitioningIndex { $0 >= app }
+            if index < apps.count && apps[index] == app {
+                counts[index] += 1
+            } else {
+                apps.insert(app, at: index)
+                counts.insert(1, at: index)
+            }
+        }
     }
 
     var apps: [String: AppTrace] = [:]
     var recent: [RecentLaunch] = []
-    /// Launches of each app, and for each, of each app launched within 30 minutes after one of them.
-    var launchCounts: [String: Int] = [:]
-    var followed: [String: [String: Int]] = [:]
+    /// Launches the traces observed.
+    var launchesSeen = 0
+    /// Launches of each app by its place (``OwnRates``), and for each, the apps that followed them.
+    var launchCounts: [Int] = []
+    var followed: [Followers] = []
     var lastApp: String?
     var lastAnyLaunch: Milliseconds?
     var sessionStart: Milliseconds?
@@ -84,7 +113,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         let previous = max(lastAnyLaunch ?? .min, lastUnlock ?? .min)
         let startsSession = previous == .min || time - previous >= gap
         let cold = ColdLaunch.isCold(at: time, previous: trace.lastLaunch, gap: coldGap)
-        rates.observeLaunch(
+        let place = rates.observeLaunch(
             of: app, at: time, cold: cold,
             quarter: DeviceModel.local(time, utcOffset: utcOffset, zone: zone).minute / 360,
             startsSession: startsSession, lead: configuration.leadMilliseconds,
@@ -97,15 +126,24 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
                 trace.coldLaunches.removeAll { $0 < kept }
             }
         }
-        trace.lastLaunch = time
-        apps[app] = trace
-        // Which launches of the last half hour this one follows.
+        // The launches of the last half hour this one is the first of the app to follow: those
+        // since the app's last launch (itself included), the newest last.
         recent.removeAll { time - $0.time > window }
-        for index in recent.indices where recent[index].followers.insert(app).inserted {
-            followed[recent[index].app, default: [:]][app, default: 0] += 1
+        if place == launchCounts.count {
+            launchCounts.append(0)
+            followed.append(Followers())
         }
-        recent.append(RecentLaunch(time: time, app: app))
-        launchCounts[app, default: 0] += 1
+        let since = trace.lastLaunchSequence ?? .min
+        for leader in recent.reversed() {
+            guard leader.sequence >= since else { break }
+            followed[leader.app].count(place)
+        }
+        trace.lastLaunch = time
+        trace.lastLaunchSequence = launchesSeen
+        apps[app] = trace
+        recent.append(RecentLaunch(time: time, app: place, sequence: launchesSeen))
+        launchesSeen += 1
+        launchCounts[place] += 1
         if startsSession { sessionStart = time }
         lastAnyLaunch = time
         lastApp = app
@@ -148,6 +186,28 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         var wasLastApp = 0.0
     }
 
+    /// The launches of an app.
+    func launches(of app: String) -> Int {
+        rates.place[app].map { launchCounts[$0] } ?? 0
+    }
+
+    /// The launches of `leader` that one of `app` followed within ``followMinutes``.
+    func follows(_ app: String, after leader: String) -> Int {
+        guard let leader = rates.place[leader], let app = rates.place[app] else { return 0 }
+        return followed[leader][app]
+    }
+
+    /// Whether the counts by place hold together with the own rates', as bytes read back must.
+    var isConsistent: Bool {
+        let places = 0..<rates.apps.count
+        return rates.isConsistent && launchCounts.count == places.count && followed.count == places.count
+            && followed.allSatisfy { followers in
+                followers.apps.count == followers.counts.count && followers.apps.allSatisfy(places.contains)
+                    && zip(followers.apps, followers.apps.dropFirst()).allSatisfy { $0 < $1 }
+            }
+            && recent.allSatisfy { places.contains($0.app) && (0..<launchesSeen).contains($0.sequence) }
+    }
+
     /// The inputs of an app's features as of the latest event.
     func inputs(of app: String, rates: OwnRates.Snapshot) -> AppInputs {
         let own = rates.apps[app]
@@ -157,8 +217,7 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
             follow: afterLaunch, followByQuarter: [afterLaunch, afterLaunch, afterLaunch, afterLaunch],
             sessionStartRate: own?.sessionStart ?? afterLaunch)
         if let lastApp {
-            let follows = Double(followed[lastApp]?[app] ?? 0)
-            inputs.followsLastApp = follows / Double((launchCounts[lastApp] ?? 0) + 1)
+            inputs.followsLastApp = Double(follows(app, after: lastApp)) / Double(launches(of: lastApp) + 1)
             inputs.wasLastApp = lastApp == app ? 1 : 0
             (inputs.follow, inputs.followByQuarter) = rates.follows(app, after: lastApp, in: self.rates)
         }

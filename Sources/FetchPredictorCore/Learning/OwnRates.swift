@@ -159,11 +159,12 @@ struct OwnRates: Sendable, Hashable, Codable {
 
     /// Counts a launch of the app `name` at `time` (after ``completed(_:)`` at that time): a cold one is
     /// the label of the launch rows before it and of the app's grid rows, and the launch is a
-    /// row of its own.
+    /// row of its own. Returns the app's place.
+    @discardableResult
     mutating func observeLaunch(
         of name: String, at time: Milliseconds, cold: Bool, quarter: Int, startsSession: Bool, lead: Milliseconds,
         window: Milliseconds, coldGap: Milliseconds
-    ) {
+    ) -> Int {
         // Counted in place; an app seen for the first time gets the next place.
         let app: Int
         if let known = place[name] {
@@ -189,6 +190,7 @@ struct OwnRates: Sendable, Hashable, Codable {
         pending.append(LaunchRow(time: time, app: app, quarter: quarter, startsSession: startsSession))
         launchRowsSeen += 1
         if startsSession { sessionRowsSeen += 1 }
+        return app
     }
 
     /// Whether the counts hold together, as bytes read back must: a place for each app and each

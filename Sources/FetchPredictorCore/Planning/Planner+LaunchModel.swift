@@ -177,9 +177,9 @@ extension Planner {
         (atRest.followRate, atRest.followRateByQuarter) = (afterAnyLaunch, afterAnyLaunch)
         var signals: [(reason: WakeReason, share: Double)] = []
         if let lastApp = device.traces.lastApp, lastApp != name, features.followsLastApp > 0,
-            let launches = device.traces.launchCounts[lastApp], launches > 0
+            case let launches = device.traces.launches(of: lastApp), launches > 0
         {
-            let follows = device.traces.followed[lastApp]?[name] ?? 0
+            let follows = device.traces.follows(name, after: lastApp)
             signals.append(
                 (
                     .follows(app: lastApp, share: Double(follows) / Double(launches)),
