@@ -89,7 +89,14 @@ public struct TreesForecaster: LaunchForecaster {
         }
         let made = readings(requests, read)
         for ((index, minutes, needed), readings) in zip(read, made) {
-            let (request, chances) = (requests[index], readings[...])
+            let request = requests[index]
+            // No chance reaches the floor: the forecast gives none, only the readings to go on from.
+            if let floor = request.chanceFloor, readings.allSatisfy({ $0 < floor }) {
+                forecasts[index] = LaunchForecast(
+                    expected: ExpectedLaunches(minutes: 0), readings: readings, staysBelowFloor: true)
+                continue
+            }
+            let chances = readings[...]
             let planner = request.planner
             let (app, model, appModel, profiles) = (request.app, self.model, request.model, request.profiles)
             // Read only as far as the chances asked first: the rest when the plan chooses a wake.
@@ -97,7 +104,7 @@ public struct TreesForecaster: LaunchForecaster {
                 needed < minutes.count
                 ? {
                     var whole = request
-                    (whole.readings, whole.chancesThrough) = (readings, nil)
+                    (whole.readings, whole.chancesThrough, whole.chanceFloor) = (readings, nil, nil)
                     return forecast([whole])[0]
                 } : nil
             forecasts[index] = LaunchForecast(

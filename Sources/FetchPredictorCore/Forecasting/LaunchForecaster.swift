@@ -75,6 +75,10 @@ public struct ForecastRequest {
     /// forecaster may read only so far, and give the whole forecast on
     /// ``LaunchForecast/completed``.
     var chancesThrough: Int? = nil
+    /// The chance below which the plan chooses no wake at any minute (the chance planner's
+    /// threshold, over the app's best value factor): a forecaster that finds every chance it
+    /// would give stays below it may leave them out (``LaunchForecast/staysBelowFloor``).
+    var chanceFloor: Double? = nil
 
     private final class Context: Sendable {
         let planner: Planner
@@ -95,12 +99,12 @@ public struct ForecastRequest {
     init(
         app: String, startIndex: Int, endIndex: Int, planner: Planner, model: AppModel,
         profiles: Planner.DayProfiles, habits: Planner.DayProfiles?, notColdUntil: Milliseconds,
-        readings: [Double]? = nil, chancesThrough: Int? = nil
+        readings: [Double]? = nil, chancesThrough: Int? = nil, chanceFloor: Double? = nil
     ) {
         (self.app, self.startIndex, self.endIndex) = (app, startIndex, endIndex)
         context = Context(
             planner: planner, model: model, profiles: profiles, habits: habits, notColdUntil: notColdUntil)
-        (self.readings, self.chancesThrough) = (readings, chancesThrough)
+        (self.readings, self.chancesThrough, self.chanceFloor) = (readings, chancesThrough, chanceFloor)
     }
 
     /// The planner that asks: the device's model, the horizon's clock, the settings.
@@ -144,17 +148,23 @@ public struct LaunchForecast {
     /// The whole forecast, when this one holds only the ``chances`` up to the minute the plan asked
     /// for first (and its other figures are not to be read): the plan asks for it once it chose a wake.
     public var completed: (() -> LaunchForecast)?
+    /// Whether every chance the plan would read stays below the request's floor
+    /// (``ForecastRequest/chanceFloor``), so that it chooses no wake: the forecast then gives
+    /// no figure but its ``readings``, and the plan weighs no minute.
+    public var staysBelowFloor = false
 
     public init(
         expected: ExpectedLaunches,
         reasons: ((_ minute: Int, _ habits: (weekday: DailyProfile, weekend: DailyProfile)) -> [WakeReason])? = nil,
-        chances: [Double]? = nil, readings: [Double]? = nil, completed: (() -> LaunchForecast)? = nil
+        chances: [Double]? = nil, readings: [Double]? = nil, completed: (() -> LaunchForecast)? = nil,
+        staysBelowFloor: Bool = false
     ) {
         self.expected = expected
         self.reasons = reasons
         self.chances = chances
         self.readings = readings
         self.completed = completed
+        self.staysBelowFloor = staysBelowFloor
     }
 }
 

@@ -184,13 +184,26 @@ final class Planner: Sendable {
             profiles: ask.profiles ?? device.planningProfiles(app: name, configuration), habits: ask.habits,
             notColdUntil: (model.lastLaunch ?? .min) + configuration.coldLaunchGapMilliseconds,
             readings: ask.readings,
-            // The chance planner that does not wait reads the chances up to its last minute alone.
-            chancesThrough: configuration.planning == .chance ? planMinutes - 1 : nil)
+            // The chance planner that does not wait reads the chances up to its last minute alone,
+            // and chooses no minute whose chance, weighed by at most the best value factor, stays
+            // below its threshold (the other weights, the chances of new content and of the state
+            // the app needs and a low battery's, are at most 1).
+            chancesThrough: configuration.planning == .chance ? planMinutes - 1 : nil,
+            chanceFloor: configuration.planning == .chance ? chanceFloor(factors: factors) : nil)
         return .forecast(
             BegunPlan(
                 request: request, planMinutes: planMinutes, plannedThrough: plannedThrough, rateEnd: rateEnd,
                 earliest: earliest, firstIndex: firstIndex, floor: floor, factors: factors,
                 constraints: ask.policy.constraints))
+    }
+
+    /// The chance below which the chance planner chooses no wake, with these value factors
+    /// (a hair under, for the rounding of the chances between readings and of their weighing):
+    /// `nil` when any chance may be chosen (a threshold of 0).
+    func chanceFloor(factors: [Double]) -> Double? {
+        let (threshold, best) = (configuration.threshold, factors.max() ?? 0)
+        guard threshold > 0 else { return nil }
+        return best > 0 ? threshold / best * (1 - 1e-9) : .infinity
     }
 
     /// The plan of one app from its forecast: the wakes the sweep chooses and their reasons.
@@ -201,13 +214,19 @@ final class Planner: Sendable {
         let (factors, earliest, floor, plannedThrough) = (
             begun.factors, begun.earliest, begun.floor, begun.plannedThrough
         )
+        // Forecasts as their fetches came true.
+        let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
+        // No chance reaches the floor: no wake, and nothing a plan without wakes is read for.
+        if forecast.staysBelowFloor {
+            return AppPlan(
+                wakes: [], rates: [], factors: factors, earliest: earliest.time, floor: floor, coldStart: false,
+                plannedThrough: plannedThrough, correction: correction, readings: forecast.readings)
+        }
         var expected = forecast.expected
         // The chance planner reads the forecast before calibration, as the sweep's threshold does.
         let chances =
             configuration.planning.byChance
             ? forecast.chances ?? Self.windowChances(expected.total, configuration) : nil
-        // Forecasts as their fetches came true.
-        let correction = correction ?? (configuration.calibratesForecasts ? device.calibration.correction : 1)
         expected.scale(by: correction)
         let rates = expected.total
         let constraints = constraintChances(begun.constraints, from: startIndex, to: rateEnd)
