@@ -242,9 +242,23 @@ public struct AppModel: Sendable, Hashable, Codable {
 
     /// The share of fetches at a local hour that fail, shrunk toward the app's overall share.
     public func failureRate(hour: Int) -> Double {
+        failureRate(hour: hour, overall: overallFailureRate)
+    }
+
+    /// ``failureRate(hour:)`` at each of the 24 hours, the overall share summed once.
+    func failureRates() -> [Double] {
+        let overall = overallFailureRate
+        return (0..<24).map { failureRate(hour: $0, overall: overall) }
+    }
+
+    /// The share of all fetches that fail, shrunk toward the prior.
+    private var overallFailureRate: Double {
         let allFailed = fetchFailed.reduce(0, +)
         let all = allFailed + fetchNew.reduce(0, +) + fetchNo.reduce(0, +)
-        let overall = (allFailed + Self.priorFailures) / (all + Self.priorFetches)
+        return (allFailed + Self.priorFailures) / (all + Self.priorFetches)
+    }
+
+    private func failureRate(hour: Int, overall: Double) -> Double {
         let atHour = fetchFailed[hour] + fetchNew[hour] + fetchNo[hour]
         return (fetchFailed[hour] + Self.priorFetches * overall) / (atHour + Self.priorFetches)
     }

@@ -5,6 +5,13 @@ extension DeviceModel {
     /// over the recent weeks (``HabitCounts``), and its habits as peaks (``HabitFinder``).
     /// Weekdays and weekends are apart when the app's history shows that they differ.
     public func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration) -> DailyProfile {
+        profile(app: app, for: kind, configuration, findsPeaks: true)
+    }
+
+    /// ``profile(app:for:_:)``, its peaks found only when asked.
+    func profile(app: String, for kind: DayKind, _ configuration: PredictorConfiguration, findsPeaks: Bool)
+        -> DailyProfile
+    {
         guard let habits = apps[app]?.habits else { return .empty }
         let apart = configuration.splitsWeekends && Self.weekendsDiffer(habits.bins(.weekday), habits.bins(.weekend))
         let shown = kind != .all && apart ? kind : .all
@@ -12,15 +19,21 @@ extension DeviceModel {
         guard days > 0 else { return .empty }
         return DailyProfile(
             days: shown, rates: DailyProfile.smooth(bins, days: days, sigma: HabitFinder.narrowBins),
-            peaks: HabitFinder.peaks(bins: bins, days: days), effectiveDays: days)
+            peaks: findsPeaks ? HabitFinder.peaks(bins: bins, days: days) : [], effectiveDays: days)
     }
 
-    /// An app's habits on weekdays and on weekends (the same profile twice when they do not differ).
+    /// An app's habits on weekdays and on weekends (the same profile twice when they do not differ),
+    /// as a launch model's features and its wakes' reasons read them: their peaks, which only the
+    /// reasons name, found only when the configuration explains wakes.
     func habitProfiles(app: String, _ configuration: PredictorConfiguration) -> (
         weekday: DailyProfile, weekend: DailyProfile
     ) {
-        let weekday = profile(app: app, for: .weekday, configuration)
-        return (weekday, weekday.days == .all ? weekday : profile(app: app, for: .weekend, configuration))
+        let peaks = configuration.explainsWakes
+        let weekday = profile(app: app, for: .weekday, configuration, findsPeaks: peaks)
+        return (
+            weekday,
+            weekday.days == .all ? weekday : profile(app: app, for: .weekend, configuration, findsPeaks: peaks)
+        )
     }
 
     /// The planner's weekday and weekend profiles of an app (the same one twice when they do not differ).

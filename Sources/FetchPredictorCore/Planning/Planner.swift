@@ -342,9 +342,7 @@ final class Planner: Sendable {
     func valueFactors(_ model: AppModel) -> [Double] {
         let seconds = model.meanFetchDuration ?? 0
         let costFactor = 1 / (1 + max(0, seconds - Self.freeFetchSeconds) / Self.fetchCostSeconds)
-        return (0..<24).map { hour -> Double in
-            guard configuration.usesFetchResults else { return costFactor }
-            return (1 - model.failureRate(hour: hour)) * costFactor
-        }
+        guard configuration.usesFetchResults else { return Array(repeating: costFactor, count: 24) }
+        return model.failureRates().map { (1 - $0) * costFactor }
     }
 }

@@ -80,7 +80,7 @@ extension Planner {
     /// of the app is planned from it on.
     func silenceIndex(app: String) -> Int? {
         let own = DeviceModel.silentFrom(lastLaunch: device.apps[app]?.lastLaunch, configuration)
-        guard let from = [deviceSilentFrom, own].compactMap(\.self).min() else { return nil }
+        guard let from = own.map({ min($0, deviceSilentFrom ?? $0) }) ?? deviceSilentFrom else { return nil }
         let index = max(0, from.minutesRoundedUp(since: clock.start))
         return index < clock.count ? index : nil
     }
