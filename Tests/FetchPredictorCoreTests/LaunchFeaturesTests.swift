@@ -75,12 +75,15 @@ struct LaunchFeaturesTests {
         #expect(traces.isConsistent)
         // and counts naming a place no app has are refused
         var outOfRange = traces
-        outOfRange.followed[0].count(apps.count + 3)
+        outOfRange.followed[0].update(apps.count + 3, from: 0) { $0 += 1 }
         #expect(!outOfRange.isConsistent)
         var unsorted = traces
-        let busiest = try #require(traces.followed.firstIndex { $0.apps.count > 1 })
-        unsorted.followed[busiest].apps.reverse()
+        let busiest = try #require(traces.followed.firstIndex { $0.places.count > 1 })
+        unsorted.followed[busiest].places.reverse()
         #expect(!unsorted.isConsistent)
+        var uneven = traces
+        uneven.followed[busiest].values.removeLast()
+        #expect(!uneven.isConsistent)
         var shorter = traces
         shorter.launchCounts.removeLast()
         #expect(!shorter.isConsistent)

@@ -90,7 +90,7 @@ struct LaunchModelPlanningTests {
         let device = try #require(predictor.devices["phone"])
         #expect(
             device.traces.notifies && device.traces.lastUnlock != nil
-                && device.traces.followed.contains { !$0.apps.isEmpty })
+                && device.traces.followed.contains { !$0.places.isEmpty })
         let apps = try device.apps.mapValues { try #require(AppModel(encoded: $0.encoded())) }
         let read = try #require(DeviceModel(encodedHeader: device.encodedHeader(), apps: apps, timeZone: Self.zone))
         #expect(read.traces == device.traces)

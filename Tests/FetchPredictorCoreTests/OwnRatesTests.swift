@@ -95,9 +95,9 @@ struct OwnRatesTests {
         rates.completed(start + 31 * Self.minute)
         #expect(rates.launchRows == 1)
         let mail = try #require(rates.place["mail"])
-        #expect(rates.counts(of: "chat")?.hits(after: mail)?.all == 1)
+        #expect(rates.counts(of: "chat")?.pairHits[mail]?.all == 1)
         #expect(rates.counts(of: "chat")?.sessionHits == 1)
-        #expect(rates.counts(of: "mail")?.hits(after: mail) == nil)
+        #expect(rates.counts(of: "mail")?.pairHits[mail] == nil)
         #expect(rates.counts(of: "mail")?.ledRows == 1)
     }
 
@@ -117,10 +117,10 @@ struct OwnRatesTests {
         }
         #expect(rates.isConsistent)
         let (mail, chat) = (try #require(rates.place["mail"]), try #require(rates.place["chat"]))
-        #expect(rates.counts(of: "chat")?.hits(after: mail)?.all == 1)
+        #expect(rates.counts(of: "chat")?.pairHits[mail]?.all == 1)
         // Then counts naming a place no app has, or a name at another place, are refused
         var outOfRange = rates
-        outOfRange.apps[chat].pairHits.append(OwnRates.PairHits(leader: 7))
+        outOfRange.apps[chat].pairHits.update(7, from: OwnRates.PairHits()) { $0.count(0) }
         #expect(!outOfRange.isConsistent)
         var pendingOutOfRange = rates
         pendingOutOfRange.pending[0].hits.append(2)

@@ -13,7 +13,7 @@ extension DeviceModel {
     /// bump it when learning changes what a field holds (its units, its bins, its decay), and
     /// every cache is learned again. (Caches written by hand, field by field, were versions 1 to
     /// 19; their bytes do not begin as these do, and are learned again.)
-    static let learningVersion: UInt32 = 22
+    static let learningVersion: UInt32 = 23
 
     /// The device's own state, without its apps, as bytes.
     public func encodedHeader() -> [UInt8] {

@@ -29,37 +29,14 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         var sequence: Int
     }
 
-    /// The apps that followed one app's launches within ``followMinutes``, by place in ascending
-    /// order, and how many of its launches each followed.
-    struct Followers: Sendable, Hashable, Codable {
-        var apps: [Int] = []
-        var counts: [Int] = []
-
-        /// How many launches `app` followed.
-        subscript(app: Int) -> Int {
-            let index = apps.partitioningIndex { $0 >= app }
-            return index < apps.count && apps[index] == app ? counts[index] : 0
-        }
-
-        /// Counts one more launch that `app` followed.
-        mutating func count(_ app: Int) {
-            let index = apps.partitioningIndex { $0 >= app }
-            if index < apps.count && apps[index] == app {
-                counts[index] += 1
-            } else {
-                apps.insert(app, at: index)
-                counts.insert(1, at: index)
-            }
-        }
-    }
-
     var apps: [String: AppTrace] = [:]
     var recent: [RecentLaunch] = []
     /// Launches the traces observed.
     var launchesSeen = 0
-    /// Launches of each app by its place (``OwnRates``), and for each, the apps that followed them.
+    /// Launches of each app by its place (``OwnRates``), and for each, how many of them each app
+    /// (by place) followed within ``followMinutes``.
     var launchCounts: [Int] = []
-    var followed: [Followers] = []
+    var followed: [PlaceTable<Int>] = []
     var lastApp: String?
     var lastAnyLaunch: Milliseconds?
     var sessionStart: Milliseconds?
@@ -131,12 +108,12 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
         recent.removeAll { time - $0.time > window }
         if place == launchCounts.count {
             launchCounts.append(0)
-            followed.append(Followers())
+            followed.append(PlaceTable())
         }
         let since = trace.lastLaunchSequence ?? .min
         for leader in recent.reversed() {
             guard leader.sequence >= since else { break }
-            followed[leader.app].count(place)
+            followed[leader.app].update(place, from: 0) { $0 += 1 }
         }
         trace.lastLaunch = time
         trace.lastLaunchSequence = launchesSeen
@@ -194,17 +171,14 @@ public struct LaunchTraces: Sendable, Hashable, Codable {
     /// The launches of `leader` that one of `app` followed within ``followMinutes``.
     func follows(_ app: String, after leader: String) -> Int {
         guard let leader = rates.place[leader], let app = rates.place[app] else { return 0 }
-        return followed[leader][app]
+        return followed[leader][app] ?? 0
     }
 
     /// Whether the counts by place hold together with the own rates', as bytes read back must.
     var isConsistent: Bool {
         let places = 0..<rates.apps.count
         return rates.isConsistent && launchCounts.count == places.count && followed.count == places.count
-            && followed.allSatisfy { followers in
-                followers.apps.count == followers.counts.count && followers.apps.allSatisfy(places.contains)
-                    && zip(followers.apps, followers.apps.dropFirst()).allSatisfy { $0 < $1 }
-            }
+            && followed.allSatisfy { $0.isWellFormed(places: places) }
             && recent.allSatisfy { places.contains($0.app) && (0..<launchesSeen).contains($0.sequence) }
     }
 

@@ -51,7 +51,7 @@ struct OwnRates: Sendable, Hashable, Codable {
         /// began a session, and by the launched app's place, all and by quarter of the day.
         var launchHits = 0
         var sessionHits = 0
-        var pairHits: [PairHits] = []
+        var pairHits = PlaceTable<PairHits>()
         /// Completed launch rows at a launch of this app, all and by quarter of the day.
         var ledRows = 0
         var ledRowsByQuarter = [0, 0, 0, 0]
@@ -60,17 +60,7 @@ struct OwnRates: Sendable, Hashable, Codable {
         mutating func countHit(by row: LaunchRow) {
             launchHits += 1
             if row.startsSession { sessionHits += 1 }
-            let index = pairHits.partitioningIndex { $0.leader >= row.app }
-            if index == pairHits.endIndex || pairHits[index].leader != row.app {
-                pairHits.insert(PairHits(leader: row.app), at: index)
-            }
-            pairHits[index].count(row.quarter)
-        }
-
-        /// The hits after launches of the app at place `leader`.
-        func hits(after leader: Int) -> PairHits? {
-            let index = pairHits.partitioningIndex { $0.leader >= leader }
-            return index < pairHits.endIndex && pairHits[index].leader == leader ? pairHits[index] : nil
+            pairHits.update(row.app, from: PairHits()) { $0.count(row.quarter) }
         }
 
         /// Counts a launch of the app at `time`: first the grid rows complete by then (those
@@ -94,10 +84,8 @@ struct OwnRates: Sendable, Hashable, Codable {
     }
 
     /// An app's hits after launches of one other app, the leader: all, and by quarter of the
-    /// day. An app keeps them in the order of the leaders' places, found by halving: a table by
-    /// place would not survive the model's bytes, which keep tables by name only.
+    /// day; an app keeps them by the leader's place.
     struct PairHits: Sendable, Hashable, Codable {
-        var leader: Int
         var all = 0
         var byQuarter = [0, 0, 0, 0]
 
@@ -202,8 +190,7 @@ struct OwnRates: Sendable, Hashable, Codable {
             && apps.allSatisfy { counts in
                 counts.total.count == Self.bucketEdges.count && counts.positive.count == Self.bucketEdges.count
                     && counts.ledRowsByQuarter.count == 4
-                    && counts.pairHits.allSatisfy { places.contains($0.leader) && $0.byQuarter.count == 4 }
-                    && zip(counts.pairHits, counts.pairHits.dropFirst()).allSatisfy { $0.leader < $1.leader }
+                    && counts.pairHits.isWellFormed(places: places) { $0.byQuarter.count == 4 }
             }
             && pending.allSatisfy {
                 places.contains($0.app) && (0..<4).contains($0.quarter) && $0.hits.allSatisfy(places.contains)
@@ -281,7 +268,7 @@ struct OwnRates: Sendable, Hashable, Codable {
         func follows(_ app: String, after leader: String, in rates: OwnRates) -> (pair: Double, byQuarter: [Double]) {
             let prior = apps[app]?.afterLaunch ?? OwnRates.launchPrior
             let led = rates.place[leader]
-            let hits = led.flatMap { led in rates.place[app].flatMap { rates.apps[$0].hits(after: led) } }
+            let hits = led.flatMap { led in rates.place[app].flatMap { rates.apps[$0].pairHits[led] } }
             let rows = led.map { rates.apps[$0].ledRows } ?? 0
             let rowsByQuarter = led.map { rates.apps[$0].ledRowsByQuarter }
             let pair =
