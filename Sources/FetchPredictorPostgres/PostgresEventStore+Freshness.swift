@@ -197,6 +197,16 @@ extension PostgresEventStore {
         let query = values.query(
             "SELECT app, strategy, \(sums) FROM freshness_tenant_day WHERE \(condition) GROUP BY app, strategy")
         return try await read { db in
+            // The devices still to keep are counted first: each statement reads the store as it is
+            // then, and a pass that kept a device between a sum and a count after it would answer
+            // no device pending with that device's days left out.
+            let pending =
+                try await db.value(
+                    """
+                    SELECT count(*) FROM device
+                    WHERE tenant = \(tenant) AND (freshness_from IS NOT NULL OR freshness_lease_until IS NOT NULL)
+                    """,
+                    as: Int64.self) ?? 0
             var figures: [String: [FreshnessFigures]] = [:]
             for row in try await db.rows(query) {
                 let cells = try row.decode(
@@ -206,13 +216,6 @@ extension PostgresEventStore {
                 ].map { Int($0) }
                 figures[cells.0, default: []].append(FreshnessFigures(strategy: cells.1, keptCounts: counts))
             }
-            let pending =
-                try await db.value(
-                    """
-                    SELECT count(*) FROM device
-                    WHERE tenant = \(tenant) AND (freshness_from IS NOT NULL OR freshness_lease_until IS NOT NULL)
-                    """,
-                    as: Int64.self) ?? 0
             return KeptFreshness(figures: figures, pendingDevices: Int(pending))
         }
     }
